@@ -1,0 +1,301 @@
+import { homedir, tmpdir } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import { ClientInbox } from "./client-inbox.js";
+import {
+  classifyMessage,
+  idKey,
+  methodNotFound,
+  withId,
+  type JsonObject,
+  type JsonRpcId,
+  type RpcCall,
+  type RpcMessage,
+} from "./jsonrpc.js";
+import { selectProcess, type Trace, type TraceSegment } from "./load-trace.js";
+import { readLines } from "./ndjson.js";
+import { Pacer } from "./pacer.js";
+import { substitutePlaceholders, type PlaceholderValues } from "./placeholders.js";
+
+/** How to run a replay agent over a pair of streams. */
+export interface ReplayAgentOptions {
+  /** What the client writes (the agent's stdin). */
+  input: Readable;
+  /** Where the agent's messages go (the agent's stdout). */
+  output: Writable;
+  /** Which agent process of the trace to play; default 1. */
+  process?: number;
+  /** Divides the recorded gaps between agent lines; default 1, `Infinity` for no delays. */
+  speed?: number;
+  /** `${PROJECT}` until the client names a cwd; default `process.cwd()`. */
+  project?: string;
+  /** `${HOME}`; default `os.homedir()`. */
+  home?: string;
+  /** `${TMPDIR}`; default `os.tmpdir()`. */
+  tmpdir?: string;
+  /** Diagnostics sink; default: one JSON object per line on stderr. */
+  log?: (entry: ReplayLogEntry) => void;
+}
+
+/** One diagnostic: what happened, plus details. */
+export interface ReplayLogEntry {
+  event: string;
+  [field: string]: unknown;
+}
+
+/** The client's answer to one agent request, next to what the recorded client answered. */
+export interface ClientAnswer {
+  /** The agent request's id (agent id space, as recorded). */
+  id: JsonRpcId;
+  /** The agent request's method, e.g. `session/request_permission`. */
+  method: string | undefined;
+  /** The recorded client response, placeholders substituted. */
+  recorded: JsonObject;
+  /** The response the client actually sent. */
+  actual: JsonObject;
+}
+
+/** Why and how the replay agent ended. */
+export interface ReplayExit {
+  /** The exit code a real process would have; null when stopped as if by a signal. */
+  code: number | null;
+  reason: "stdin-closed" | "stopped" | "output-error";
+}
+
+/** A running replay agent. */
+export interface ReplayAgentHandle {
+  readonly segment: TraceSegment;
+  /** Settles when the agent is done: stdin closed (if the recorded agent exited on EOF), `stop()`, or a broken output. */
+  readonly exited: Promise<ReplayExit>;
+  /** `"complete"` once every line of the segment was played, `"stopped"` if it ended first. */
+  readonly finished: Promise<"complete" | "stopped">;
+  /** Settles when the client closes the agent's stdin, whatever the agent does about it. */
+  readonly stdinClosed: Promise<void>;
+  /** Every answer the client gave to an agent request, in trace order. */
+  readonly clientAnswers: readonly ClientAnswer[];
+  /** Stop at once, like SIGTERM. */
+  stop(): void;
+}
+
+type Step = { from: "agent"; t: number; msg: JsonObject; message: RpcMessage | undefined } | { from: "client"; t: number; message: RpcMessage };
+
+/** Methods whose `cwd` param is the project the trace calls `${PROJECT}`. */
+const CWD_METHODS = new Set(["session/new", "session/load", "session/resume", "session/list"]);
+
+/** Play the agent side of process `options.process` of `trace` over the given streams. */
+export function runReplayAgent(trace: Trace, options: ReplayAgentOptions): ReplayAgentHandle {
+  return new ReplayRun(selectProcess(trace, options.process ?? 1), options);
+}
+
+class ReplayRun implements ReplayAgentHandle {
+  readonly exited: Promise<ReplayExit>;
+  readonly finished: Promise<"complete" | "stopped">;
+  readonly stdinClosed: Promise<void>;
+  readonly clientAnswers: ClientAnswer[] = [];
+
+  private readonly steps: Step[];
+  private readonly inbox = new ClientInbox();
+  private readonly pacer: Pacer;
+  private readonly values: PlaceholderValues;
+  private readonly log: (entry: ReplayLogEntry) => void;
+  private readonly output: Writable;
+  /** Recorded client request id → the id the client really used. */
+  private readonly clientIds = new Map<string, JsonRpcId>();
+  /** Agent request id → its method, to label the client's answers. */
+  private readonly agentRequests = new Map<string, string>();
+  private readonly detachInput: () => void;
+  private cursor = 0;
+  private stopped = false;
+  private resolveExited!: (exit: ReplayExit) => void;
+  private resolveStdinClosed!: () => void;
+
+  constructor(
+    readonly segment: TraceSegment,
+    options: ReplayAgentOptions,
+  ) {
+    this.steps = toSteps(segment);
+    this.pacer = new Pacer(options.speed ?? 1, segment.startT);
+    this.values = {
+      project: options.project ?? process.cwd(),
+      home: options.home ?? homedir(),
+      tmpdir: options.tmpdir ?? tmpdir(),
+    };
+    this.log = options.log ?? logToStderr;
+    this.output = options.output;
+    this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    this.stdinClosed = new Promise((resolve) => (this.resolveStdinClosed = resolve));
+    this.output.on("error", this.onOutputError);
+    this.detachInput = readLines(
+      options.input,
+      (line) => this.onLine(line),
+      () => this.onInputClosed(),
+    );
+    this.finished = this.play();
+  }
+
+  stop(): void {
+    this.end({ code: null, reason: "stopped" });
+  }
+
+  private async play(): Promise<"complete" | "stopped"> {
+    for (; this.cursor < this.steps.length; this.cursor++) {
+      const step = this.steps[this.cursor];
+      if (step.from === "agent") {
+        await this.pacer.wait(step.t);
+        if (this.stopped) return "stopped";
+        this.sendAgentLine(step);
+      } else {
+        const matched = await this.awaitClient(step.message);
+        if (!matched) return "stopped";
+        this.pacer.anchor(step.t);
+      }
+    }
+    this.log({ event: "segment-finished", process: this.segment.process });
+    return "complete";
+  }
+
+  /** Wait for the client message the trace expects; false if the replay stopped first. */
+  private async awaitClient(expected: RpcMessage): Promise<boolean> {
+    for (;;) {
+      if (this.stopped) return false;
+      if (expected.kind === "response") {
+        const actual = this.inbox.takeResponse(expected.id);
+        if (actual) {
+          this.recordAnswer(expected.id, expected.msg, actual);
+          return true;
+        }
+      } else {
+        const actual = this.inbox.takeCall(expected.method);
+        if (actual) {
+          if (expected.kind === "request" && actual.kind === "request") this.clientIds.set(idKey(expected.id), actual.id);
+          return true;
+        }
+      }
+      await this.inbox.changed();
+    }
+  }
+
+  private recordAnswer(id: JsonRpcId, recordedMsg: JsonObject, actual: JsonObject): void {
+    const answer: ClientAnswer = {
+      id,
+      method: this.agentRequests.get(idKey(id)),
+      recorded: substitutePlaceholders(recordedMsg, this.values),
+      actual,
+    };
+    this.clientAnswers.push(answer);
+    this.log({ event: "client-answer", ...answer });
+  }
+
+  private sendAgentLine(step: Extract<Step, { from: "agent" }>): void {
+    let msg = step.msg;
+    const message = step.message;
+    if (message?.kind === "response") {
+      const realId = this.clientIds.get(idKey(message.id));
+      if (realId === undefined) this.log({ event: "unmapped-response-id", id: message.id });
+      else msg = withId(msg, realId);
+    } else if (message?.kind === "request") {
+      this.agentRequests.set(idKey(message.id), message.method);
+    }
+    this.write(substitutePlaceholders(msg, this.values));
+  }
+
+  private onLine(line: string): void {
+    if (this.stopped) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.log({ event: "invalid-json", line });
+      return;
+    }
+    const message = classifyMessage(value);
+    if (!message) {
+      this.log({ event: "not-json-rpc", line });
+    } else if (message.kind === "response") {
+      if (!this.agentRequests.has(idKey(message.id))) this.log({ event: "unexpected-response", id: message.id });
+      this.inbox.addResponse(message.id, message.msg);
+    } else {
+      this.onCall(message);
+    }
+  }
+
+  private onCall(call: RpcCall): void {
+    this.noteCwd(call);
+    // Queue a call only while the rest of the segment still expects one more of its method;
+    // anything beyond that is a call the recorded client never made.
+    if (this.inbox.queuedCalls(call.method) < this.remainingExpected(call.method)) {
+      this.inbox.addCall(call);
+    } else if (call.kind === "request") {
+      this.log({ event: "unknown-request", method: call.method, id: call.id });
+      this.write(methodNotFound(call.id, call.method));
+    } else {
+      this.log({ event: "ignored-notification", method: call.method });
+    }
+  }
+
+  private remainingExpected(method: string): number {
+    let count = 0;
+    for (let i = this.cursor; i < this.steps.length; i++) {
+      const step = this.steps[i];
+      if (step.from === "client" && step.message.kind !== "response" && step.message.method === method) count++;
+    }
+    return count;
+  }
+
+  private noteCwd(call: RpcCall): void {
+    if (!CWD_METHODS.has(call.method)) return;
+    const params = call.msg.params;
+    if (typeof params === "object" && params !== null && "cwd" in params && typeof params.cwd === "string") {
+      this.values.project = params.cwd;
+    }
+  }
+
+  private onInputClosed(): void {
+    this.resolveStdinClosed();
+    if (this.stopped) return;
+    this.log({ event: "stdin-closed", eofPolicy: this.segment.eofPolicy });
+    // Agents that ignored EOF in the recording keep running until they are killed.
+    if (this.segment.eofPolicy === "exit") this.end({ code: 0, reason: "stdin-closed" });
+  }
+
+  private readonly onOutputError = (error: Error): void => {
+    // Stays attached after the end: an unhandled 'error' on a late write would crash the process.
+    if (this.stopped) return;
+    this.log({ event: "output-error", message: error.message });
+    this.end({ code: 1, reason: "output-error" });
+  };
+
+  private write(msg: JsonObject): void {
+    if (this.stopped || this.output.destroyed || this.output.writableEnded) return;
+    this.output.write(`${JSON.stringify(msg)}\n`);
+  }
+
+  private end(exit: ReplayExit): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.pacer.cancel();
+    this.inbox.interrupt();
+    this.detachInput();
+    this.resolveExited(exit);
+  }
+}
+
+function toSteps(segment: TraceSegment): Step[] {
+  const steps: Step[] = [];
+  for (const entry of segment.entries) {
+    if (entry.dir === "note") continue;
+    const message = classifyMessage(entry.msg);
+    if (entry.dir === "agent") {
+      // Sent as recorded even if it is not valid JSON-RPC: the point is the agent's exact bytes.
+      steps.push({ from: "agent", t: entry.t, msg: entry.msg, message });
+    } else if (message) {
+      steps.push({ from: "client", t: entry.t, message });
+    } else {
+      throw new Error(`client line at t=${entry.t} is not a JSON-RPC message`);
+    }
+  }
+  return steps;
+}
+
+function logToStderr(entry: ReplayLogEntry): void {
+  process.stderr.write(`${JSON.stringify({ source: "trace-replay", ...entry })}\n`);
+}

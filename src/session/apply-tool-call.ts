@@ -1,0 +1,68 @@
+import type { ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { Draft } from "./draft.js";
+import { applyTerminalMeta } from "./apply-terminal.js";
+import type { ToolCallView } from "./state.js";
+import { metaWithoutTerminalStreams, readTerminalMeta } from "./terminal-meta.js";
+
+type ToolCallFields = ToolCall | ToolCallUpdate;
+
+function terminalIdFromContent(fields: ToolCallFields): string | undefined {
+  for (const c of fields.content ?? []) if (c && c.type === "terminal") return c.terminalId;
+  return undefined;
+}
+
+/**
+ * Creates or merges a tool call from whichever message brings it: `tool_call`, `tool_call_update`
+ * or a permission request. Fields present in the message replace the old ones; an update that only
+ * carries `_meta` erases nothing.
+ */
+export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => string, history: boolean): ToolCallView {
+  const id = fields.toolCallId;
+  const old = d.tool(id);
+  const meta = metaWithoutTerminalStreams(fields._meta);
+  let tool: ToolCallView;
+  if (!old) {
+    const tid = turnId();
+    tool = {
+      toolCallId: id,
+      turnId: tid,
+      title: fields.title ?? "",
+      kind: fields.kind ?? undefined,
+      status: fields.status ?? "pending",
+      content: fields.content ?? [],
+      locations: fields.locations ?? [],
+      rawInput: fields.rawInput,
+      rawOutput: fields.rawOutput,
+      meta,
+      history,
+      lastSeq: d.s.seq,
+      lastAt: d.at,
+      startedAt: d.at,
+    };
+    d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tid, toolCallId: id, history });
+  } else {
+    tool = {
+      ...old,
+      title: fields.title ?? old.title,
+      kind: fields.kind ?? old.kind,
+      status: fields.status ?? old.status,
+      content: fields.content ?? old.content,
+      locations: fields.locations ?? old.locations,
+      rawInput: fields.rawInput !== undefined ? fields.rawInput : old.rawInput,
+      rawOutput: fields.rawOutput !== undefined ? fields.rawOutput : old.rawOutput,
+      meta: Object.keys(meta).length ? { ...old.meta, ...meta } : old.meta,
+      lastSeq: d.s.seq,
+      lastAt: d.at,
+      // A live update after a resume, or a sign of life after a stall, ends the local guess.
+      localStatus: old.localStatus === "stalled" || (old.localStatus === "unknown" && !history) ? undefined : old.localStatus,
+    };
+  }
+  const terminalId = terminalIdFromContent(fields);
+  if (terminalId) tool.terminalId = terminalId;
+  const tmeta = readTerminalMeta(fields._meta, id);
+  if (tmeta.info && !tool.terminalId) tool.terminalId = tmeta.info.terminalId;
+  if ((tool.status === "completed" || tool.status === "failed") && tool.endedAt === undefined) tool.endedAt = d.at;
+  d.setTool(tool);
+  applyTerminalMeta(d, tmeta, id, history);
+  return tool;
+}

@@ -1,0 +1,91 @@
+import type { SessionState, ToolCallView, TranscriptItem, Turn, TurnOrigin } from "./state.js";
+
+/**
+ * A shallow copy of the state that the reducer's helpers change in place. Every collection is
+ * copied on first write, so the state passed to `reduce` is never mutated.
+ */
+export class Draft {
+  readonly s: SessionState;
+  private copied = new Set<string>();
+
+  constructor(state: SessionState, readonly at: number) {
+    this.s = { ...state, seq: state.seq + 1 };
+  }
+
+  private own<K extends keyof SessionState>(key: K): NonNullable<SessionState[K]> {
+    if (!this.copied.has(key)) {
+      const v = this.s[key];
+      (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v) ? [...v] : { ...(v as object) };
+      this.copied.add(key);
+    }
+    return this.s[key] as NonNullable<SessionState[K]>;
+  }
+
+  nextId(prefix: string): string {
+    this.s.counter += 1;
+    return `${prefix}${this.s.counter}`;
+  }
+
+  get items(): TranscriptItem[] {
+    return this.own("items");
+  }
+  get turns(): Turn[] {
+    return this.own("turns");
+  }
+
+  addItem(item: TranscriptItem): void {
+    const items = this.items;
+    this.own("itemIndex")[item.id] = items.length;
+    items.push(item);
+  }
+
+  updateItem(id: string, patch: (item: TranscriptItem) => TranscriptItem): void {
+    const idx = this.s.itemIndex[id];
+    if (idx === undefined) return;
+    const items = this.items;
+    items[idx] = patch(items[idx]);
+  }
+
+  tool(id: string): ToolCallView | undefined {
+    return this.s.toolCalls[id];
+  }
+
+  setTool(tool: ToolCallView): void {
+    this.own("toolCalls")[tool.toolCallId] = tool;
+  }
+
+  patchTurn(id: string, patch: Partial<Turn>): void {
+    const idx = this.s.turns.findIndex((t) => t.id === id);
+    if (idx < 0) return;
+    const turns = this.turns;
+    turns[idx] = { ...turns[idx], ...patch };
+  }
+
+  turn(id: string | undefined): Turn | undefined {
+    return id === undefined ? undefined : this.s.turns.find((t) => t.id === id);
+  }
+
+  /** Opens a turn and its divider in the transcript, and makes it current. */
+  openTurn(id: string, origin: TurnOrigin, history: boolean): string {
+    this.turns.push({ id, origin, startedAt: this.at });
+    this.addItem({ kind: "turn", id: this.nextId("i"), turnId: id, origin, history });
+    this.s.currentTurnId = id;
+    return id;
+  }
+
+  terminals() {
+    return this.own("terminals");
+  }
+  orphans() {
+    return this.own("orphanTerminalMeta");
+  }
+  permissions() {
+    return this.own("permissions");
+  }
+  queue() {
+    return this.own("queue");
+  }
+  pendingPrompts() {
+    return this.own("pendingPrompts");
+  }
+}

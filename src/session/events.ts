@@ -1,0 +1,99 @@
+import type {
+  AgentCapabilities,
+  ContentBlock,
+  Implementation,
+  PromptResponse,
+  RequestPermissionOutcome,
+  RequestPermissionRequest,
+  SessionConfigOption,
+  SessionModeState,
+  SessionNotification,
+} from "@agentclientprotocol/sdk";
+
+/** The agent's model list, an unstable ACP field that claude and gemini send in `session/new`. */
+export interface ModelState {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description?: string | null }[];
+}
+
+/** What conch learned about the session when it was created, loaded or resumed. */
+export interface SessionInfo {
+  sessionId: string;
+  cwd: string;
+  agentName: string;
+  agentInfo?: Implementation | null;
+  agentCapabilities?: AgentCapabilities | null;
+  modes?: SessionModeState | null;
+  models?: ModelState | null;
+  configOptions?: SessionConfigOption[] | null;
+  /** How the session came to be: a fresh one, an agent replay, a resume without replay. */
+  origin: "new" | "load" | "resume";
+}
+
+/** Who answered a permission request: the person, a local policy, or the cancel sweep. */
+export type PermissionAnswerSource = "user" | "policy" | "cancel";
+
+/** Every event that happens in a session. The session state is a pure fold of these. */
+export type SessionEvent =
+  | { type: "session_started"; at: number; info: SessionInfo }
+  /** A `session/update` as received. `history` marks updates replayed by `session/load`. */
+  | { type: "update"; at: number; notification: SessionNotification; history?: boolean }
+  | { type: "prompt_sent"; at: number; turnId: string; prompt: ContentBlock[]; queueId?: string }
+  | {
+      type: "prompt_response";
+      at: number;
+      turnId: string;
+      response?: PromptResponse;
+      error?: string;
+    }
+  | { type: "permission_asked"; at: number; key: string; request: RequestPermissionRequest }
+  | {
+      type: "permission_answered";
+      at: number;
+      key: string;
+      outcome: RequestPermissionOutcome;
+      source: PermissionAnswerSource;
+    }
+  /** The agent withdrew its request with `$/cancel_request`. */
+  | { type: "permission_withdrawn"; at: number; key: string }
+  | { type: "cancel_requested"; at: number }
+  /** The user sent the next prompt while the previous turn was still draining. */
+  | { type: "detached"; at: number }
+  /** Orchestrator's quiet-period timer fired with no open work left. */
+  | { type: "settled"; at: number }
+  /** A tool call showed no sign of life for the stall timeout. */
+  | { type: "tool_stalled"; at: number; toolCallId: string }
+  | { type: "replay_started"; at: number }
+  | { type: "replay_ended"; at: number; error?: string }
+  | { type: "queue_added"; at: number; id: string; text: string }
+  | { type: "queue_edited"; at: number; id: string; text: string }
+  | { type: "queue_removed"; at: number; id: string }
+  /** A client-owned terminal (`terminal/create`) started. */
+  | {
+      type: "terminal_started";
+      at: number;
+      terminalId: string;
+      command: string;
+      args: string[];
+      cwd: string;
+    }
+  | { type: "terminal_output"; at: number; terminalId: string; data: string }
+  | {
+      type: "terminal_exited";
+      at: number;
+      terminalId: string;
+      exitCode: number | null;
+      signal: string | null;
+    }
+  | { type: "notice"; at: number; level: "info" | "warning" | "error"; text: string }
+  | { type: "agent_exited"; at: number; code: number | null; signal: string | null; stderrTail: string; expected: boolean }
+  | { type: "failed"; at: number; message: string }
+  /** The agent was started again after a failure (the session id may change). */
+  | { type: "restarted"; at: number };
+
+/** An event type without its payload-independent fields, for callers that stamp time later. */
+export type SessionEventInput = SessionEvent extends infer E
+  ? E extends { at: number }
+    ? Omit<E, "at">
+    : never
+  : never;

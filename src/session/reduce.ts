@@ -1,0 +1,229 @@
+import type { PromptResponse } from "@agentclientprotocol/sdk";
+import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-terminal.js";
+import { upsertToolCall } from "./apply-tool-call.js";
+import { applyUpdate, currentTurn } from "./apply-update.js";
+import { contentText } from "./content-text.js";
+import { Draft } from "./draft.js";
+import type { SessionEvent } from "./events.js";
+import { openWork } from "./open-work.js";
+import { initialSessionState, isFinalStatus, type PromptUsage, type SessionState } from "./state.js";
+
+function readUsage(response: PromptResponse | undefined): PromptUsage | undefined {
+  const u = (response as { usage?: unknown } | undefined)?.usage;
+  if (!u || typeof u !== "object") return undefined;
+  const r = u as Record<string, unknown>;
+  const num = (k: string) => (typeof r[k] === "number" ? (r[k] as number) : undefined);
+  return {
+    inputTokens: num("inputTokens"),
+    outputTokens: num("outputTokens"),
+    totalTokens: num("totalTokens"),
+    thoughtTokens: num("thoughtTokens"),
+    cachedReadTokens: num("cachedReadTokens"),
+    cachedWriteTokens: num("cachedWriteTokens"),
+  };
+}
+
+function addTokens(a: PromptUsage, b: PromptUsage | undefined): PromptUsage {
+  if (!b) return a;
+  const sum = (x?: number | null, y?: number | null) => (x ?? 0) + (y ?? 0);
+  return {
+    inputTokens: sum(a.inputTokens, b.inputTokens),
+    outputTokens: sum(a.outputTokens, b.outputTokens),
+    totalTokens: sum(a.totalTokens, b.totalTokens),
+  };
+}
+
+/** Closes the open tool calls of the given turns locally: the agent may never say so itself. */
+function closeOpenTools(d: Draft, status: "cancelled" | "unknown", turnIds?: Set<string>): void {
+  for (const tool of Object.values(d.s.toolCalls)) {
+    if (isFinalStatus(tool)) continue;
+    if (turnIds && !turnIds.has(tool.turnId)) continue;
+    d.setTool({ ...tool, localStatus: status, endedAt: d.at });
+  }
+}
+
+/** Ends agent-initiated and history turns that are still open. */
+function endOpenTurns(d: Draft): void {
+  for (const t of d.s.turns) if (t.endedAt === undefined && t.origin !== "user") d.patchTurn(t.id, { endedAt: d.at });
+}
+
+
+function goIdle(d: Draft): void {
+  d.s.phase = "idle";
+  endOpenTurns(d);
+}
+
+/** Applies one event to the session state. Pure: no I/O, no clock; time comes from the event. */
+export function reduce(state: SessionState, ev: SessionEvent): SessionState {
+  const d = new Draft(state, ev.at);
+  const s = d.s;
+  switch (ev.type) {
+    case "session_started":
+      s.info = ev.info;
+      s.modes = ev.info.modes ?? s.modes;
+      s.models = ev.info.models ?? s.models;
+      s.configOptions = ev.info.configOptions ?? s.configOptions;
+      if (!s.replaying) s.phase = openWork(s).length ? "draining" : "idle";
+      s.failure = undefined;
+      break;
+    case "update":
+      applyUpdate(d, ev.notification, ev.history);
+      break;
+    case "prompt_sent": {
+      if (s.phase === "draining") endOpenTurns(d);
+      s.replayTail = false;
+      const text = ev.prompt.map(contentText).join("");
+      d.openTurn(ev.turnId, "user", false);
+      d.addItem({ kind: "user", id: d.nextId("i"), turnId: ev.turnId, text, blocks: ev.prompt, history: false, queueId: ev.queueId });
+      d.pendingPrompts().push(ev.turnId);
+      if (ev.queueId) {
+        const q = d.queue();
+        const idx = q.findIndex((m) => m.id === ev.queueId);
+        if (idx >= 0) q.splice(idx, 1);
+      }
+      s.phase = "prompting";
+      s.lastAgentActivityAt = ev.at;
+      break;
+    }
+    case "prompt_response": {
+      const pending = d.pendingPrompts();
+      const idx = pending.indexOf(ev.turnId);
+      if (idx < 0) break; // a duplicate or stale response changes nothing
+      pending.splice(idx, 1);
+      const stopReason = ev.response?.stopReason;
+      const usage = readUsage(ev.response);
+      d.patchTurn(ev.turnId, { endedAt: ev.at, stopReason, error: ev.error, usage });
+      s.tokens = addTokens(s.tokens, usage);
+      if (stopReason) s.lastStopReason = stopReason;
+      if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), turnId: ev.turnId, level: "error", text: ev.error });
+      s.lastAgentActivityAt = ev.at;
+      if (stopReason === "cancelled" || s.phase === "cancelling") {
+        closeOpenTools(d, "cancelled", new Set([ev.turnId]));
+        if (pending.length === 0) goIdle(d);
+        break;
+      }
+      // Even with nothing open the turn drains: a short quiet period absorbs an agent's own follow-up.
+      if (pending.length === 0) s.phase = "draining";
+      break;
+    }
+    case "permission_asked": {
+      const tc = ev.request.toolCall;
+      const history = false;
+      upsertToolCall(d, tc, () => currentTurn(d, history), history);
+      d.permissions().push({ key: ev.key, toolCallId: tc.toolCallId, options: ev.request.options, request: ev.request, askedAt: ev.at });
+      s.lastAgentActivityAt = ev.at;
+      break;
+    }
+    case "permission_answered":
+    case "permission_withdrawn": {
+      const perms = d.permissions();
+      const idx = perms.findIndex((p) => p.key === ev.key);
+      if (idx < 0) break;
+      const [p] = perms.splice(idx, 1);
+      const tool = d.tool(p.toolCallId);
+      if (!tool) break;
+      if (ev.type === "permission_withdrawn") {
+        d.setTool({ ...tool, permission: { outcome: "cancelled", source: "agent" } });
+        break;
+      }
+      const option = ev.outcome.outcome === "selected" ? p.options.find((o) => o.optionId === (ev.outcome as { optionId: string }).optionId) : undefined;
+      const rejected = option?.kind === "reject_once" || option?.kind === "reject_always";
+      const cancelled = ev.outcome.outcome === "cancelled";
+      const closeAs = rejected ? "rejected" : cancelled ? "cancelled" : undefined;
+      d.setTool({
+        ...tool,
+        permission: { outcome: ev.outcome.outcome, optionName: option?.name, optionKind: option?.kind, source: ev.source },
+        localStatus: closeAs && !isFinalStatus(tool) ? closeAs : tool.localStatus,
+        endedAt: closeAs && !isFinalStatus(tool) ? ev.at : tool.endedAt,
+      });
+      break;
+    }
+    case "cancel_requested":
+      if (s.pendingPrompts.length > 0) s.phase = "cancelling";
+      else if (s.phase === "draining") {
+        closeOpenTools(d, "cancelled");
+        goIdle(d);
+      }
+      break;
+    case "detached":
+      if (s.phase === "draining") goIdle(d);
+      break;
+    case "settled":
+      if (s.phase === "draining" && openWork(s).length === 0) goIdle(d);
+      break;
+    case "tool_stalled": {
+      const tool = d.tool(ev.toolCallId);
+      if (tool && !isFinalStatus(tool)) d.setTool({ ...tool, localStatus: "stalled" });
+      break;
+    }
+    case "replay_started":
+      s.replaying = true;
+      s.phase = "replaying";
+      break;
+    case "replay_ended":
+      s.replaying = false;
+      s.replayTail = !ev.error;
+      if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });
+      endOpenTurns(d);
+      s.currentTurnId = undefined;
+      s.phase = openWork(s).length ? "draining" : "idle";
+      break;
+    case "queue_added":
+      d.queue().push({ id: ev.id, text: ev.text });
+      break;
+    case "queue_edited": {
+      const q = d.queue();
+      const idx = q.findIndex((m) => m.id === ev.id);
+      if (idx >= 0) q[idx] = { ...q[idx], text: ev.text };
+      break;
+    }
+    case "queue_removed": {
+      const q = d.queue();
+      const idx = q.findIndex((m) => m.id === ev.id);
+      if (idx >= 0) q.splice(idx, 1);
+      break;
+    }
+    case "terminal_started":
+      openTerminal(d, { terminalId: ev.terminalId, source: "client", command: [ev.command, ...ev.args].join(" "), cwd: ev.cwd, history: false });
+      break;
+    case "terminal_output": {
+      appendTerminalOutput(d, ev.terminalId, ev.data);
+      const tool = Object.values(s.toolCalls).find((t) => t.terminalId === ev.terminalId);
+      if (tool) d.setTool({ ...tool, lastAt: ev.at, localStatus: tool.localStatus === "stalled" ? undefined : tool.localStatus });
+      break;
+    }
+    case "terminal_exited":
+      exitTerminal(d, ev.terminalId, ev.exitCode, ev.signal);
+      break;
+    case "notice":
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: ev.level, text: ev.text });
+      break;
+    case "agent_exited":
+      if (ev.expected) break;
+      s.failure = { message: `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`, stderrTail: ev.stderrTail };
+      for (const id of s.pendingPrompts) d.patchTurn(id, { endedAt: ev.at, error: s.failure.message });
+      s.pendingPrompts = [];
+      s.permissions = [];
+      closeOpenTools(d, "cancelled");
+      for (const t of Object.values(s.terminals)) if (!t.exited && t.source === "display") exitTerminal(d, t.terminalId, null, null);
+      s.phase = "failed";
+      endOpenTurns(d);
+      break;
+    case "failed":
+      s.failure = { message: ev.message, stderrTail: s.failure?.stderrTail };
+      s.phase = "failed";
+      break;
+    case "restarted":
+      s.failure = undefined;
+      s.phase = "starting";
+      break;
+  }
+  return s;
+}
+
+/** Folds a whole event list, e.g. a session log read back from disk. */
+export function foldEvents(events: Iterable<SessionEvent>, from?: SessionState): SessionState {
+  let s = from ?? initialSessionState();
+  for (const ev of events) s = reduce(s, ev);
+  return s;
+}

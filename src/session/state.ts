@@ -1,0 +1,211 @@
+import type {
+  AvailableCommand,
+  ContentBlock,
+  PermissionOption,
+  PlanEntry,
+  RequestPermissionRequest,
+  SessionConfigOption,
+  SessionModeState,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from "@agentclientprotocol/sdk";
+import type { ModelState, SessionInfo } from "./events.js";
+
+/**
+ * Where a turn is. `draining` means the prompt answered but work it started is still open;
+ * `cancelling` means `session/cancel` went out and the prompt has not answered yet.
+ */
+export type Phase = "starting" | "idle" | "prompting" | "draining" | "cancelling" | "replaying" | "failed";
+
+/** A tool call status as conch shows it: the protocol's, plus what conch concluded itself. */
+export type ToolDisplayStatus = ToolCallStatus | "cancelled" | "rejected" | "stalled" | "unknown";
+
+/** One tool call, merged field by field from every message that mentioned it. */
+export interface ToolCallView {
+  toolCallId: string;
+  turnId: string;
+  title: string;
+  kind?: ToolKind;
+  /** The agent's last reported status. */
+  status: ToolCallStatus;
+  /** What conch concluded when the agent never said (rejected, cancelled, stalled, unknown after resume). */
+  localStatus?: "cancelled" | "rejected" | "stalled" | "unknown";
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  /** `_meta` merged shallowly across updates, minus the terminal byte streams. */
+  meta: Record<string, unknown>;
+  /** Display-only or client terminal shown for this call. */
+  terminalId?: string;
+  /** Permission decision for this call, if one was asked. */
+  permission?: { optionName?: string; optionKind?: string; outcome: "selected" | "cancelled"; source: string };
+  history: boolean;
+  /** Seq and time of the last event that touched this call: stall detection and "sign of life". */
+  lastSeq: number;
+  lastAt?: number;
+  startedAt: number;
+  endedAt?: number;
+  /** Replay (`write_stdin` polls of codex) folded into this call: their ids. */
+  polls?: string[];
+}
+
+/** What the user sees of the conversation, in order. */
+export type TranscriptItem =
+  | { kind: "turn"; id: string; turnId: string; origin: TurnOrigin; history: boolean }
+  | {
+      kind: "user";
+      id: string;
+      turnId: string;
+      text: string;
+      blocks: ContentBlock[];
+      history: boolean;
+      messageId?: string | null;
+      /** Agent-internal context replayed as a user message (`<session_context>`, `[Function Response: …]`). */
+      internal?: boolean;
+      /** Set when the prompt came from the queue. */
+      queueId?: string;
+    }
+  | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
+  | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
+  | { kind: "tool"; id: string; turnId: string; toolCallId: string; history: boolean }
+  | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean }
+  | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string }
+  | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
+
+export type TurnOrigin = "user" | "agent" | "history";
+
+/** One turn: a prompt and what answered it, or a turn the agent started on its own. */
+export interface Turn {
+  id: string;
+  origin: TurnOrigin;
+  startedAt: number;
+  endedAt?: number;
+  stopReason?: StopReason;
+  error?: string;
+  usage?: PromptUsage;
+}
+
+/** Token counts of one prompt response (unstable `usage` field). */
+export interface PromptUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  thoughtTokens?: number | null;
+  cachedReadTokens?: number | null;
+  cachedWriteTokens?: number | null;
+}
+
+/** One `session/request_permission` still waiting for an answer. */
+export interface PendingPermission {
+  key: string;
+  toolCallId: string;
+  options: PermissionOption[];
+  request: RequestPermissionRequest;
+  askedAt: number;
+}
+
+/** A message the user sent while a turn was busy. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+}
+
+/** A terminal known to the session, display-only (agent) or client-owned (PTY). */
+export interface TerminalView {
+  terminalId: string;
+  source: "display" | "client";
+  toolCallId?: string;
+  command?: string;
+  cwd?: string;
+  exited: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The last bytes written, bounded; the screen itself lives in terminals/. */
+  outputTail: string;
+  outputBytes: number;
+  history: boolean;
+}
+
+/** Context-window usage as the agent last reported it. */
+export interface ContextUsage {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string } | null;
+}
+
+/** The whole session as the user sees it. */
+export interface SessionState {
+  info?: SessionInfo;
+  phase: Phase;
+  /** The event sequence number last applied (1-based). */
+  seq: number;
+  items: TranscriptItem[];
+  /** Index into items by id, for in-place updates. */
+  itemIndex: Record<string, number>;
+  toolCalls: Record<string, ToolCallView>;
+  turns: Turn[];
+  /** Turns whose `session/prompt` is in flight, oldest first. */
+  pendingPrompts: string[];
+  /** The turn that receives text and new tool calls right now. */
+  currentTurnId?: string;
+  permissions: PendingPermission[];
+  queue: QueuedMessage[];
+  terminals: Record<string, TerminalView>;
+  /** Terminal output/exit for terminals not announced yet, by id. */
+  orphanTerminalMeta: Record<string, { output: string; exit?: { exitCode: number | null; signal: string | null } }>;
+  plan?: PlanEntry[];
+  commands: AvailableCommand[];
+  modes?: SessionModeState | null;
+  models?: ModelState | null;
+  configOptions: SessionConfigOption[];
+  title?: string;
+  usage?: ContextUsage;
+  /** Total of prompt usage across turns. */
+  tokens: PromptUsage;
+  replaying: boolean;
+  /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
+  replayTail?: boolean;
+  failure?: { message: string; stderrTail?: string };
+  lastStopReason?: StopReason;
+  /** Last time (event clock) anything arrived from the agent; for the quiet period. */
+  lastAgentActivityAt: number;
+  counter: number;
+}
+
+/** The state before anything happened. */
+export function initialSessionState(): SessionState {
+  return {
+    phase: "starting",
+    seq: 0,
+    items: [],
+    itemIndex: {},
+    toolCalls: {},
+    turns: [],
+    pendingPrompts: [],
+    permissions: [],
+    queue: [],
+    terminals: {},
+    orphanTerminalMeta: {},
+    commands: [],
+    configOptions: [],
+    tokens: {},
+    replaying: false,
+    lastAgentActivityAt: 0,
+    counter: 0,
+  };
+}
+
+/** Statuses after which a tool call will not change on its own. */
+export function isFinalStatus(tool: ToolCallView): boolean {
+  return tool.status === "completed" || tool.status === "failed" || tool.localStatus !== undefined;
+}
+
+/** The status to show: a local conclusion wins over a stale agent status. */
+export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
+  if (tool.status === "completed" || tool.status === "failed") return tool.status;
+  return tool.localStatus ?? tool.status;
+}

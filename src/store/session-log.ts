@@ -1,0 +1,177 @@
+import { closeSync, fstatSync, fsyncSync, readFileSync, readSync } from "node:fs";
+import { dirname } from "node:path";
+import { errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
+import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js";
+
+/**
+ * Appends a session's events to its JSONL log, one line per event, in call order.
+ *
+ * Each append is handed to the kernel at once (one `write` on an O_APPEND fd), so a crash of
+ * conch itself loses nothing already appended and ordering needs no queue; `sync()` adds the
+ * fsync that also survives a power cut, and is what callers pay for at turn boundaries.
+ */
+export class SessionLogWriter<T extends object> {
+  private fd: number | undefined;
+  private needsDirSync: boolean;
+
+  private constructor(
+    /** The log file this writer appends to. */
+    readonly path: string,
+    fd: number,
+    created: boolean,
+  ) {
+    this.fd = fd;
+    this.needsDirSync = created;
+  }
+
+  /** Open (or create, 0600) the log at `path` for appending; its folder must exist. */
+  static open<T extends object>(path: string): SessionLogWriter<T> {
+    const fd = openPrivateFileSync(path, "a+");
+    let created: boolean;
+    try {
+      const size = fstatSync(fd).size;
+      created = size === 0;
+      // A crash may have left half a line at the end. Without a newline our first event would
+      // be glued to it and both lost; with one, the reader skips just the fragment.
+      if (size > 0 && !endsWithNewline(fd, size)) writeAllSync(fd, "\n");
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return new SessionLogWriter<T>(path, fd, created);
+  }
+
+  /** Append one event; it reaches the kernel before this returns. */
+  append(event: T): void {
+    const fd = this.openFd();
+    let line: string | undefined;
+    try {
+      line = JSON.stringify(event);
+    } catch (error) {
+      throw new Error(`Cannot record a session event of type ${describeType(event)}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    if (line === undefined) {
+      throw new Error(`Cannot record a session event of type ${describeType(event)}: not JSON`);
+    }
+    writeAllSync(fd, `${line}\n`);
+  }
+
+  /** Make everything appended so far durable (fsync). */
+  sync(): void {
+    const fd = this.openFd();
+    fsyncSync(fd);
+    if (this.needsDirSync) {
+      // A new file's directory entry must be synced too, or a power cut can lose the file.
+      fsyncDirSync(dirname(this.path));
+      this.needsDirSync = false;
+    }
+  }
+
+  /** Sync and close the log; further appends throw. Closing twice is harmless. */
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      this.sync();
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+
+  private openFd(): number {
+    if (this.fd === undefined) throw new Error(`The session log ${this.path} is already closed.`);
+    return this.fd;
+  }
+}
+
+/** Open the log of session `id` under the state dir for appending, creating dirs as needed. */
+export function openSessionLog<T extends object>(
+  id: string,
+  root: string = resolveStateDir(),
+): SessionLogWriter<T> {
+  ensureStateDir(root);
+  return SessionLogWriter.open<T>(sessionLogPath(id, root));
+}
+
+/** The events recovered from a log, and how many lines were unusable. */
+export interface SessionLogContents<T> {
+  events: T[];
+  /** Lines that were not a valid event (a torn last line included); they are left out. */
+  skipped: number;
+  /** The last line was cut short, as after a crash mid-write. */
+  tornTail: boolean;
+}
+
+/** Whether a parsed line is an event: a plain object with a string `type`. */
+export function looksLikeEvent(value: unknown): value is { type: string } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { type?: unknown }).type === "string"
+  );
+}
+
+/**
+ * Read every event of the log at `path`. A torn last line or a corrupt line anywhere is
+ * skipped and counted, never fatal: a damaged log still resumes with what survived.
+ */
+export function readSessionLog<T extends object>(
+  path: string,
+  isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
+): SessionLogContents<T> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") {
+      throw new Error(`No session log at ${path}; the session cannot be restored.`, { cause: error });
+    }
+    throw error;
+  }
+  const lines = text.split("\n");
+  // After a final newline split() leaves an empty string; anything else there is unterminated.
+  const tail = lines.pop() ?? "";
+  const events: T[] = [];
+  let skipped = 0;
+  const take = (line: string): boolean => {
+    const value = parseLine(line);
+    if (value !== undefined && isEvent(value)) {
+      events.push(value);
+      return true;
+    }
+    return false;
+  };
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    if (!take(line)) skipped++;
+  }
+  let tornTail = false;
+  // An unterminated line that still parses was fully written but for its newline: keep it.
+  if (tail.trim() !== "" && !take(tail)) {
+    tornTail = true;
+    skipped++;
+  }
+  return { events, skipped, tornTail };
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function endsWithNewline(fd: number, size: number): boolean {
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+function describeType(event: object): string {
+  const type = (event as { type?: unknown }).type;
+  return typeof type === "string" ? `"${type}"` : "(unknown)";
+}

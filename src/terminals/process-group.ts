@@ -1,0 +1,63 @@
+import { constants } from "node:os";
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Sends `signal` to the process group led by `pid` (node-pty makes each command a session leader, so
+ * its children share the group). Falls back to the leader alone if the group cannot be signalled.
+ * Returns false when nothing was there to signal.
+ */
+export function signalProcessGroup(pid: number, signal: NodeJS.Signals | number): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    try {
+      process.kill(pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Whether any process (zombies included) is left in the group led by `pid`. */
+export function processGroupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM means it exists but belongs to someone else; that is not ours to wait for.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Remembers a group so it is SIGKILLed if conch exits before releasing it: no command may outlive
+ * conch, even after a crash or `process.exit()`. Returns the function that forgets it.
+ */
+export function trackProcessGroup(pid: number): () => void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", killTrackedGroups);
+  }
+  return () => {
+    liveGroups.delete(pid);
+  };
+}
+
+function killTrackedGroups(): void {
+  for (const pid of liveGroups) signalProcessGroup(pid, "SIGKILL");
+  liveGroups.clear();
+}
+
+/** "SIGTERM" for 15; null for 0, undefined or a number this platform does not name. */
+export function signalName(signal: number | undefined): string | null {
+  if (!signal) return null;
+  for (const [name, value] of Object.entries(constants.signals)) {
+    if (value === signal) return name;
+  }
+  return `SIG${signal}`;
+}

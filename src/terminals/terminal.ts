@@ -1,0 +1,33 @@
+import type { Unsubscribe } from "./listener-set.js";
+import type { TerminalScreen } from "./terminal-screen.js";
+
+/** How a command ended. Matches ACP `TerminalExitStatus` / `WaitForTerminalExitResponse`. */
+export interface ExitStatus {
+  /** Null when the command was ended by a signal, or when an agent did not say. */
+  exitCode: number | null;
+  /** Signal name such as "SIGTERM", or null. */
+  signal: string | null;
+}
+
+/** `client`: a PTY conch runs for `terminal/create`. `display`: an agent-owned terminal shown from `_meta`. */
+export type TerminalKind = "client" | "display";
+
+/** What the UI and the orchestrator see of either kind of terminal. */
+export interface Terminal {
+  readonly id: string;
+  readonly kind: TerminalKind;
+  /** Working directory, when known. */
+  readonly cwd: string | null;
+  /** The emulator holding what the pane shows; it stays readable after exit and release. */
+  readonly screen: TerminalScreen;
+  /** Null while the command runs (or, for a display terminal, until the agent reports an exit). */
+  readonly exitStatus: ExitStatus | null;
+  /** Resizes the screen (and the PTY, for a client terminal). */
+  resize(cols: number, rows: number): void;
+  /** Raw output as it arrives, before the screen has parsed it. */
+  onOutput(listener: (data: string) => void): Unsubscribe;
+  /** Fires once; by then the screen has parsed all output. */
+  onExit(listener: (status: ExitStatus) => void): Unsubscribe;
+  /** The screen parsed new output. Fires often: consumers throttle their redraws. */
+  onScreenChange(listener: () => void): Unsubscribe;
+}
