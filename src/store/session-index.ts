@@ -90,7 +90,10 @@ export async function deleteSession(id: string, root: string = resolveStateDir()
   ensureStateDir(root);
   const sessionLock = acquireSessionLock(id, root);
   if (!sessionLock.ok) {
-    const holder = sessionLock.heldByPid === undefined ? "another conch process" : `conch process ${sessionLock.heldByPid}`;
+    const holder =
+      sessionLock.heldByPid === undefined
+        ? "another conch process"
+        : `conch process ${sessionLock.heldByPid}`;
     throw new Error(`Session ${id} is open in ${holder}; close it there before deleting it.`);
   }
   try {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { acquirePidLock, tryAcquirePidLock } from "../../src/store/pid-lock.js";
 import { acquireSessionLock } from "../../src/store/session-lock.js";
@@ -47,7 +47,6 @@ describe("session lock", () => {
     // Another process decided ours was stale and replaced it.
     const other = liveForeignProcess();
     writeFileSync(`${path}.new`, `${other.pid}\n`);
-    const { renameSync } = require("node:fs") as typeof import("node:fs");
     renameSync(`${path}.new`, path);
     if (ours.ok) ours.release();
     expect(readFileSync(path, "utf8").trim()).toBe(String(other.pid));

@@ -1,0 +1,198 @@
+import type { Readable, Writable } from "node:stream";
+import {
+  client,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AnyMessage,
+  type ClientCapabilities,
+  type ClientConnection,
+  type ContentBlock,
+  type CreateTerminalRequest,
+  type CreateTerminalResponse,
+  type InitializeResponse,
+  type KillTerminalRequest,
+  type ListSessionsResponse,
+  type LoadSessionResponse,
+  type McpServer,
+  type NewSessionResponse,
+  type PromptResponse,
+  type ReleaseTerminalRequest,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type ResumeSessionResponse,
+  type SessionNotification,
+  type SetSessionConfigOptionResponse,
+  type TerminalOutputRequest,
+  type TerminalOutputResponse,
+  type WaitForTerminalExitRequest,
+  type WaitForTerminalExitResponse,
+} from "@agentclientprotocol/sdk";
+import { readTextFile, writeTextFile } from "./fs-handlers.js";
+import { agentMessageStream, type WireTaps } from "./message-stream.js";
+
+/** The client side of `terminal/*`, served by terminals/ through the orchestrator. */
+export interface TerminalHost {
+  create(req: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  output(req: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForExit(req: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
+  kill(req: KillTerminalRequest): Promise<void>;
+  release(req: ReleaseTerminalRequest): Promise<void>;
+}
+
+/** What the connection hands up to the orchestrator. It never touches UI. */
+export interface ClientHooks {
+  /** Every `session/update`, known kind or not, in wire order. */
+  onUpdate(n: SessionNotification): void;
+  /**
+   * A permission request, keyed by direction and id ("agent:<id>") because agents reuse the
+   * client's small integer ids. `signal` aborts when the agent withdraws it (`$/cancel_request`).
+   */
+  onPermission(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  /** Something a user should know about the wire: malformed lines, unknown notifications. */
+  onNotice(level: "info" | "warning" | "error", text: string): void;
+  /** Workspace root for fs/* confinement. */
+  root(): string;
+  terminals?: TerminalHost;
+}
+
+/** What conch advertises in `initialize`: only what it really serves. */
+export function clientCapabilities(opts: { terminals: boolean }): ClientCapabilities {
+  return {
+    fs: { readTextFile: true, writeTextFile: true },
+    terminal: opts.terminals,
+    // The display-only terminal extension of claude-agent-acp and codex-acp.
+    _meta: { terminal_output: true },
+  };
+}
+
+/** Short description of a JSON-RPC error for a person. */
+export function describeRpcError(err: unknown): string {
+  if (err instanceof RequestError) {
+    const data = err.data as { details?: unknown; message?: unknown } | undefined;
+    const details = data && typeof data === "object" && typeof data.details === "string" ? `: ${data.details}` : "";
+    return `${err.message}${details} (${err.code})`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * One ACP connection to an agent process, client side. Wraps the SDK's ClientApp: typed requests
+ * out, conch's hooks in. `session/update` bypasses the SDK so newer update kinds are not rejected.
+ */
+export class AgentConnection {
+  readonly conn: ClientConnection;
+  initializeResponse?: InitializeResponse;
+
+  constructor(stdout: Readable, stdin: Writable, private readonly hooks: ClientHooks, taps: WireTaps = {}) {
+    const app = client({ name: "conch" })
+      .onRequest(methods.client.session.requestPermission, ({ params, requestId, signal }) =>
+        hooks.onPermission(params, `agent:${String(requestId)}`, signal),
+      )
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => readTextFile(hooks.root(), params))
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(hooks.root(), params))
+      .onRequest(methods.client.terminal.create, ({ params }) => this.terminals().create(params))
+      .onRequest(methods.client.terminal.output, ({ params }) => this.terminals().output(params))
+      .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminals().waitForExit(params))
+      .onRequest(methods.client.terminal.kill, async ({ params }) => {
+        await this.terminals().kill(params);
+        return {};
+      })
+      .onRequest(methods.client.terminal.release, async ({ params }) => {
+        await this.terminals().release(params);
+        return {};
+      })
+      .onRequest("*", ({ method }) => {
+        throw RequestError.methodNotFound(method);
+      })
+      .onNotification("*", ({ method }) => {
+        // Extension notifications (`_auth/status_update`, …) are fine to ignore; say so once in the log.
+        if (!method.startsWith("_")) hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
+      });
+    const stream = agentMessageStream(stdout, stdin, {
+      onMessage: taps.onMessage,
+      onMalformed: (line, error) => {
+        taps.onMalformed?.(line, error);
+        hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);
+      },
+      intercept: (msg: AnyMessage) => {
+        if (!("method" in msg) || msg.method !== "session/update" || "id" in msg) return false;
+        const params = (msg as { params?: unknown }).params;
+        if (!params || typeof params !== "object" || typeof (params as { update?: unknown }).update !== "object") {
+          hooks.onNotice("warning", `the agent sent a session/update without an update: ${JSON.stringify(params).slice(0, 200)}`);
+          return true;
+        }
+        hooks.onUpdate(params as SessionNotification);
+        return true;
+      },
+    });
+    this.conn = app.connect(stream);
+  }
+
+  private terminals(): TerminalHost {
+    if (!this.hooks.terminals) throw RequestError.methodNotFound("terminal/create");
+    return this.hooks.terminals;
+  }
+
+  /** `initialize`: negotiates the protocol version and capabilities. */
+  async initialize(opts: { terminals: boolean }): Promise<InitializeResponse> {
+    this.initializeResponse = await this.conn.agent.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: clientCapabilities(opts),
+      clientInfo: { name: "conch", title: "conch", version: CONCH_VERSION },
+    });
+    return this.initializeResponse;
+  }
+
+  authenticate(methodId: string): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.authenticate, { methodId });
+  }
+
+  newSession(cwd: string, mcpServers: McpServer[] = []): Promise<NewSessionResponse> {
+    return this.conn.agent.request(methods.agent.session.new, { cwd, mcpServers });
+  }
+
+  loadSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<LoadSessionResponse> {
+    return this.conn.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers });
+  }
+
+  resumeSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<ResumeSessionResponse> {
+    return this.conn.agent.request(methods.agent.session.resume, { sessionId, cwd, mcpServers });
+  }
+
+  listSessions(cwd?: string): Promise<ListSessionsResponse> {
+    return this.conn.agent.request(methods.agent.session.list, cwd ? { cwd } : {});
+  }
+
+  deleteSession(sessionId: string): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.session.delete, { sessionId });
+  }
+
+  prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse> {
+    return this.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt });
+  }
+
+  cancel(sessionId: string): Promise<void> {
+    return this.conn.agent.notify(methods.agent.session.cancel, { sessionId });
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId });
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string): Promise<SetSessionConfigOptionResponse> {
+    return this.conn.agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value });
+  }
+
+  /** `session/set_model`: unstable, sent by name; claude and gemini serve it. */
+  setModel(sessionId: string, modelId: string): Promise<unknown> {
+    return this.conn.agent.request("session/set_model", { sessionId, modelId });
+  }
+
+  close(): void {
+    this.conn.close();
+  }
+}
+
+/** conch's version, from package.json at build time. */
+export const CONCH_VERSION = "0.1.0";

@@ -1,0 +1,83 @@
+import type { Readable, Writable } from "node:stream";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+
+/** Taps on the wire: every message both ways, lines that are not JSON, and messages taken out of the SDK's path. */
+export interface WireTaps {
+  /** Every parsed message, both directions, in wire order. */
+  onMessage?(dir: "client" | "agent", msg: AnyMessage): void;
+  /** A line from the agent that is not a JSON-RPC message. */
+  onMalformed?(line: string, error: string): void;
+  /**
+   * Return true to take an incoming message away from the SDK. conch uses it for `session/update`,
+   * which the SDK would reject with -32602 when the kind is newer than the SDK.
+   */
+  intercept?(msg: AnyMessage): boolean;
+}
+
+function isMessage(value: unknown): value is AnyMessage {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+}
+
+/**
+ * The SDK's message stream over an agent's stdio, newline-delimited JSON. conch does the framing
+ * itself so that it can trace each message, report malformed lines instead of dying on them, and
+ * route `session/update` around the SDK's strict validation.
+ */
+export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): Stream {
+  let buffer = "";
+  const readable = new ReadableStream<AnyMessage>({
+    start(controller) {
+      const handleLine = (line: string) => {
+        if (line.trim() === "") return;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch (err) {
+          taps.onMalformed?.(line, (err as Error).message);
+          return;
+        }
+        if (!isMessage(parsed)) {
+          taps.onMalformed?.(line, "not a JSON-RPC 2.0 message");
+          return;
+        }
+        taps.onMessage?.("agent", parsed);
+        if (taps.intercept?.(parsed)) return;
+        controller.enqueue(parsed);
+      };
+      stdout.setEncoding("utf8");
+      stdout.on("data", (chunk: string) => {
+        buffer += chunk;
+        let nl = buffer.indexOf("\n");
+        while (nl >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          handleLine(line);
+          nl = buffer.indexOf("\n");
+        }
+      });
+      stdout.on("end", () => {
+        if (buffer) handleLine(buffer);
+        buffer = "";
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      });
+      stdout.on("error", (err) => controller.error(err));
+    },
+  });
+  const writable = new WritableStream<AnyMessage>({
+    write(msg) {
+      taps.onMessage?.("client", msg);
+      return new Promise<void>((resolve, reject) => {
+        if (stdin.destroyed || stdin.writableEnded) {
+          reject(new Error("the agent's stdin is closed"));
+          return;
+        }
+        stdin.write(`${JSON.stringify(msg)}\n`, (err) => (err ? reject(err) : resolve()));
+      });
+    },
+  });
+  return { readable, writable };
+}

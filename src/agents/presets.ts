@@ -1,0 +1,121 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AgentCommand } from "./agent-process.js";
+
+/** A known ACP agent: how to start it and how it logs in. */
+export interface AgentPreset {
+  name: string;
+  title: string;
+  /** A binary to look for on PATH first. */
+  bin?: string;
+  binArgs?: string[];
+  /** The npm package to run with `npx -y` when the binary is not installed. */
+  npmPackage?: string;
+  npxArgs?: string[];
+  auth: string;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The built-in presets. `demo` is conch's own scripted agent. */
+export const PRESETS: AgentPreset[] = [
+  { name: "demo", title: "conch demo agent", auth: "none" },
+  {
+    name: "claude",
+    title: "Claude Code (claude-agent-acp)",
+    bin: "claude-agent-acp",
+    npmPackage: "@agentclientprotocol/claude-agent-acp",
+    auth: "ANTHROPIC_API_KEY, or log in once with `claude /login`",
+  },
+  {
+    name: "codex",
+    title: "Codex (codex-acp)",
+    bin: "codex-acp",
+    npmPackage: "@zed-industries/codex-acp",
+    auth: "OPENAI_API_KEY / CODEX_API_KEY, or ChatGPT login via `codex login`",
+  },
+  {
+    name: "gemini",
+    title: "Gemini CLI",
+    bin: "gemini",
+    binArgs: ["--acp"],
+    npmPackage: "@google/gemini-cli",
+    npxArgs: ["--acp"],
+    auth: "GEMINI_API_KEY, or Google login via `gemini` once",
+  },
+  { name: "opencode", title: "opencode", bin: "opencode", binArgs: ["acp"], npmPackage: "opencode-ai", npxArgs: ["acp"], auth: "`opencode auth login`" },
+  { name: "goose", title: "goose", bin: "goose", binArgs: ["acp"], auth: "`goose configure`" },
+];
+
+/** Finds an executable on PATH. */
+export function which(bin: string, envPath = process.env.PATH ?? ""): string | undefined {
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, bin);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** The command that starts conch's demo agent: this build's `demo/main.js`. */
+export function demoAgentCommand(): AgentCommand {
+  return { command: process.execPath, args: [path.resolve(here, "../demo/main.js")] };
+}
+
+/** Splits a command line the way a shell would for simple quoting ('…', "…", \\). */
+export function splitCommandLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quote: "'" | '"' | null = null;
+  let has = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"' && i + 1 < line.length) cur += line[++i];
+      else cur += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      has = true;
+    } else if (c === "\\" && i + 1 < line.length) {
+      cur += line[++i];
+      has = true;
+    } else if (/\s/.test(c)) {
+      if (cur || has) out.push(cur);
+      cur = "";
+      has = false;
+    } else {
+      cur += c;
+    }
+  }
+  if (quote) throw new Error(`unterminated ${quote} in agent command: ${line}`);
+  if (cur || has) out.push(cur);
+  return out;
+}
+
+/** Resolved agent: a display name and the command to start it. */
+export interface ResolvedAgent {
+  name: string;
+  preset?: AgentPreset;
+  command: AgentCommand;
+  /** How it was found: the built-in demo, an installed binary, npx, or a raw command line. */
+  via: "builtin" | "path" | "npx" | "command";
+}
+
+/** Resolves `--agent`: a preset name (installed binary first, then npx) or a raw command line. */
+export function resolveAgent(spec: string, envPath?: string): ResolvedAgent {
+  const preset = PRESETS.find((p) => p.name === spec);
+  if (preset) {
+    if (preset.name === "demo") return { name: "demo", preset, command: demoAgentCommand(), via: "builtin" };
+    const found = preset.bin ? which(preset.bin, envPath) : undefined;
+    if (found) return { name: preset.name, preset, command: { command: found, args: preset.binArgs ?? [] }, via: "path" };
+    if (preset.npmPackage) {
+      return { name: preset.name, preset, command: { command: "npx", args: ["-y", preset.npmPackage, ...(preset.npxArgs ?? [])] }, via: "npx" };
+    }
+    throw new Error(`agent ${preset.name} is not installed: ${preset.bin} was not found on PATH`);
+  }
+  const words = splitCommandLine(spec);
+  if (words.length === 0) throw new Error("--agent needs a preset name or a command line");
+  return { name: path.basename(words[0]), command: { command: words[0], args: words.slice(1) }, via: "command" };
+}

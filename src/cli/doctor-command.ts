@@ -1,0 +1,112 @@
+import { accessSync, constants } from "node:fs";
+import { AgentLink } from "../orchestrator/agent-link.js";
+import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
+import { ensureStateDir } from "../store/state-dir.js";
+import type { Command } from "./parse-args.js";
+
+/** One line of the doctor's report. */
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** A failed optional check is a warning, not a failure. */
+  optional?: boolean;
+}
+
+async function checkNodePty(): Promise<Check> {
+  try {
+    const pty = await import("node-pty");
+    const term = pty.spawn(process.execPath, ["-e", "process.stdout.write('ok')"], { cols: 20, rows: 2 });
+    const out = await new Promise<string>((resolve) => {
+      let buf = "";
+      term.onData((d) => (buf += d));
+      term.onExit(() => resolve(buf));
+    });
+    return { name: "node-pty", ok: out.includes("ok"), detail: out.includes("ok") ? "spawns a PTY" : `unexpected output ${JSON.stringify(out)}` };
+  } catch (err) {
+    return { name: "node-pty", ok: false, detail: `cannot load: ${(err as Error).message} (run npm rebuild node-pty)` };
+  }
+}
+
+function checkTerminal(): Check {
+  const tty = process.stdout.isTTY;
+  const colors = process.env.NO_COLOR ? "off (NO_COLOR)" : tty ? `${process.stdout.getColorDepth?.() ?? 1}-bit` : "n/a";
+  return {
+    name: "terminal",
+    ok: !!tty,
+    optional: true,
+    detail: tty ? `${process.stdout.columns}x${process.stdout.rows}, colours ${colors}, TERM=${process.env.TERM ?? "(unset)"}` : "stdout is not a terminal (fine for -p)",
+  };
+}
+
+function checkStateDir(): Check {
+  try {
+    const dir = ensureStateDir();
+    accessSync(dir, constants.W_OK);
+    return { name: "state dir", ok: true, detail: dir };
+  } catch (err) {
+    return { name: "state dir", ok: false, detail: (err as Error).message };
+  }
+}
+
+async function checkAgent(agent: ResolvedAgent, required: boolean): Promise<Check> {
+  const t0 = Date.now();
+  try {
+    const link = await AgentLink.start(
+      { agent, cwd: process.cwd(), terminals: true },
+      {
+        onUpdate: () => undefined,
+        onPermission: async () => ({ outcome: { outcome: "cancelled" } }),
+        onNotice: () => undefined,
+        root: () => process.cwd(),
+      },
+    );
+    const ms = Date.now() - t0;
+    const info = link.init.agentInfo;
+    const caps = link.init.agentCapabilities ?? {};
+    const auth = (link.init.authMethods ?? []).map((m) => m.id).join(", ") || "none";
+    const capList = [
+      caps.loadSession && "load",
+      caps.sessionCapabilities?.list && "list",
+      (caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume && "resume",
+      caps.promptCapabilities?.image && "image",
+      caps.mcpCapabilities?.http && "mcp-http",
+    ].filter(Boolean);
+    await link.stop();
+    return {
+      name: `agent ${agent.name}`,
+      ok: true,
+      detail: `${info?.name ?? "?"} ${info?.version ?? ""} in ${ms} ms; capabilities: ${capList.join(", ") || "basic"}; auth methods: ${auth}`,
+    };
+  } catch (err) {
+    return { name: `agent ${agent.name}`, ok: false, optional: !required, detail: (err as Error).message.split("\n")[0] };
+  }
+}
+
+/** `conch doctor`: checks what a user needs and exits non-zero when something required is broken. */
+export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Promise<number> {
+  const checks: Check[] = [];
+  const major = Number(process.versions.node.split(".")[0]);
+  checks.push({ name: "node", ok: major >= 20, detail: `v${process.versions.node}${major >= 20 ? "" : " (conch needs >= 20)"}` });
+  checks.push(await checkNodePty());
+  checks.push(checkTerminal());
+  checks.push(checkStateDir());
+  const names = cmd.agent ? [cmd.agent] : PRESETS.map((p) => p.name);
+  for (const name of names) {
+    let agent: ResolvedAgent;
+    try {
+      agent = resolveAgent(name);
+    } catch (err) {
+      checks.push({ name: `agent ${name}`, ok: false, optional: !cmd.agent, detail: (err as Error).message });
+      continue;
+    }
+    if (!cmd.agent && agent.via === "npx") {
+      checks.push({ name: `agent ${name}`, ok: false, optional: true, detail: `not installed (would run ${agent.command.args.join(" ")} via npx)` });
+      continue;
+    }
+    checks.push(await checkAgent(agent, !!cmd.agent));
+  }
+  if (cmd.json) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+  else for (const c of checks) process.stdout.write(`${c.ok ? "ok  " : c.optional ? "--  " : "FAIL"} ${c.name.padEnd(16)} ${c.detail}\n`);
+  return checks.some((c) => !c.ok && !c.optional) ? 1 : 0;
+}

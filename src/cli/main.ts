@@ -1,0 +1,73 @@
+import { CONCH_VERSION } from "../acp/agent-connection.js";
+import { EXIT } from "../print/print-result.js";
+import { runPrint } from "../print/run-print.js";
+import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
+import { readStdin } from "./read-stdin.js";
+
+/** conch's entry point: argv in, exit code out. */
+export async function main(argv: string[]): Promise<number> {
+  let cmd: Command;
+  try {
+    cmd = parseCommandLine(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`conch: ${err.message}\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  switch (cmd.kind) {
+    case "help":
+      process.stdout.write(`conch ${CONCH_VERSION}: a terminal client for the Agent Client Protocol\n\n${USAGE}\n`);
+      return 0;
+    case "version":
+      process.stdout.write(`${CONCH_VERSION}\n`);
+      return 0;
+    case "print":
+      return runPrintCommand(cmd);
+    case "interactive": {
+      const { runInteractive } = await import("../ui/run-interactive.js");
+      return runInteractive(cmd);
+    }
+    case "sessions": {
+      const { runSessionsCommand } = await import("./sessions-command.js");
+      return runSessionsCommand(cmd);
+    }
+    case "agents": {
+      const { runAgentsCommand } = await import("./agents-command.js");
+      return runAgentsCommand(cmd);
+    }
+    case "doctor": {
+      const { runDoctor } = await import("./doctor-command.js");
+      return runDoctor(cmd);
+    }
+  }
+}
+
+async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promise<number> {
+  const piped = process.stdin.isTTY ? undefined : await readStdin(process.stdin);
+  const prompt = [cmd.prompt, piped?.trim() ? piped : undefined].filter(Boolean).join("\n\n");
+  if (!prompt) {
+    process.stderr.write(`conch: -p needs a prompt (as an argument or on stdin)\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  const policy = cmd.permissions ?? (process.stdin.isTTY ? "ask" : "deny");
+  if (policy === "ask") {
+    process.stderr.write("conch: print mode cannot ask for permission; using --permissions deny (pass --permissions to choose)\n");
+  }
+  const code = await runPrint(
+    { ...cmd, prompt, policy: policy === "ask" ? "deny" : policy },
+    {
+      out: (t) => process.stdout.write(t),
+      err: (t) => process.stderr.write(t),
+      onInterrupt: (handler) => {
+        process.on("SIGINT", handler);
+        process.on("SIGTERM", handler);
+        return () => {
+          process.off("SIGINT", handler);
+          process.off("SIGTERM", handler);
+        };
+      },
+    },
+  );
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  return code;
+}

@@ -1,0 +1,137 @@
+import { parseArgs } from "node:util";
+import { PERMISSION_POLICIES, type PermissionPolicy } from "../orchestrator/permission-policy.js";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/** Options shared by the interactive UI and print mode. */
+export interface SessionOptions {
+  agent?: string;
+  cwd: string;
+  permissions?: PermissionPolicy;
+  trace?: string;
+  resume?: string;
+  continue: boolean;
+  quietMs?: number;
+  stallTimeoutMs?: number;
+}
+
+/** What argv asks conch to do. */
+export type Command =
+  | { kind: "help" }
+  | { kind: "version" }
+  | ({ kind: "interactive"; prompt?: string; notify: boolean } & SessionOptions)
+  | ({ kind: "print"; prompt?: string; outputFormat: OutputFormat; timeoutMs?: number } & SessionOptions)
+  | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean }
+  | { kind: "agents"; json: boolean }
+  | { kind: "doctor"; agent?: string; json: boolean };
+
+/** A usage error: printed as one line plus the usage, exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage:
+  conch [options] [prompt]            interactive session (the TUI)
+  conch -p [options] [prompt]         print mode: run one prompt headless, answer on stdout
+  conch sessions [--json] [--all]     list sessions (this directory's first)
+  conch sessions delete <id>          delete a session's local record
+  conch agents [--json]               list agent presets and whether each is installed
+  conch doctor [--agent <agent>]      check Node, node-pty, the terminal, agents, the state dir
+
+Options:
+  -a, --agent <name|command>    agent preset (demo, claude, codex, gemini, opencode, goose)
+                                or a command line, e.g. "npx -y @agentclientprotocol/claude-agent-acp"
+  -C, --cwd <dir>               the session's working directory (default: current directory)
+  -p, --print                   print mode; the prompt comes from the arguments and/or stdin
+      --output-format <fmt>     print mode output: text (default), json, stream-json
+      --permissions <policy>    ask, deny, approve-reads, approve-all
+                                (print mode default: deny when stdin is not a TTY)
+      --timeout <seconds>       print mode: give up after this long (exit 3)
+  -r, --resume <id>             resume a session by id (a unique prefix is enough)
+  -c, --continue                resume the most recent session in this directory
+      --trace <file>            record every JSON-RPC message as JSON lines
+      --quiet-ms <ms>           quiet period that ends a draining turn (default 1500)
+      --stall-timeout <s>       report a silent tool call as stalled after this long (default 120)
+      --no-notify               no bell or desktop notification when a turn ends
+      --json                    machine-readable output for sessions/agents/doctor
+  -h, --help                    show this help
+  -v, --version                 show the version
+
+Exit codes (print mode): 0 ok, 1 agent or runtime error, 2 usage error, 3 timeout,
+  4 session not found, 5 permission refused by policy, 6 refusal, 7 max tokens/turn requests,
+  130 interrupted.`;
+
+function num(name: string, value: string | undefined, scale = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} needs a number, got "${value}"`);
+  return n * scale;
+}
+
+/** Parses argv (without node and the script) into a Command, or throws a UsageError. */
+export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        agent: { type: "string", short: "a" },
+        cwd: { type: "string", short: "C" },
+        print: { type: "boolean", short: "p" },
+        "output-format": { type: "string" },
+        permissions: { type: "string" },
+        timeout: { type: "string" },
+        resume: { type: "string", short: "r" },
+        continue: { type: "boolean", short: "c" },
+        trace: { type: "string" },
+        "quiet-ms": { type: "string" },
+        "stall-timeout": { type: "string" },
+        notify: { type: "boolean" },
+        "no-notify": { type: "boolean" },
+        json: { type: "boolean" },
+        all: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
+  }
+  const v = parsed.values;
+  const pos = parsed.positionals;
+  if (v.help) return { kind: "help" };
+  if (v.version) return { kind: "version" };
+
+  if (pos[0] === "sessions" && !v.print) {
+    const action = pos[1] === "delete" || pos[1] === "rm" ? "delete" : "list";
+    if (pos[1] && pos[1] !== "list" && action !== "delete") throw new UsageError(`unknown sessions command: ${pos[1]}`);
+    if (action === "delete" && !pos[2]) throw new UsageError("sessions delete needs a session id");
+    return { kind: "sessions", action, id: pos[2], json: !!v.json, cwd: v.cwd ?? cwd, all: !!v.all };
+  }
+  if (pos[0] === "agents" && !v.print) return { kind: "agents", json: !!v.json };
+  if (pos[0] === "doctor" && !v.print) return { kind: "doctor", agent: v.agent, json: !!v.json };
+
+  const format = v["output-format"] ?? "text";
+  if (!["text", "json", "stream-json"].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, got "${format}"`);
+  if (v.permissions && !PERMISSION_POLICIES.includes(v.permissions as PermissionPolicy)) {
+    throw new UsageError(`--permissions must be one of ${PERMISSION_POLICIES.join(", ")}, got "${v.permissions}"`);
+  }
+  if (v.resume !== undefined && v.resume.trim() === "") throw new UsageError("--resume needs a session id");
+  if (v.resume && v.continue) throw new UsageError("--resume and --continue cannot be used together");
+  if (!v.print && (v["output-format"] || v.timeout)) {
+    throw new UsageError(`${v["output-format"] ? "--output-format" : "--timeout"} only applies to print mode (-p)`);
+  }
+  const session: SessionOptions = {
+    agent: v.agent,
+    cwd: v.cwd ?? cwd,
+    permissions: v.permissions as PermissionPolicy | undefined,
+    trace: v.trace,
+    resume: v.resume,
+    continue: !!v.continue,
+    quietMs: num("quiet-ms", v["quiet-ms"]),
+    stallTimeoutMs: num("stall-timeout", v["stall-timeout"], 1000),
+  };
+  const prompt = pos.length ? pos.join(" ") : undefined;
+  if (v.print) return { kind: "print", prompt, outputFormat: format as OutputFormat, timeoutMs: num("timeout", v.timeout, 1000), ...session };
+  return { kind: "interactive", prompt, notify: !v["no-notify"] && v.notify !== false, ...session };
+}

@@ -1,0 +1,80 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
+import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
+import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
+import { SessionRecorder } from "../orchestrator/session-recorder.js";
+import type { SessionEvent } from "../session/events.js";
+import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
+import { readSessionLog } from "../store/session-log.js";
+import { agentLogPath, ensureStateDir, sessionLogPath } from "../store/state-dir.js";
+import type { SessionOptions } from "./parse-args.js";
+import { UsageError } from "./parse-args.js";
+
+/** A session that cannot be found: exit code 4 in print mode. */
+export class SessionNotFoundError extends Error {}
+
+/** The agent used when none is named: the first preset installed on PATH, else the demo. */
+export function defaultAgentName(): string {
+  for (const p of PRESETS) if (p.bin && which(p.bin)) return p.name;
+  return "demo";
+}
+
+/** Finds the session `--resume` or `--continue` points at. */
+async function findResumeTarget(opts: SessionOptions): Promise<SessionRecord | undefined> {
+  if (opts.resume) {
+    const found = await findSession(opts.resume);
+    if ("match" in found) return found.match;
+    if ("ambiguous" in found) {
+      throw new SessionNotFoundError(`session id "${opts.resume}" is ambiguous: ${found.ambiguous.map((r) => r.id).join(", ")}`);
+    }
+    const closest = found.closest.map((r) => `  ${r.id}  ${r.title ?? ""}`).join("\n");
+    throw new SessionNotFoundError(`no session ${opts.resume}${closest ? `\nclosest matches:\n${closest}` : ""}`);
+  }
+  if (opts.continue) {
+    const rec = await latestInCwd(path.resolve(opts.cwd));
+    if (!rec) throw new SessionNotFoundError(`no session to continue in ${path.resolve(opts.cwd)}`);
+    return rec;
+  }
+  return undefined;
+}
+
+/** Everything needed to run a session: the orchestrator, how to open it, and its recorder. */
+export interface PreparedSession {
+  orchestrator: Orchestrator;
+  recorder: SessionRecorder;
+  agent: ResolvedAgent;
+  mode: OpenMode;
+  resumed?: SessionRecord;
+}
+
+/** Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. */
+export async function prepareSession(opts: SessionOptions, policy: PermissionPolicy): Promise<PreparedSession> {
+  const resumed = await findResumeTarget(opts);
+  const cwd = path.resolve(resumed?.cwd ?? opts.cwd);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is not a directory`);
+  let agent: ResolvedAgent;
+  if (resumed && !opts.agent) {
+    agent = PRESETS.some((p) => p.name === resumed.agent)
+      ? resolveAgent(resumed.agent)
+      : { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
+  } else {
+    agent = resolveAgent(opts.agent ?? defaultAgentName());
+  }
+  const root = ensureStateDir();
+  const history = resumed ? readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events : undefined;
+  const recorder = new SessionRecorder({ agent: agent.name, agentCommand: [agent.command.command, ...agent.command.args], cwd, root });
+  const orchestrator = new Orchestrator({
+    agent,
+    cwd,
+    policy,
+    timing: { ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}), ...(opts.stallTimeoutMs !== undefined ? { stallMs: opts.stallTimeoutMs } : {}) },
+    traceFile: opts.trace,
+    logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
+    sink: recorder,
+    history,
+  });
+  recorder.attach(() => orchestrator.state);
+  const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
+  return { orchestrator, recorder, agent, mode, resumed };
+}

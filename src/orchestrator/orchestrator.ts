@@ -1,0 +1,431 @@
+import type {
+  ContentBlock,
+  McpServer,
+  RequestPermissionOutcome,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionNotification,
+} from "@agentclientprotocol/sdk";
+import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
+import type { ResolvedAgent } from "../agents/presets.js";
+import type { ModelState, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
+import { reduce } from "../session/reduce.js";
+import { initialSessionState, type SessionState } from "../session/state.js";
+import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
+import type { ClientHooks } from "../acp/agent-connection.js";
+import { answerByPolicy, type PermissionPolicy } from "./permission-policy.js";
+import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
+
+/** Where the orchestrator writes its events: the durable session log. */
+export interface EventSink {
+  append(event: SessionEvent): void;
+  /** Make what was appended durable; called at turn boundaries. */
+  sync(): void;
+}
+
+/** Client-owned terminals for `terminal/create`, plus a way to free them all. */
+export interface TerminalService extends TerminalHost {
+  dispose(): void;
+}
+
+export interface OrchestratorOptions {
+  agent: ResolvedAgent;
+  cwd: string;
+  policy: PermissionPolicy;
+  timing?: Partial<TurnTiming>;
+  traceFile?: string;
+  logFile?: string;
+  sink?: EventSink;
+  mcpServers?: McpServer[];
+  /** Builds the terminal service; it reports output and exits as events through `emit`. */
+  terminals?: (emit: (ev: SessionEventInput) => void, cwd: string) => TerminalService;
+  /** Starts the agent; defaults to spawning it. Tests pass a scripted fake. */
+  connect?: (hooks: ClientHooks, withTerminals: boolean) => Promise<AgentPort>;
+  /** Events to fold before anything happens: a session log read back for `--resume`. */
+  history?: SessionEvent[];
+  now?: () => number;
+}
+
+/**
+ * How to open the session: a new one, an agent replay (`session/load`), `session/resume`, or
+ * `reopen`: whichever of those the agent supports, best first, falling back to the local log.
+ */
+export type OpenMode =
+  | { kind: "new" }
+  | { kind: "load"; sessionId: string }
+  | { kind: "resume"; sessionId: string }
+  | { kind: "reopen"; sessionId: string };
+
+/** Called after every transition with the new state and the event that made it. */
+type Listener = (state: SessionState, event?: SessionEvent) => void;
+
+function readModels(resp: unknown): ModelState | undefined {
+  const m = (resp as { models?: unknown } | undefined)?.models;
+  if (!m || typeof m !== "object") return undefined;
+  const r = m as { currentModelId?: unknown; availableModels?: unknown };
+  if (typeof r.currentModelId !== "string") return undefined;
+  return { currentModelId: r.currentModelId, availableModels: Array.isArray(r.availableModels) ? (r.availableModels as ModelState["availableModels"]) : [] };
+}
+
+/**
+ * One per session. Every input becomes an event handled in order by one transition: reduce,
+ * append to the log, publish, then act on what the turn machine decides. The only writer of
+ * the session log; the UI and print mode read its state and call its intents.
+ */
+export class Orchestrator {
+  state: SessionState = initialSessionState();
+  link?: AgentPort;
+  private listeners = new Set<Listener>();
+  private queue: SessionEvent[] = [];
+  private running = false;
+  private timer?: NodeJS.Timeout;
+  private timerAt = Infinity;
+  private pendingPermissions = new Map<string, (r: RequestPermissionResponse) => void>();
+  private rememberedKinds = new Set<string>();
+  private turnCounter = 0;
+  private queueCounter = 0;
+  private terminals?: TerminalService;
+  private readonly timing: TurnTiming;
+  private readonly now: () => number;
+  private shuttingDown = false;
+  private openMode: OpenMode = { kind: "new" };
+
+  constructor(readonly opts: OrchestratorOptions) {
+    this.timing = { ...DEFAULT_TIMING, ...opts.timing };
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Shows the local log's transcript: for agents that cannot replay, and for read-only views. */
+  private foldHistory(): void {
+    for (const ev of this.opts.history ?? []) this.state = reduce(this.state, ev);
+    this.turnCounter = Math.max(this.turnCounter, this.state.turns.length);
+    this.publish({ type: "notice", at: this.now(), level: "info", text: "" });
+  }
+
+  /** Listens to every state change. Returns the unsubscribe function. */
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** The serial queue: events are handled one at a time, in arrival order, even when handlers emit more. */
+  dispatch(input: SessionEventInput): void {
+    this.queue.push({ ...input, at: this.now() } as SessionEvent);
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.length) this.transition(this.queue.shift()!);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private transition(ev: SessionEvent): void {
+    let next: SessionState;
+    try {
+      next = reduce(this.state, ev);
+    } catch (err) {
+      // The reducer refused an input: keep what is logged, show why, stop the turn.
+      const failure: SessionEvent = { type: "failed", at: ev.at, message: `internal error handling ${ev.type}: ${(err as Error).message}` };
+      this.opts.sink?.append(failure);
+      this.state = reduce(this.state, failure);
+      this.publish(failure);
+      return;
+    }
+    this.state = next;
+    this.opts.sink?.append(ev);
+    if (ev.type === "prompt_response" || ev.type === "settled" || ev.type === "agent_exited" || ev.type === "queue_added") this.opts.sink?.sync();
+    this.publish(ev);
+    this.act();
+  }
+
+  private publish(ev: SessionEvent): void {
+    for (const fn of this.listeners) fn(this.state, ev);
+  }
+
+  /** Turns the turn machine's decision into events and timers. */
+  private act(): void {
+    if (this.shuttingDown || !this.link) return;
+    const action = nextAction(this.state, this.now(), this.timing);
+    switch (action.type) {
+      case "send_queued":
+        this.startPrompt([{ type: "text", text: action.text }], action.id);
+        return;
+      case "settle":
+        this.dispatch({ type: "settled" });
+        return;
+      case "stall":
+        this.dispatch({ type: "tool_stalled", toolCallId: action.toolCallId });
+        return;
+      case "wait":
+        this.schedule(action.until ?? this.now() + this.timing.quietMs);
+        return;
+      case "none":
+        return;
+    }
+  }
+
+  private schedule(at: number): void {
+    if (this.timer && at >= this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.act();
+    }, Math.max(0, at - this.now()) + 5);
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+
+  /** Starts the agent and opens the session. Rejects with a user-facing error when it cannot. */
+  async start(mode: OpenMode = { kind: "new" }): Promise<void> {
+    this.openMode = mode;
+    const { agent, cwd } = this.opts;
+    this.terminals = this.opts.terminals?.((ev) => this.dispatch(ev), cwd);
+    const hooks: ClientHooks = {
+      onUpdate: (n) => this.onUpdate(n),
+      onPermission: (req, key, signal) => this.onPermission(req, key, signal),
+      onNotice: (level, text) => this.dispatch({ type: "notice", level, text }),
+      root: () => this.opts.cwd,
+      terminals: this.terminals,
+    };
+    const withTerminals = this.terminals !== undefined;
+    const link = this.opts.connect
+      ? await this.opts.connect(hooks, withTerminals)
+      : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals }, hooks);
+    this.link = link;
+    link.exited.then((exit) => {
+      if (this.link !== link) return;
+      this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown });
+      for (const resolve of this.pendingPermissions.values()) resolve({ outcome: { outcome: "cancelled" } });
+      this.pendingPermissions.clear();
+    });
+    const caps = link.init.agentCapabilities ?? {};
+    if (mode.kind === "reopen") {
+      const canResume = !!(caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume;
+      if (caps.loadSession) mode = { kind: "load", sessionId: mode.sessionId };
+      else if (canResume) mode = { kind: "resume", sessionId: mode.sessionId };
+      else {
+        this.foldHistory();
+        this.dispatch({ type: "notice", level: "warning", text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory` });
+        mode = { kind: "new" };
+      }
+      this.openMode = mode;
+    }
+    if (mode.kind === "resume") this.foldHistory();
+    const base = { cwd, agentName: agent.name, agentInfo: link.init.agentInfo, agentCapabilities: caps };
+    try {
+      if (mode.kind === "load") {
+        this.dispatch({ type: "replay_started" });
+        try {
+          const resp = await link.conn.loadSession(mode.sessionId, cwd, this.opts.mcpServers);
+          this.dispatch({ type: "replay_ended" });
+          this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "load" });
+        } catch (err) {
+          this.dispatch({ type: "replay_ended", error: `session/load failed: ${describeRpcError(err)}` });
+          throw err;
+        }
+      } else if (mode.kind === "resume") {
+        const resp = await link.conn.resumeSession(mode.sessionId, cwd, this.opts.mcpServers);
+        this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "resume" });
+      } else {
+        const resp = await link.conn.newSession(cwd, this.opts.mcpServers);
+        this.started({ ...base, sessionId: resp.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "new" });
+      }
+    } catch (err) {
+      const message = `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
+      this.dispatch({ type: "failed", message });
+      throw new Error(message);
+    }
+  }
+
+  private started(info: SessionInfo): void {
+    this.dispatch({ type: "session_started", info });
+  }
+
+  /** Starts the agent again after a failure and continues the same session when it can. */
+  async restart(): Promise<void> {
+    const old = this.link;
+    this.link = undefined;
+    await old?.stop();
+    this.terminals?.dispose();
+    this.dispatch({ type: "restarted" });
+    const id = this.state.info?.sessionId;
+    const caps = old?.init.agentCapabilities;
+    const canResume = !!(caps?.sessionCapabilities as { resume?: unknown } | undefined)?.resume;
+    await this.start(id && canResume ? { kind: "resume", sessionId: id } : id && caps?.loadSession ? { kind: "load", sessionId: id } : { kind: "new" });
+  }
+
+  /** Stops the agent (and every terminal); nothing conch started outlives this. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const resolve of this.pendingPermissions.values()) resolve({ outcome: { outcome: "cancelled" } });
+    this.pendingPermissions.clear();
+    this.terminals?.dispose();
+    await this.link?.stop();
+    this.opts.sink?.sync();
+  }
+
+  /** Kills everything now, synchronously: for `process.on("exit")`. */
+  killNow(): void {
+    this.shuttingDown = true;
+    this.terminals?.dispose();
+    this.link?.killNow();
+  }
+
+  // ---- wire inputs -----------------------------------------------------------------------------
+
+  private onUpdate(n: SessionNotification): void {
+    const sid = this.state.info?.sessionId;
+    // Updates for another session on the same connection are not ours (sessions start with no id yet).
+    if (sid && n.sessionId && n.sessionId !== sid && this.openMode.kind === "new") return;
+    this.dispatch({ type: "update", notification: n, history: this.state.replaying || undefined });
+  }
+
+  private onPermission(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse> {
+    this.dispatch({ type: "permission_asked", key, request: req });
+    const policy = answerByPolicy(this.opts.policy, req, this.rememberedKinds);
+    if (policy) {
+      const outcome: RequestPermissionOutcome = policy.option ? { outcome: "selected", optionId: policy.option.optionId } : { outcome: "cancelled" };
+      this.dispatch({ type: "permission_answered", key, outcome, source: "policy" });
+      return Promise.resolve({ outcome });
+    }
+    return new Promise((resolve) => {
+      this.pendingPermissions.set(key, resolve);
+      signal.addEventListener("abort", () => {
+        if (!this.pendingPermissions.delete(key)) return;
+        this.dispatch({ type: "permission_withdrawn", key });
+        resolve({ outcome: { outcome: "cancelled" } });
+      });
+    });
+  }
+
+  // ---- intents ---------------------------------------------------------------------------------
+
+  /** Sends a prompt now if the session is idle, else queues it (never lost, sent in order). */
+  send(text: string, blocks?: ContentBlock[]): void {
+    if (this.state.phase === "idle" && this.state.queue.length === 0) {
+      this.startPrompt(blocks ?? [{ type: "text", text }]);
+      return;
+    }
+    this.dispatch({ type: "queue_added", id: `q${++this.queueCounter}-${this.now()}`, text });
+  }
+
+  /** Sends a prompt even though the previous turn is still draining (the user detaches). */
+  sendNow(text: string, blocks?: ContentBlock[]): void {
+    if (this.state.phase === "draining") this.dispatch({ type: "detached" });
+    if (this.state.phase === "idle") this.startPrompt(blocks ?? [{ type: "text", text }]);
+    else this.send(text, blocks);
+  }
+
+  editQueued(id: string, text: string): void {
+    this.dispatch({ type: "queue_edited", id, text });
+  }
+
+  removeQueued(id: string): void {
+    this.dispatch({ type: "queue_removed", id });
+  }
+
+  private startPrompt(prompt: ContentBlock[], queueId?: string): void {
+    const link = this.link;
+    const sessionId = this.state.info?.sessionId;
+    if (!link || !sessionId) return;
+    const turnId = `t${++this.turnCounter}`;
+    this.dispatch({ type: "prompt_sent", turnId, prompt, queueId });
+    link.conn.prompt(sessionId, prompt).then(
+      (response) => this.dispatch({ type: "prompt_response", turnId, response }),
+      async (err) => {
+        // A prompt that fails because the agent died is reported once, by agent_exited.
+        await Promise.race([link.exited, new Promise((r) => setTimeout(r, 300))]);
+        if (link.exit) return;
+        this.dispatch({ type: "prompt_response", turnId, error: `the prompt failed: ${describeRpcError(err)}` });
+      },
+    );
+  }
+
+  /** Cancels the turn: `session/cancel`, and every pending permission is answered `cancelled`. */
+  cancel(): void {
+    const phase = this.state.phase;
+    if (phase !== "prompting" && phase !== "draining" && phase !== "cancelling") return;
+    this.dispatch({ type: "cancel_requested" });
+    for (const [key, resolve] of this.pendingPermissions) {
+      this.dispatch({ type: "permission_answered", key, outcome: { outcome: "cancelled" }, source: "cancel" });
+      resolve({ outcome: { outcome: "cancelled" } });
+    }
+    this.pendingPermissions.clear();
+    const sid = this.state.info?.sessionId;
+    if (sid) this.link?.conn.cancel(sid).catch(() => undefined);
+  }
+
+  /** Answers one pending permission; the others stay pending. */
+  answerPermission(key: string, optionId: string | null): void {
+    const resolve = this.pendingPermissions.get(key);
+    if (!resolve) return;
+    this.pendingPermissions.delete(key);
+    const pending = this.state.permissions.find((p) => p.key === key);
+    const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
+    const option = pending?.options.find((o) => o.optionId === optionId);
+    if (option?.kind === "allow_always" && pending) this.rememberedKinds.add(pending.request.toolCall.kind ?? "other");
+    this.dispatch({ type: "permission_answered", key, outcome, source: "user" });
+    resolve({ outcome });
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    const sid = this.state.info?.sessionId;
+    if (!sid || !this.link) return;
+    try {
+      await this.link.conn.setMode(sid, modeId);
+      this.dispatch({ type: "update", notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } } });
+    } catch (err) {
+      this.dispatch({ type: "notice", level: "error", text: `could not switch to mode ${modeId}: ${describeRpcError(err)}` });
+    }
+  }
+
+  async setConfigOption(configId: string, value: string): Promise<void> {
+    const sid = this.state.info?.sessionId;
+    if (!sid || !this.link) return;
+    try {
+      const resp = await this.link.conn.setConfigOption(sid, configId, value);
+      if (resp?.configOptions) {
+        this.dispatch({ type: "update", notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } } });
+      }
+    } catch (err) {
+      this.dispatch({ type: "notice", level: "error", text: `could not set ${configId}: ${describeRpcError(err)}` });
+    }
+  }
+
+  async setModel(modelId: string): Promise<void> {
+    const sid = this.state.info?.sessionId;
+    if (!sid || !this.link) return;
+    try {
+      await this.link.conn.setModel(sid, modelId);
+      this.dispatch({ type: "notice", level: "info", text: `model: ${modelId}` });
+    } catch (err) {
+      this.dispatch({ type: "notice", level: "error", text: `could not switch to model ${modelId}: ${describeRpcError(err)}` });
+    }
+  }
+
+  /** Resolves when the session reaches one of the phases (idle by default) or fails. */
+  waitFor(phases: SessionState["phase"][] = ["idle"]): Promise<SessionState> {
+    return new Promise((resolve) => {
+      const check = (s: SessionState) => {
+        if (phases.includes(s.phase) || s.phase === "failed") {
+          unsubscribe();
+          resolve(s);
+          return true;
+        }
+        return false;
+      };
+      const unsubscribe = this.subscribe(check);
+      check(this.state);
+    });
+  }
+
+  /** For print mode's exit message: why the agent stopped, when it did. */
+  exitDescription(): string | undefined {
+    const exit = this.link?.exit;
+    return exit ? describeExit(exit) : undefined;
+  }
+}

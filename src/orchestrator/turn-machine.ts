@@ -1,0 +1,44 @@
+import { openWork } from "../session/open-work.js";
+import type { SessionState } from "../session/state.js";
+
+/** Timing knobs of the turn machine, in ms. */
+export interface TurnTiming {
+  /** Quiet period after the last agent activity before a draining turn may settle. */
+  quietMs: number;
+  /** A tool call with no sign of life for this long, while draining, is reported stalled. */
+  stallMs: number;
+}
+
+export const DEFAULT_TIMING: TurnTiming = { quietMs: 1500, stallMs: 120_000 };
+
+/** What the orchestrator should do next, decided from state alone. */
+export type TurnAction =
+  | { type: "send_queued"; id: string; text: string }
+  | { type: "settle" }
+  | { type: "stall"; toolCallId: string }
+  | { type: "wait"; until?: number }
+  | { type: "none" };
+
+/**
+ * The turn machine's decision for this moment. Pure: the caller supplies `now` and turns the
+ * answer into events and timers.
+ */
+export function nextAction(state: SessionState, now: number, timing: TurnTiming = DEFAULT_TIMING): TurnAction {
+  if (state.phase === "idle" && state.queue.length > 0) {
+    const [first] = state.queue;
+    return { type: "send_queued", id: first.id, text: first.text };
+  }
+  if (state.phase !== "draining") return { type: "none" };
+  const work = openWork(state);
+  for (const w of work) {
+    if (w.kind === "tool" && now - w.since >= timing.stallMs) return { type: "stall", toolCallId: w.id };
+  }
+  if (work.length > 0) {
+    const tools = work.filter((w) => w.kind === "tool");
+    const nextStall = tools.length ? Math.min(...tools.map((w) => w.since + timing.stallMs)) : undefined;
+    return { type: "wait", until: nextStall };
+  }
+  const quietAt = state.lastAgentActivityAt + timing.quietMs;
+  if (now >= quietAt) return { type: "settle" };
+  return { type: "wait", until: quietAt };
+}

@@ -1,0 +1,97 @@
+import type { StopReason } from "@agentclientprotocol/sdk";
+import { displayStatus, type ContextUsage, type PromptUsage, type SessionState, type ToolDisplayStatus } from "../session/state.js";
+
+/** Print mode's exit codes, as documented in the README. */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  timeout: 3,
+  sessionNotFound: 4,
+  permissionRefused: 5,
+  refusal: 6,
+  maxTokens: 7,
+  interrupted: 130,
+} as const;
+
+/** The result object of `--output-format json`, and the last line of `stream-json`. */
+export interface PrintResult {
+  type: "result";
+  sessionId: string | null;
+  agent: string | null;
+  stopReason: StopReason | null;
+  /** The agent's text of this run: the prompt's turn and any turns the agent started after it. */
+  text: string;
+  usage: PromptUsage | null;
+  context: ContextUsage | null;
+  toolCalls: { id: string; title: string; kind: string | null; status: ToolDisplayStatus; durationMs: number | null }[];
+  permissionsDenied: { toolCallId: string; title: string }[];
+  durationMs: number;
+  exitCode: number;
+  error: string | null;
+}
+
+/** The turns of this run: from the first prompt this process sent (history excluded). */
+function runTurnIds(state: SessionState, fromTurn: number): Set<string> {
+  return new Set(state.turns.slice(fromTurn).filter((t) => t.origin !== "history").map((t) => t.id));
+}
+
+/** Permission requests a policy refused during this run. */
+export function deniedByPolicy(state: SessionState, turns: Set<string>): PrintResult["permissionsDenied"] {
+  return Object.values(state.toolCalls)
+    .filter((t) => turns.has(t.turnId) && t.permission?.source === "policy" && (t.permission.optionKind?.startsWith("reject") || t.permission.outcome === "cancelled"))
+    .map((t) => ({ toolCallId: t.toolCallId, title: t.title }));
+}
+
+/** The exit code a run ends with, from how its prompt turn ended. */
+export function exitCodeFor(stopReason: StopReason | null, opts: { error?: string | null; denied: number; timedOut: boolean; interrupted: boolean }): number {
+  if (opts.interrupted) return EXIT.interrupted;
+  if (opts.timedOut) return EXIT.timeout;
+  if (opts.error) return EXIT.error;
+  if (opts.denied > 0) return EXIT.permissionRefused;
+  switch (stopReason) {
+    case "end_turn":
+      return EXIT.ok;
+    case "refusal":
+      return EXIT.refusal;
+    case "max_tokens":
+    case "max_turn_requests":
+      return EXIT.maxTokens;
+    case "cancelled":
+      return EXIT.interrupted;
+    default:
+      return EXIT.error;
+  }
+}
+
+/** Builds the result of a print run from the session state. Pure. */
+export function buildPrintResult(
+  state: SessionState,
+  opts: { fromTurn: number; startedAt: number; now: number; timedOut: boolean; interrupted: boolean; error?: string | null },
+): PrintResult {
+  const turns = runTurnIds(state, opts.fromTurn);
+  const promptTurn = state.turns.slice(opts.fromTurn).find((t) => t.origin === "user");
+  const text = state.items
+    .filter((i) => i.kind === "agent" && turns.has(i.turnId))
+    .map((i) => (i as { text: string }).text)
+    .join("\n\n");
+  const error = opts.error ?? (state.phase === "failed" ? state.failure?.message ?? "the session failed" : promptTurn?.error ?? null);
+  const denied = deniedByPolicy(state, turns);
+  const stopReason = promptTurn?.stopReason ?? null;
+  return {
+    type: "result",
+    sessionId: state.info?.sessionId ?? null,
+    agent: state.info?.agentName ?? null,
+    stopReason,
+    text,
+    usage: promptTurn?.usage ?? null,
+    context: state.usage ?? null,
+    toolCalls: Object.values(state.toolCalls)
+      .filter((t) => turns.has(t.turnId))
+      .map((t) => ({ id: t.toolCallId, title: t.title, kind: t.kind ?? null, status: displayStatus(t), durationMs: t.endedAt !== undefined ? t.endedAt - t.startedAt : null })),
+    permissionsDenied: denied,
+    durationMs: opts.now - opts.startedAt,
+    exitCode: exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted }),
+    error,
+  };
+}

@@ -1,0 +1,103 @@
+import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
+import type { SessionOptions, OutputFormat } from "../cli/parse-args.js";
+import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
+import { buildPrintResult, EXIT, type PrintResult } from "./print-result.js";
+import { TextStream, type PrintSinks } from "./text-stream.js";
+
+/** What a print run needs besides the session options. */
+export interface PrintRunOptions extends SessionOptions {
+  prompt: string;
+  outputFormat: OutputFormat;
+  timeoutMs?: number;
+  policy: PermissionPolicy;
+}
+
+/** Where a print run writes, and how it hears about Ctrl-C (tests pass their own). */
+export interface PrintIo extends PrintSinks {
+  onInterrupt(handler: () => void): () => void;
+}
+
+/**
+ * Runs one prompt headless and reports it: streamed text, one JSON result, or JSON lines. Waits
+ * for the turn to really end (the orchestrator's draining) before it reports. Returns the exit code.
+ */
+export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<number> {
+  const startedAt = Date.now();
+  let prepared;
+  try {
+    prepared = await prepareSession(opts, opts.policy);
+  } catch (err) {
+    io.err(`conch: ${(err as Error).message}\n`);
+    return err instanceof SessionNotFoundError ? EXIT.sessionNotFound : EXIT.error;
+  }
+  const { orchestrator: orch, recorder, mode } = prepared;
+  let fromTurn = 0;
+  let timedOut = false;
+  let interrupted = false;
+  let startError: string | null = null;
+
+  const text = new TextStream(io, (turnId) => orch.state.turns.findIndex((t) => t.id === turnId) >= fromTurn && fromTurn >= 0 && started);
+  let started = false;
+  const unsubscribe = orch.subscribe((state, ev) => {
+    if (opts.outputFormat === "text") text.update(state);
+    else if (opts.outputFormat === "stream-json" && ev && (ev.type !== "update" || !ev.history)) io.out(`${JSON.stringify(ev)}\n`);
+  });
+
+  const cancelTimers: (() => void)[] = [];
+  const finish = async (): Promise<number> => {
+    for (const c of cancelTimers) c();
+    unsubscribe();
+    const result: PrintResult = buildPrintResult(orch.state, { fromTurn, startedAt, now: Date.now(), timedOut, interrupted, error: startError });
+    if (opts.outputFormat === "text") {
+      text.finish();
+      if (result.error) io.err(`conch: ${result.error}\n`);
+      const tail = orch.state.failure?.stderrTail;
+      if (tail) io.err(`--- last lines of the agent's stderr ---\n${tail}\n`);
+      for (const d of result.permissionsDenied) io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${d.title}\n`);
+      if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
+    } else {
+      if (orch.state.failure?.stderrTail) (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
+      io.out(`${JSON.stringify(result, null, opts.outputFormat === "json" ? 2 : undefined)}\n`);
+    }
+    await orch.shutdown();
+    await recorder.close();
+    return result.exitCode;
+  };
+
+  const offInterrupt = io.onInterrupt(() => {
+    if (interrupted) {
+      // A second Ctrl-C: stop waiting for the agent.
+      orch.killNow();
+      return;
+    }
+    interrupted = true;
+    orch.cancel();
+  });
+  cancelTimers.push(offInterrupt);
+  let timeout: NodeJS.Timeout | undefined;
+  const timedOutPromise = new Promise<void>((resolve) => {
+    if (!opts.timeoutMs) return;
+    timeout = setTimeout(() => {
+      timedOut = true;
+      orch.cancel();
+      resolve();
+    }, opts.timeoutMs);
+  });
+  cancelTimers.push(() => timeout && clearTimeout(timeout));
+
+  try {
+    await Promise.race([orch.start(mode), timedOutPromise.then(() => Promise.reject(new Error("timed out while starting the agent")))]);
+  } catch (err) {
+    startError = (err as Error).message;
+    return finish();
+  }
+  fromTurn = orch.state.turns.length;
+  started = true;
+  orch.send(opts.prompt);
+  // Let the prompt leave idle before waiting for idle again.
+  await orch.waitFor(["prompting", "draining", "cancelling"]);
+  const done = orch.waitFor(["idle"]);
+  await Promise.race([done, timedOutPromise.then(() => Promise.race([done, new Promise((r) => setTimeout(r, 2000))]))]);
+  if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
+  return finish();
+}
