@@ -4,6 +4,7 @@ import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/pres
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { SessionRecorder } from "../orchestrator/session-recorder.js";
+import { RegistryTerminalService } from "../orchestrator/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { readSessionLog } from "../store/session-log.js";
@@ -73,6 +74,7 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
     sink: recorder,
     history,
+    terminals: (emit, root) => new RegistryTerminalService(emit, root),
   });
   recorder.attach(() => orchestrator.state);
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };

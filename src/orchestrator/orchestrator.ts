@@ -25,6 +25,8 @@ export interface EventSink {
 
 /** Client-owned terminals for `terminal/create`, plus a way to free them all. */
 export interface TerminalService extends TerminalHost {
+  /** Sees every event (live and from the log), to keep display terminals' screens current. */
+  observe?(ev: SessionEvent): void;
   dispose(): void;
 }
 
@@ -84,7 +86,8 @@ export class Orchestrator {
   private rememberedKinds = new Set<string>();
   private turnCounter = 0;
   private queueCounter = 0;
-  private terminals?: TerminalService;
+  /** The session's terminals (client PTYs and display-only panes), once started. */
+  terminals?: TerminalService;
   private readonly timing: TurnTiming;
   private readonly now: () => number;
   private shuttingDown = false;
@@ -97,9 +100,12 @@ export class Orchestrator {
 
   /** Shows the local log's transcript: for agents that cannot replay, and for read-only views. */
   private foldHistory(): void {
-    for (const ev of this.opts.history ?? []) this.state = reduce(this.state, ev);
+    for (const ev of this.opts.history ?? []) {
+      this.state = reduce(this.state, ev);
+      this.terminals?.observe?.(ev);
+    }
     this.turnCounter = Math.max(this.turnCounter, this.state.turns.length);
-    this.publish({ type: "notice", at: this.now(), level: "info", text: "" });
+    for (const fn of this.listeners) fn(this.state);
   }
 
   /** Listens to every state change. Returns the unsubscribe function. */
@@ -134,6 +140,7 @@ export class Orchestrator {
     }
     this.state = next;
     this.opts.sink?.append(ev);
+    this.terminals?.observe?.(ev);
     if (ev.type === "prompt_response" || ev.type === "settled" || ev.type === "agent_exited" || ev.type === "queue_added") this.opts.sink?.sync();
     this.publish(ev);
     this.act();

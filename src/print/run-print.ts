@@ -1,5 +1,5 @@
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
-import type { SessionOptions, OutputFormat } from "../cli/parse-args.js";
+import { UsageError, type SessionOptions, type OutputFormat } from "../cli/parse-args.js";
 import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
 import { buildPrintResult, EXIT, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
@@ -28,7 +28,7 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     prepared = await prepareSession(opts, opts.policy);
   } catch (err) {
     io.err(`conch: ${(err as Error).message}\n`);
-    return err instanceof SessionNotFoundError ? EXIT.sessionNotFound : EXIT.error;
+    return err instanceof SessionNotFoundError ? EXIT.sessionNotFound : err instanceof UsageError ? EXIT.usage : EXIT.error;
   }
   const { orchestrator: orch, recorder, mode } = prepared;
   let fromTurn = 0;

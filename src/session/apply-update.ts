@@ -29,7 +29,12 @@ export function currentTurn(d: Draft, history: boolean): string {
 
 function appendChunk(d: Draft, kind: "agent" | "thought" | "user", block: ContentBlock, messageId: string | null | undefined, history: boolean): void {
   let text = contentText(block);
-  if (text === "") return;
+  if (text === "") {
+    d.s.blockBreak = true;
+    return;
+  }
+  const blockBreak = d.s.blockBreak === true;
+  d.s.blockBreak = false;
   const last = d.s.items[d.s.items.length - 1];
   const sameMessage = (item: TranscriptItem) =>
     item.kind === kind && (!messageId || !("messageId" in item) || !item.messageId || item.messageId === messageId);
@@ -38,7 +43,7 @@ function appendChunk(d: Draft, kind: "agent" | "thought" | "user", block: Conten
   const turnId = kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
   // Replayed internal context (claude's `<command-name>…`) is its own message, never glued to the prompt.
   const separate = kind === "user" && last?.kind === "user" && (last.internal === true || isInternalUserText(text));
-  if (last && !separate && sameMessage(last) && last.turnId === turnId) {
+  if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {
     d.updateItem(last.id, (item) => ({ ...item, text: (item as { text: string }).text + text }) as TranscriptItem);
     return;
   }

@@ -167,6 +167,8 @@ export interface SessionState {
   /** Total of prompt usage across turns. */
   tokens: PromptUsage;
   replaying: boolean;
+  /** An empty chunk arrived: claude-agent-acp opens each content block with one, so the next text is a new block. */
+  blockBreak?: boolean;
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
   replayTail?: boolean;
   failure?: { message: string; stderrTail?: string };

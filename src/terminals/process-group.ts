@@ -4,32 +4,29 @@ const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
 /**
- * Sends `signal` to the process group led by `pid` (node-pty makes each command a session leader, so
- * its children share the group). Falls back to the leader alone if the group cannot be signalled.
- * Returns false when nothing was there to signal.
+ * Sends `signal` to the process group led by `pid`: node-pty makes each command a session leader,
+ * so its children share the group. Never falls back to the bare pid, which may belong to an
+ * unrelated process once the command is reaped. Returns false when no such group exists.
  */
 export function signalProcessGroup(pid: number, signal: NodeJS.Signals | number): boolean {
   try {
     process.kill(-pid, signal);
     return true;
   } catch {
-    try {
-      process.kill(pid, signal);
-      return true;
-    } catch {
-      return false;
-    }
+    return false;
   }
 }
 
-/** Whether any process (zombies included) is left in the group led by `pid`. */
+/**
+ * Whether any process conch may signal (zombies included) is left in the group led by `pid`. A
+ * group we may not signal (EPERM) counts as gone: there is nothing more we could do to it.
+ */
 export function processGroupExists(pid: number): boolean {
   try {
     process.kill(-pid, 0);
     return true;
-  } catch (error) {
-    // EPERM means it exists but belongs to someone else; that is not ours to wait for.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+  } catch {
+    return false;
   }
 }
 

@@ -96,10 +96,12 @@ export class TerminalScreen {
     return this.replies.add(listener);
   }
 
+  /** Width in cells. */
   get cols(): number {
     return this.term.cols;
   }
 
+  /** Height of the visible screen in rows. */
   get rows(): number {
     return this.term.rows;
   }

@@ -1,0 +1,266 @@
+import { randomUUID } from "node:crypto";
+import { spawn, type IDisposable, type IPty } from "node-pty";
+import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
+import { findExecutable, planCommand } from "./command-line.js";
+import { ListenerSet, type Unsubscribe } from "./listener-set.js";
+import { OutputLog } from "./output-log.js";
+import { watchChildExit } from "./child-exit-watch.js";
+import { PtyExitDrain } from "./pty-exit-drain.js";
+import { processGroupExists, signalName, signalProcessGroup, trackProcessGroup } from "./process-group.js";
+import type { ExitStatus, Terminal } from "./terminal.js";
+import { TerminalScreen } from "./terminal-screen.js";
+
+/** Pause reading the PTY when this much output waits for the emulator... */
+export const PAUSE_ABOVE_PENDING_BYTES = 1024 * 1024;
+/** ...and read again once it has caught up to below this. */
+export const RESUME_BELOW_PENDING_BYTES = 256 * 1024;
+/** How long a command may take to die after SIGTERM before its group gets SIGKILL. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+/** What to run; mirrors ACP `CreateTerminalRequest` plus screen settings. */
+export interface ClientTerminalOptions {
+  /** Defaults to a fresh unique id. */
+  id?: string;
+  command: string;
+  args?: string[];
+  /** Added to (and overriding) conch's own environment. */
+  env?: Array<{ name: string; value: string }>;
+  /** Already resolved and allowed (see `resolveWorkingDirectory`); defaults to conch's cwd. */
+  cwd?: string | null;
+  /** UTF-8 bytes of output kept for `terminal/output`. */
+  outputByteLimit?: number | null;
+  cols?: number;
+  rows?: number;
+  scrollback?: number;
+  killGraceMs?: number;
+}
+
+/** A command conch runs in a PTY for an agent's `terminal/create`, shown live and readable after it ends. */
+export class ClientTerminal implements Terminal {
+  readonly id: string;
+  readonly kind = "client" as const;
+  readonly cwd: string;
+  /** The command as a person would type it, for the pane's title. */
+  readonly commandLine: string;
+  readonly pid: number;
+  readonly screen: TerminalScreen;
+
+  private readonly pty: IPty;
+  private readonly log: OutputLog;
+  private readonly killGraceMs: number;
+  private readonly outputListeners = new ListenerSet<string>();
+  private readonly exitListeners = new ListenerSet<ExitStatus>();
+  private readonly screenListeners = new ListenerSet<void>();
+  private readonly ptySubscriptions: IDisposable[] = [];
+  private readonly forgetGroup: () => void;
+  private readonly exitPromise: Promise<ExitStatus>;
+  private resolveExit!: (status: ExitStatus) => void;
+  private status: ExitStatus | null = null;
+  private alive = true;
+  private isReleased = false;
+  private pendingBytes = 0;
+  private paused = false;
+  private killTimer: NodeJS.Timeout | undefined;
+  private readonly exitDrain: PtyExitDrain;
+  private readonly stopExitWatch: () => void;
+
+  /** Starts the command; throws an Error for the agent when the program does not exist. */
+  constructor(options: ClientTerminalOptions) {
+    this.id = options.id ?? `term-${randomUUID()}`;
+    this.cwd = options.cwd ?? process.cwd();
+    this.log = new OutputLog(options.outputByteLimit);
+    this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    this.commandLine = [options.command, ...(options.args ?? [])].join(" ");
+    this.exitPromise = new Promise((resolve) => {
+      this.resolveExit = resolve;
+    });
+
+    const planned = planCommand(options.command, options.args);
+    const env = commandEnvironment(options.env);
+    if (findExecutable(planned.file, env.PATH, this.cwd) === null) {
+      throw new Error(`Command not found: ${planned.file}`);
+    }
+    this.screen = new TerminalScreen({ cols: options.cols, rows: options.rows, scrollback: options.scrollback });
+    try {
+      this.pty = spawn(planned.file, planned.args, {
+        name: env.TERM,
+        cols: this.screen.cols,
+        rows: this.screen.rows,
+        cwd: this.cwd,
+        env,
+        encoding: "utf8",
+      });
+    } catch (error) {
+      this.screen.dispose();
+      throw new Error(`Could not start ${planned.file}: ${(error as Error).message}`);
+    }
+    this.pid = this.pty.pid;
+    this.forgetGroup = trackProcessGroup(this.pid);
+    this.exitDrain = new PtyExitDrain(ptsNameOf(this.pty));
+    this.stopExitWatch = watchChildExit(this.pid, () => this.handleCommandGone());
+    this.ptySubscriptions.push(
+      this.pty.onData((data) => this.handleData(data)),
+      this.pty.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal)),
+    );
+    this.screen.onReply((reply) => this.write(reply));
+  }
+
+  /** Null while running; after exit, how it ended. */
+  get exitStatus(): ExitStatus | null {
+    return this.status;
+  }
+
+  /** True once `release()` was called: the agent is done with it, only the screen remains. */
+  get released(): boolean {
+    return this.isReleased;
+  }
+
+  /** The ACP `terminal/output` answer: retained output, whether some was dropped, and the exit status once exited. */
+  output(): TerminalOutputResponse {
+    const response: TerminalOutputResponse = { output: this.log.text, truncated: this.log.truncated };
+    if (this.status) response.exitStatus = { ...this.status };
+    return response;
+  }
+
+  /** Resolves when the command has exited and the screen has parsed all its output (ACP `terminal/wait_for_exit`). */
+  waitForExit(): Promise<ExitStatus> {
+    return this.exitPromise;
+  }
+
+  /**
+   * Signals the command and every process it started (its process group); SIGKILL follows after a
+   * grace period if any of them is still there. The terminal stays readable (ACP `terminal/kill`).
+   */
+  kill(signal: NodeJS.Signals = "SIGTERM"): void {
+    signalProcessGroup(this.pid, signal);
+    if (signal === "SIGKILL" || this.killTimer) return;
+    this.killTimer = setTimeout(() => {
+      if (processGroupExists(this.pid)) signalProcessGroup(this.pid, "SIGKILL");
+    }, this.killGraceMs);
+    // A pending escalation must not keep conch alive; the exit hook covers that case.
+    this.killTimer.unref();
+  }
+
+  /**
+   * ACP `terminal/release`: kills the command (and what it left running) and frees the output log.
+   * The screen stays readable for the UI. Calling it again does nothing.
+   */
+  release(): void {
+    if (this.isReleased) return;
+    this.isReleased = true;
+    this.log.clear();
+    this.kill();
+    if (!this.alive) this.forgetGroupAfterGrace();
+  }
+
+  /** Types into the command (the user focused its pane). Ignored once it has exited. */
+  write(data: string): void {
+    if (this.alive) this.pty.write(data);
+  }
+
+  /** Resizes the PTY (the program gets SIGWINCH) and the screen. */
+  resize(cols: number, rows: number): void {
+    this.screen.resize(cols, rows);
+    if (!this.alive) return;
+    try {
+      this.pty.resize(this.screen.cols, this.screen.rows);
+    } catch {
+      // The PTY can close between the exit of the command and our exit event.
+    }
+  }
+
+  /** Raw output as it arrives. */
+  onOutput(listener: (data: string) => void): Unsubscribe {
+    return this.outputListeners.add(listener);
+  }
+
+  /** Fires once, after the screen has parsed all output. */
+  onExit(listener: (status: ExitStatus) => void): Unsubscribe {
+    return this.exitListeners.add(listener);
+  }
+
+  /** The screen parsed new output; fires often, so consumers throttle redraws. */
+  onScreenChange(listener: () => void): Unsubscribe {
+    return this.screenListeners.add(listener);
+  }
+
+  private handleData(raw: string): void {
+    const data = this.exitDrain.take(raw);
+    if (data !== "") this.handleOutput(data);
+  }
+
+  private handleOutput(data: string): void {
+    if (!this.isReleased) this.log.append(data);
+    this.outputListeners.emit(data);
+    const size = Buffer.byteLength(data, "utf8");
+    this.pendingBytes += size;
+    // Backpressure: a command that prints faster than xterm parses would otherwise grow memory
+    // without bound. Pausing the PTY stops reading, so the kernel blocks the writer.
+    if (!this.paused && !this.exitDrain.draining && this.pendingBytes > PAUSE_ABOVE_PENDING_BYTES) this.pauseReading();
+    this.screen.write(data, () => {
+      this.pendingBytes -= size;
+      if (this.paused && this.pendingBytes < RESUME_BELOW_PENDING_BYTES) this.resumeReading();
+      this.screenListeners.emit();
+    });
+  }
+
+  private pauseReading(): void {
+    this.paused = true;
+    this.pty.pause();
+  }
+
+  private resumeReading(): void {
+    this.paused = false;
+    if (this.alive) this.pty.resume();
+  }
+
+  /** The command's process is gone; its last output may still sit in the PTY. */
+  private handleCommandGone(): void {
+    this.exitDrain.begin();
+    // The rest must be read now: a paused stream would still be paused when node-pty gives up on it.
+    if (this.paused) this.resumeReading();
+  }
+
+  private handleExit(exitCode: number, signal: number | undefined): void {
+    this.alive = false;
+    this.stopExitWatch();
+    const rest = this.exitDrain.finish();
+    if (rest !== "") this.handleOutput(rest);
+    const name = signalName(signal);
+    const status: ExitStatus = name ? { exitCode: null, signal: name } : { exitCode, signal: null };
+    for (const subscription of this.ptySubscriptions) subscription.dispose();
+    if (this.isReleased) this.forgetGroupAfterGrace();
+    this.status = status;
+    void this.screen.flush().then(() => {
+      this.exitListeners.emit(status);
+      this.resolveExit(status);
+    });
+  }
+
+  /**
+   * Once released and exited, the group leaves the exit-kill list, but only after the SIGKILL
+   * escalation has had its chance: a pid that is free again could be reused by an unrelated group.
+   */
+  private forgetGroupAfterGrace(): void {
+    const timer = setTimeout(() => this.forgetGroup(), this.killGraceMs + 100);
+    timer.unref();
+  }
+}
+
+/** The PTY's slave device; node-pty's Unix terminal has it, though its typings do not say so. */
+function ptsNameOf(pty: IPty): string | undefined {
+  const name: unknown = (pty as IPty & { ptsName?: unknown }).ptsName;
+  return typeof name === "string" && name !== "" ? name : undefined;
+}
+
+/** conch's environment plus the agent's variables, with what the PTY itself defines taken out. */
+function commandEnvironment(extra: ClientTerminalOptions["env"]): Record<string, string> & { TERM: string } {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  // The PTY has its own size; inherited values would contradict it.
+  delete env.COLUMNS;
+  delete env.LINES;
+  env.TERM = "xterm-256color";
+  for (const variable of extra ?? []) env[variable.name] = variable.value;
+  return { ...env, TERM: env.TERM };
+}

@@ -1,0 +1,81 @@
+/** `_meta.terminal_info`: an agent-owned terminal opens (its id is the tool call id). */
+export interface TerminalInfoMeta {
+  terminalId: string;
+  cwd?: string;
+}
+
+/** `_meta.terminal_output` (or `terminal_output_delta`): bytes to append, as text. */
+export interface TerminalOutputMeta {
+  terminalId: string;
+  data: string;
+}
+
+/** `_meta.terminal_exit`: the agent says the command ended. Both fields may be null (claude reports `{null, null}`). */
+export interface TerminalExitMeta {
+  terminalId: string;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** The terminal facts one tool call `_meta` carries; a `_meta` can hold several at once. */
+export interface TerminalMeta {
+  info?: TerminalInfoMeta;
+  output?: TerminalOutputMeta;
+  exit?: TerminalExitMeta;
+}
+
+/**
+ * Reads the display-terminal extension from a `tool_call` / `tool_call_update` `_meta` (as sent by
+ * claude-agent-acp and codex-acp when the client advertises `_meta.terminal_output`). Anything
+ * malformed is skipped, never thrown: `_meta` is free-form and other keys are common.
+ */
+export function readTerminalMeta(meta: Record<string, unknown> | null | undefined): TerminalMeta {
+  const result: TerminalMeta = {};
+  if (!isRecord(meta)) return result;
+
+  const info = meta.terminal_info;
+  const infoId = terminalIdOf(info);
+  if (infoId !== undefined) {
+    result.info = { terminalId: infoId };
+    const cwd = isRecord(info) ? info.cwd : undefined;
+    if (typeof cwd === "string" && cwd !== "") result.info.cwd = cwd;
+  }
+
+  const output = readOutput(meta.terminal_output) ?? readOutput(meta.terminal_output_delta);
+  if (output) result.output = output;
+
+  const exit = meta.terminal_exit;
+  const exitId = terminalIdOf(exit);
+  if (exitId !== undefined && isRecord(exit)) {
+    const code = exit.exit_code ?? exit.exitCode;
+    const signal = exit.signal;
+    result.exit = {
+      terminalId: exitId,
+      exitCode: typeof code === "number" && Number.isFinite(code) ? code : null,
+      signal: typeof signal === "string" && signal !== "" ? signal : null,
+    };
+  }
+  return result;
+}
+
+/** Whether a `_meta` holds any terminal facts, to skip work on the many that do not. */
+export function hasTerminalMeta(meta: TerminalMeta): boolean {
+  return meta.info !== undefined || meta.output !== undefined || meta.exit !== undefined;
+}
+
+function readOutput(value: unknown): TerminalOutputMeta | undefined {
+  const terminalId = terminalIdOf(value);
+  if (terminalId === undefined || !isRecord(value) || typeof value.data !== "string") return undefined;
+  return { terminalId, data: value.data };
+}
+
+function terminalIdOf(value: unknown): string | undefined {
+  if (!isRecord(value)) return undefined;
+  // The agents send snake_case; camelCase is accepted in case an adapter follows ACP's own style.
+  const id = value.terminal_id ?? value.terminalId;
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

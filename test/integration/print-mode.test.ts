@@ -1,0 +1,157 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { replayAgent, runConch, tempDir } from "../support/run-conch.js";
+
+/** Pids of demo agent processes still alive (there must be none after conch exits). */
+async function demoAgentPids(stateDir: string): Promise<string[]> {
+  const r = await execa("sh", ["-c", `ps -eo pid,args | grep -F "${stateDir}" | grep -v grep || true`], { reject: false });
+  return String(r.stdout).split("\n").filter(Boolean);
+}
+
+describe("conch -p against the demo agent as a real child process", () => {
+  it("prints the streamed answer and exits 0", async () => {
+    const r = await runConch(["-p", "markdown", "--agent", "demo"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("export function greet");
+  });
+
+  it("--output-format json prints one JSON object with stopReason end_turn", async () => {
+    const r = await runConch(["-p", "hello", "--agent", "demo", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.stopReason).toBe("end_turn");
+    expect(result.sessionId).toMatch(/demo/);
+  });
+
+  it("waits for a background command after end_turn and includes the text the agent sent after it", async () => {
+    const r = await runConch(["-p", "background", "--agent", "demo", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.text).toContain("The background job finished");
+    expect(result.toolCalls[0].status).toBe("completed");
+  });
+
+  it("stream-json prints one event per line and ends with the result", async () => {
+    const r = await runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json"]);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.some((l) => l.type === "update")).toBe(true);
+    expect(lines.at(-1).type).toBe("result");
+    expect(lines.at(-1).exitCode).toBe(0);
+  });
+
+  it("writes a file through fs/write_text_file inside the cwd", async () => {
+    const cwd = tempDir();
+    const r = await runConch(["-p", "edit", "--agent", "demo", "--permissions", "approve-all"], { cwd });
+    expect(r.code).toBe(0);
+    expect(readFileSync(path.join(cwd, "demo-notes.md"), "utf8").length).toBeGreaterThan(0);
+  });
+
+  it("runs a command through terminal/create in a real PTY", async () => {
+    const r = await runConch(["-p", "run", "--agent", "demo", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.toolCalls.some((t: { kind: string; status: string }) => t.kind === "execute" && t.status === "completed")).toBe(true);
+    expect(result.text).toContain("exit code 0");
+  });
+
+  it("refuses a permission by policy, reports it and exits 5", async () => {
+    const r = await runConch(["-p", "permission", "--agent", "demo"]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain("permission refused by policy");
+  });
+
+  it("an agent that crashes mid-turn: exit 1, its stderr tail shown, no orphan process", async () => {
+    const r = await runConch(["-p", "crash", "--agent", "demo"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("agent exited with code 1");
+    expect(r.stderr).toContain("out of cheese");
+    expect(await demoAgentPids(r.stateDir)).toEqual([]);
+  });
+
+  it("takes the prompt from stdin, and appends piped stdin to a -p prompt as context", async () => {
+    const a = await runConch(["-p", "--agent", "demo", "--output-format", "json"], { input: "markdown" });
+    expect(JSON.parse(a.stdout).stopReason).toBe("end_turn");
+    const b = await runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json"], { input: "extra context" });
+    const sent = b.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "prompt_sent");
+    expect(sent.prompt[0].text).toBe("plan\n\nextra context");
+  });
+
+  it("maps stop reasons to exit codes: refusal 6, max tokens 7", async () => {
+    expect((await runConch(["-p", "refuse", "--agent", "demo"])).code).toBe(6);
+    expect((await runConch(["-p", "maxtokens", "--agent", "demo"])).code).toBe(7);
+  });
+
+  it("--timeout cancels the turn and exits 3", async () => {
+    const r = await runConch(["-p", "slow", "--agent", "demo", "--timeout", "0.5"], { env: { CONCH_DEMO_DELAY_MS: "50" } });
+    expect(r.code).toBe(3);
+  });
+
+  it("--trace records every message both ways in the traces' format", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "t.jsonl");
+    await runConch(["-p", "hello", "--agent", "demo", "--trace", file]);
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ dir: "note", text: "agent process 1 started" });
+    expect(lines.some((l) => l.dir === "client" && l.msg.method === "initialize")).toBe(true);
+    expect(lines.some((l) => l.dir === "agent" && l.msg.method === "session/update")).toBe(true);
+    expect(lines.every((l) => typeof l.t === "number")).toBe(true);
+  });
+
+  it("an agent command that does not exist fails with a clear message, exit 1", async () => {
+    const r = await runConch(["-p", "hi", "--agent", "/nonexistent/agent-binary --acp"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/could not start agent|exited|ENOENT/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe("conch -p against recorded real agents (trace replay)", () => {
+  it("codex c1: prints the answer", async () => {
+    const r = await runConch(["-p", "Say hello.", "--agent", replayAgent("codex-acp-0.16.0/c1.jsonl")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Hello from the fake model");
+  });
+
+  it("an unknown session/update kind is kept and shown, not rejected", async () => {
+    const r = await runConch(["-p", "unknown", "--agent", "demo", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("future_thing");
+  });
+});
+
+describe("conch's command line", () => {
+  it("--help and --version", async () => {
+    const h = await runConch(["--help"]);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain("--output-format");
+    const v = await runConch(["--version"]);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("an unknown flag prints a one-line error and the usage, exit 2", async () => {
+    const r = await runConch(["--bogus"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toContain("--bogus");
+    expect(r.stderr).toContain("Usage:");
+  });
+
+  it("a missing argument is a usage error", async () => {
+    expect((await runConch(["--agent"])).code).toBe(2);
+    expect((await runConch(["-p", "x", "--output-format", "xml"])).code).toBe(2);
+  });
+
+  it("-p with no prompt and nothing on stdin is a usage error", async () => {
+    expect((await runConch(["-p", "--agent", "demo"])).code).toBe(2);
+  });
+
+  it("a --cwd that does not exist is refused", async () => {
+    const r = await runConch(["-p", "hi", "--agent", "demo", "--cwd", "/no/such/dir"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("not a directory");
+  });
+
+
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { OutputLog } from "../../src/terminals/output-log.js";
+
+/** No lone surrogates: a UTF-8 round trip would turn one into U+FFFD. */
+const isWellFormed = (text: string): boolean => Buffer.from(text, "utf8").toString("utf8") === text;
+
+const bytes = (text: string): number => Buffer.byteLength(text, "utf8");
+
+describe("OutputLog", () => {
+  it("keeps everything under the limit and says nothing was truncated", () => {
+    const log = new OutputLog(100);
+    log.append("hello ");
+    log.append("world");
+    expect(log.text).toBe("hello world");
+    expect(log.truncated).toBe(false);
+  });
+
+  it("drops the oldest output, cutting a two-byte character whole rather than in half", () => {
+    const log = new OutputLog(7);
+    log.append("éééé"); // 8 bytes
+    expect(log.text).toBe("ééé"); // 6 bytes: 7 would split an é
+    expect(log.truncated).toBe(true);
+  });
+
+  it("never splits a surrogate pair", () => {
+    const log = new OutputLog(9);
+    for (let i = 0; i < 10; i++) log.append("😀");
+    expect(log.text).toBe("😀😀");
+    expect(isWellFormed(log.text)).toBe(true);
+    expect(log.truncated).toBe(true);
+  });
+
+  it("truncates across many chunks and stays within the limit", () => {
+    const log = new OutputLog(1001);
+    for (let i = 0; i < 5000; i++) log.append(i % 3 === 0 ? "a" : i % 3 === 1 ? "é" : "語");
+    expect(bytes(log.text)).toBeLessThanOrEqual(1001);
+    expect(bytes(log.text)).toBeGreaterThanOrEqual(998);
+    expect(log.byteLength).toBe(bytes(log.text));
+    expect(log.text.endsWith("aé")).toBe(true);
+  });
+
+  it("keeps nothing with a zero limit", () => {
+    const log = new OutputLog(0);
+    log.append("x");
+    expect(log.text).toBe("");
+    expect(log.truncated).toBe(true);
+  });
+});
