@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentCommand } from "./agent-process.js";
+import type { AgentConfig } from "./config-file.js";
 
 /** A known ACP agent: how to start it and how it logs in. */
 export interface AgentPreset {
@@ -99,12 +100,17 @@ export interface ResolvedAgent {
   name: string;
   preset?: AgentPreset;
   command: AgentCommand;
-  /** How it was found: the built-in demo, an installed binary, npx, or a raw command line. */
-  via: "builtin" | "path" | "npx" | "command";
+  /** How it was found: the built-in demo, an installed binary, npx, a config entry, or a raw command line. */
+  via: "builtin" | "path" | "npx" | "config" | "command";
 }
 
-/** Resolves `--agent`: a preset name (installed binary first, then npx) or a raw command line. */
-export function resolveAgent(spec: string, envPath?: string): ResolvedAgent {
+/**
+ * Resolves `--agent`: an agent from the config file, a preset name (installed binary first, then
+ * npx), or a raw command line.
+ */
+export function resolveAgent(spec: string, configured: Record<string, AgentConfig> = {}, envPath?: string): ResolvedAgent {
+  const custom = configured[spec];
+  if (custom) return { name: spec, command: { command: custom.command, args: custom.args, env: custom.env }, via: "config" };
   const preset = PRESETS.find((p) => p.name === spec);
   if (preset) {
     if (preset.name === "demo") return { name: "demo", preset, command: demoAgentCommand(), via: "builtin" };

@@ -155,3 +155,13 @@ describe("conch's command line", () => {
 
 
 });
+
+describe("fs confinement, against the demo agent", () => {
+  it("refuses a read outside the session's cwd with a clear JSON-RPC error", async () => {
+    const r = await runConch(["-p", "outside", "--agent", "demo", "--output-format", "json"]);
+    const result = JSON.parse(r.stdout);
+    expect(result.text).toContain("The client refused to read");
+    expect(result.text).toContain("outside the workspace");
+    expect(result.toolCalls[0].status).toBe("failed");
+  });
+});

@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import type { AgentContext, ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
+import { appendToHistory } from "./session-history.js";
+import { DEFAULT_MODE, DEFAULT_MODEL } from "./session-options.js";
+import type { SessionStore, StoredSession } from "./session-store.js";
+
+/** Work that runs on after a turn has answered; it must stop when `signal` aborts. */
+export type BackgroundJob = (signal: AbortSignal) => Promise<void>;
+
+/** A registered background job, not started yet. */
+export interface BackgroundHandle {
+  start(): void;
+  cancel(): void;
+}
+
+/**
+ * One live demo session: its saved record, the client it talks to, the turn in
+ * progress and the background jobs still running. Every update the session
+ * sends goes through `send`, which is what makes `session/load` replay work.
+ */
+export class DemoSession {
+  private client: AgentContext;
+  private turnQueue: Promise<unknown> = Promise.resolve();
+  private currentTurn: AbortController | undefined;
+  private readonly backgroundJobs = new Map<string, AbortController>();
+
+  constructor(
+    readonly record: StoredSession,
+    client: AgentContext,
+    private readonly store: SessionStore,
+  ) {
+    this.client = client;
+  }
+
+  /** Starts a fresh, empty session. */
+  static create(cwd: string, client: AgentContext, store: SessionStore): DemoSession {
+    const now = new Date().toISOString();
+    const record: StoredSession = {
+      version: 1,
+      sessionId: `demo-${randomUUID()}`,
+      cwd,
+      title: null,
+      createdAt: now,
+      updatedAt: now,
+      modeId: DEFAULT_MODE,
+      model: DEFAULT_MODEL,
+      allowAlwaysEdits: false,
+      usedTokens: 0,
+      history: [],
+    };
+    return new DemoSession(record, client, store);
+  }
+
+  get id(): string {
+    return this.record.sessionId;
+  }
+
+  get cwd(): string {
+    return this.record.cwd;
+  }
+
+  /** The connection to call the client on (fs, terminals, permissions). */
+  get connection(): AgentContext {
+    return this.client;
+  }
+
+  /** Points the session at the connection and folder of the latest load, resume or prompt. */
+  attach(client: AgentContext, cwd?: string): void {
+    this.client = client;
+    if (cwd) this.record.cwd = cwd;
+  }
+
+  /** Records and sends one update. */
+  send(update: SessionUpdate): Promise<void> {
+    this.recordOnly(update);
+    return this.client.notify("session/update", { sessionId: this.id, update });
+  }
+
+  /** Sends an update without adding it to the transcript: replays send what is already there. */
+  sendUnrecorded(update: SessionUpdate): Promise<void> {
+    return this.client.notify("session/update", { sessionId: this.id, update });
+  }
+
+  /** Records a prompt the way real agents replay it: one `user_message_chunk` per content block. */
+  recordPrompt(prompt: readonly ContentBlock[], titleText: string): void {
+    for (const block of prompt) this.recordOnly({ sessionUpdate: "user_message_chunk", content: block });
+    if (this.record.title === null && titleText.trim() !== "") this.record.title = shortTitle(titleText);
+  }
+
+  private recordOnly(update: SessionUpdate): void {
+    appendToHistory(this.record.history, update);
+    this.record.updatedAt = new Date().toISOString();
+  }
+
+  /**
+   * Runs turns one at a time: a prompt sent while another is still pending
+   * waits for it, so two scenarios never interleave their chunks.
+   */
+  runExclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turnQueue.then(work, work);
+    this.turnQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Opens a turn: the returned signal aborts on `session/cancel` or when the prompt request is cancelled. */
+  beginTurn(requestSignal: AbortSignal): AbortController {
+    const controller = new AbortController();
+    if (requestSignal.aborted) controller.abort();
+    else requestSignal.addEventListener("abort", () => controller.abort(), { once: true });
+    this.currentTurn = controller;
+    return controller;
+  }
+
+  /** Closes the turn opened by `beginTurn`. */
+  endTurn(controller: AbortController): void {
+    if (this.currentTurn === controller) this.currentTurn = undefined;
+  }
+
+  /**
+   * Registers work that outlives its turn, keyed by the tool call that shows
+   * it, and returns the handle that starts it. Registering first means a
+   * `session/cancel` that arrives before the start still reaches the job.
+   * The session is saved when the job ends, so its completion survives a restart.
+   */
+  prepareBackground(toolCallId: string, job: BackgroundJob): BackgroundHandle {
+    const controller = new AbortController();
+    this.backgroundJobs.set(toolCallId, controller);
+    const start = (): void => {
+      void job(controller.signal)
+        .catch((error: unknown) =>
+          // A failed background job must not take the agent down; the tool call says what happened.
+          this.send({
+            sessionUpdate: "tool_call_update",
+            toolCallId,
+            status: "failed",
+            content: [{ type: "content", content: { type: "text", text: `background job failed: ${String(error)}` } }],
+          }).catch(() => undefined),
+        )
+        .finally(() => {
+          this.backgroundJobs.delete(toolCallId);
+          void this.save().catch(() => undefined);
+        });
+    };
+    return { start, cancel: () => controller.abort() };
+  }
+
+  /** Whether this process is still running the background job of `toolCallId`. */
+  isRunningInBackground(toolCallId: string): boolean {
+    return this.backgroundJobs.has(toolCallId);
+  }
+
+  /** `session/cancel`: stops the turn in progress and every background job of the session. */
+  cancel(): void {
+    this.currentTurn?.abort();
+    for (const job of this.backgroundJobs.values()) job.abort();
+  }
+
+  /** Saves the session record. */
+  save(): Promise<void> {
+    return this.store.save(this.record);
+  }
+
+  /** Saves the session record before returning, for when the process is about to exit. */
+  saveSync(): void {
+    this.store.saveSync(this.record);
+  }
+}
+
+function shortTitle(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
+}

@@ -1,0 +1,60 @@
+import type { PromptRequest, PromptResponse, StopReason } from "@agentclientprotocol/sdk";
+import type { DemoEnvironment } from "./demo-environment.js";
+import type { DemoSession } from "./demo-session.js";
+import { describeAttachments, promptText } from "./prompt-text.js";
+import { chooseScenario } from "./scenario-router.js";
+import { Turn } from "./turn.js";
+import { estimateTokens, turnUsage, usageUpdate, type TurnUsage } from "./usage-meter.js";
+
+/**
+ * The prompt response. `usage` is not in the stable v1 schema yet, but real
+ * agents send it (claude-agent-acp) and clients read it.
+ */
+export type DemoPromptResponse = PromptResponse & { usage?: TurnUsage };
+
+/** A finished turn: the response to send, and the turn whose deferred jobs start once it is sent. */
+export interface TurnOutcome {
+  response: DemoPromptResponse;
+  turn: Turn;
+}
+
+/**
+ * Plays one prompt: records it, picks and runs its scenario, then closes the
+ * turn with a `usage_update` and saves the session. Turns of one session run
+ * one at a time.
+ */
+export function runTurn(
+  session: DemoSession,
+  request: PromptRequest,
+  requestSignal: AbortSignal,
+  env: DemoEnvironment,
+): Promise<TurnOutcome> {
+  return session.runExclusive(async () => {
+    const text = promptText(request.prompt);
+    session.recordPrompt(request.prompt, text);
+    const controller = session.beginTurn(requestSignal);
+    const turn = new Turn(session, controller.signal, env);
+    let stopReason: StopReason;
+    try {
+      const attachments = describeAttachments(request.prompt);
+      if (attachments) await turn.say(attachments);
+      const { scenario, args } = chooseScenario(text);
+      stopReason = (await scenario.run(turn, args)) ?? "end_turn";
+    } catch (error) {
+      turn.abandonDeferredJobs();
+      throw error;
+    } finally {
+      session.endTurn(controller);
+    }
+    if (turn.cancelled) stopReason = "cancelled";
+
+    const inputTokens = estimateTokens(text);
+    session.record.usedTokens += inputTokens + turn.outputTokens;
+    await session.send(usageUpdate(session.record.usedTokens, session.record.model));
+    await session.save().catch((error: unknown) => env.processControl.writeStderr(`demo: could not save session: ${String(error)}\n`));
+    // Like claude-agent-acp, a cancelled turn reports no usage.
+    const response: DemoPromptResponse =
+      stopReason === "cancelled" ? { stopReason } : { stopReason, usage: turnUsage(inputTokens, turn.outputTokens) };
+    return { response, turn };
+  });
+}

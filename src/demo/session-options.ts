@@ -1,0 +1,69 @@
+import type { AvailableCommand, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+
+/** The demo's modes: they change how often `edit` asks before writing. */
+export const DEMO_MODES = [
+  { id: "ask", name: "Ask before edits", description: "Ask before every file change" },
+  { id: "code", name: "Code", description: "Ask once; \"Always allow\" is remembered for the session" },
+  { id: "plan", name: "Plan only", description: "Describe changes without making them" },
+] as const;
+
+export const DEFAULT_MODE = "code";
+
+export const DEMO_MODELS = [
+  { value: "demo-fast", name: "Demo Fast", description: "Cheap and quick (it is all scripted anyway)" },
+  { value: "demo-smart", name: "Demo Smart", description: "Five times the price, same script" },
+] as const;
+
+export const DEFAULT_MODEL = "demo-fast";
+
+/** The config option id of the model picker. */
+export const MODEL_OPTION_ID = "model";
+
+/** Whether `modeId` names one of the demo's modes. */
+export function isDemoMode(modeId: string): boolean {
+  return DEMO_MODES.some((mode) => mode.id === modeId);
+}
+
+/** Whether `value` names one of the demo's models. */
+export function isDemoModel(value: string): boolean {
+  return DEMO_MODELS.some((model) => model.value === value);
+}
+
+/** The `modes` field of session/new, load and resume responses. */
+export function modeState(currentModeId: string): SessionModeState {
+  return {
+    currentModeId,
+    availableModes: DEMO_MODES.map((mode) => ({ id: mode.id, name: mode.name, description: mode.description })),
+  };
+}
+
+/** The `configOptions` field: one `model` select. */
+export function configOptions(model: string): SessionConfigOption[] {
+  return [
+    {
+      type: "select",
+      id: MODEL_OPTION_ID,
+      name: "Model",
+      description: "Which scripted model answers",
+      category: "model",
+      currentValue: model,
+      options: DEMO_MODELS.map((option) => ({ ...option })),
+    },
+  ];
+}
+
+/** The slash commands announced after a session opens. */
+export const DEMO_COMMANDS: AvailableCommand[] = [
+  { name: "tour", description: "Play the main scenarios in a row" },
+  { name: "markdown", description: "Stream a Markdown answer with thoughts first" },
+  {
+    name: "edit",
+    description: "Edit a file through the client's fs, with a diff and a permission request",
+    input: { hint: "file to edit (default demo-notes.md)" },
+  },
+  { name: "run", description: "Run a command with colours and a progress bar in a client terminal" },
+  { name: "background", description: "Start a job, end the turn, report back when the job finishes" },
+  { name: "plan", description: "Show a plan and work through it" },
+  { name: "permission", description: "Ask permission for a dangerous-looking command" },
+  { name: "help", description: "List every scenario keyword" },
+];
