@@ -1,5 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { redactSecrets } from "./redact.js";
 
 /** Records every JSON-RPC message in the format of ../shared/traces: `{"t","dir","msg"}` per line. */
 export class TraceWriter {
@@ -11,9 +12,9 @@ export class TraceWriter {
     this.note("agent process 1 started");
   }
 
-  /** One wire message; written synchronously so a crash loses nothing already seen. */
+  /** One wire message, secrets redacted; written synchronously so a crash loses nothing already seen. */
   message(dir: "client" | "agent", msg: AnyMessage): void {
-    this.line({ t: Date.now() - this.start, dir, msg });
+    this.line({ t: Date.now() - this.start, dir, msg: redactSecrets(msg) });
   }
 
   /** An event that is not a wire message. */

@@ -1,6 +1,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import { execa, type ResultPromise } from "execa";
+import { redactSecrets } from "../acp/redact.js";
 
 /** How to start an agent: a program and its arguments, run in `cwd` with `env` added. */
 export interface AgentCommand {
@@ -72,7 +73,8 @@ export class AgentProcess {
   }
 
   private onStderr(chunk: Buffer): void {
-    this.log?.write(chunk);
+    // The log is read by people and attached to bug reports: no tokens in it.
+    this.log?.write(redactSecrets(chunk.toString("utf8")));
     const text = this.partial + chunk.toString("utf8");
     const lines = text.split("\n");
     this.partial = lines.pop() ?? "";

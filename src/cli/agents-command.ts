@@ -1,9 +1,19 @@
-import { PRESETS, resolveAgent } from "../agents/presets.js";
+import { loadConfig } from "../agents/config-file.js";
+import { PRESETS, resolveAgent, which } from "../agents/presets.js";
 import type { Command } from "./parse-args.js";
 
 /** `conch agents`: every preset, how it would start, and whether it is installed. */
 export async function runAgentsCommand(cmd: Extract<Command, { kind: "agents" }>): Promise<number> {
-  const rows = PRESETS.map((p) => {
+  const config = loadConfig(process.cwd());
+  const custom = Object.entries(config.agents).map(([name, a]) => ({
+    name,
+    title: a.title ?? "configured agent",
+    installed: a.command.includes("/") ? true : which(a.command) !== undefined,
+    via: "config",
+    command: [a.command, ...a.args].join(" "),
+    auth: "see the agent's documentation",
+  }));
+  const rows = PRESETS.filter((p) => !config.agents[p.name]).map((p) => {
     let command = "";
     let via = "missing";
     try {
@@ -15,6 +25,7 @@ export async function runAgentsCommand(cmd: Extract<Command, { kind: "agents" }>
     }
     return { name: p.name, title: p.title, installed: via === "builtin" || via === "path", via, command, auth: p.auth };
   });
+  rows.unshift(...custom);
   if (cmd.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;

@@ -1,5 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import { AgentLink } from "../orchestrator/agent-link.js";
+import { loadConfig, userConfigPath } from "../agents/config-file.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
 import { ensureStateDir } from "../store/state-dir.js";
 import type { Command } from "./parse-args.js";
@@ -91,11 +92,19 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
   checks.push(await checkNodePty());
   checks.push(checkTerminal());
   checks.push(checkStateDir());
-  const names = cmd.agent ? [cmd.agent] : PRESETS.map((p) => p.name);
+  let agents = {};
+  try {
+    const config = loadConfig(process.cwd());
+    agents = config.agents;
+    checks.push({ name: "config", ok: true, detail: `${userConfigPath()}${Object.keys(agents).length ? `; agents: ${Object.keys(agents).join(", ")}` : ""}` });
+  } catch (err) {
+    checks.push({ name: "config", ok: false, detail: (err as Error).message });
+  }
+  const names = cmd.agent ? [cmd.agent] : [...Object.keys(agents), ...PRESETS.map((p) => p.name).filter((n) => !(n in agents))];
   for (const name of names) {
     let agent: ResolvedAgent;
     try {
-      agent = resolveAgent(name);
+      agent = resolveAgent(name, agents);
     } catch (err) {
       checks.push({ name: `agent ${name}`, ok: false, optional: !cmd.agent, detail: (err as Error).message });
       continue;

@@ -1,4 +1,5 @@
 import { CONCH_VERSION } from "../acp/agent-connection.js";
+import { loadConfig } from "../agents/config-file.js";
 import { EXIT } from "../print/print-result.js";
 import { runPrint } from "../print/run-print.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
@@ -43,13 +44,20 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(cmd.cwd);
+  } catch (err) {
+    process.stderr.write(`conch: ${(err as Error).message}\n`);
+    return EXIT.usage;
+  }
   const piped = process.stdin.isTTY ? undefined : await readStdin(process.stdin);
   const prompt = [cmd.prompt, piped?.trim() ? piped : undefined].filter(Boolean).join("\n\n");
   if (!prompt) {
     process.stderr.write(`conch: -p needs a prompt (as an argument or on stdin)\n\n${USAGE}\n`);
     return EXIT.usage;
   }
-  const policy = cmd.permissions ?? (process.stdin.isTTY ? "ask" : "deny");
+  const policy = cmd.permissions ?? config.permissions ?? (process.stdin.isTTY ? "ask" : "deny");
   if (policy === "ask") {
     process.stderr.write("conch: print mode cannot ask for permission; using --permissions deny (pass --permissions to choose)\n");
   }

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { loadConfig, mcpServersFor, type ConchConfig } from "../agents/config-file.js";
 import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
@@ -15,8 +16,9 @@ import { UsageError } from "./parse-args.js";
 /** A session that cannot be found: exit code 4 in print mode. */
 export class SessionNotFoundError extends Error {}
 
-/** The agent used when none is named: the first preset installed on PATH, else the demo. */
-export function defaultAgentName(): string {
+/** The agent used when none is named: the config's default, else the first preset installed on PATH, else the demo. */
+export function defaultAgentName(config?: ConchConfig): string {
+  if (config?.defaultAgent) return config.defaultAgent;
   for (const p of PRESETS) if (p.bin && which(p.bin)) return p.name;
   return "demo";
 }
@@ -47,20 +49,22 @@ export interface PreparedSession {
   agent: ResolvedAgent;
   mode: OpenMode;
   resumed?: SessionRecord;
+  config: ConchConfig;
 }
 
 /** Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. */
-export async function prepareSession(opts: SessionOptions, policy: PermissionPolicy): Promise<PreparedSession> {
+export async function prepareSession(opts: SessionOptions, policy: PermissionPolicy, config?: ConchConfig): Promise<PreparedSession> {
   const resumed = await findResumeTarget(opts);
   const cwd = path.resolve(resumed?.cwd ?? opts.cwd);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is not a directory`);
+  config ??= loadConfig(cwd);
   let agent: ResolvedAgent;
   if (resumed && !opts.agent) {
-    agent = PRESETS.some((p) => p.name === resumed.agent)
-      ? resolveAgent(resumed.agent)
+    agent = PRESETS.some((p) => p.name === resumed.agent) || config.agents[resumed.agent]
+      ? resolveAgent(resumed.agent, config.agents)
       : { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
   } else {
-    agent = resolveAgent(opts.agent ?? defaultAgentName());
+    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
   }
   const root = ensureStateDir();
   const history = resumed ? readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events : undefined;
@@ -69,7 +73,8 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     agent,
     cwd,
     policy,
-    timing: { ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}), ...(opts.stallTimeoutMs !== undefined ? { stallMs: opts.stallTimeoutMs } : {}) },
+    timing: timingFor(opts, config),
+    mcpServers: mcpServersFor(config),
     traceFile: opts.trace,
     logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
     sink: recorder,
@@ -78,5 +83,11 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
   });
   recorder.attach(() => orchestrator.state);
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
-  return { orchestrator, recorder, agent, mode, resumed };
+  return { orchestrator, recorder, agent, mode, resumed, config };
+}
+
+function timingFor(opts: SessionOptions, config: ConchConfig): { quietMs?: number; stallMs?: number } {
+  const quietMs = opts.quietMs ?? config.ui.quietMs;
+  const stallMs = opts.stallTimeoutMs ?? (config.ui.stallTimeoutSeconds !== undefined ? config.ui.stallTimeoutSeconds * 1000 : undefined);
+  return { ...(quietMs !== undefined ? { quietMs } : {}), ...(stallMs !== undefined ? { stallMs } : {}) };
 }

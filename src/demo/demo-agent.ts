@@ -1,6 +1,7 @@
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp } from "@agentclientprotocol/sdk";
 import { afterResponse } from "./after-response.js";
 import { AGENT_INFO } from "./agent-info.js";
+import { DemoLogin } from "./demo-login.js";
 import type { DemoConfig } from "./demo-config.js";
 import { realProcess, type DemoEnvironment, type ProcessControl } from "./demo-environment.js";
 import type { DemoSession } from "./demo-session.js";
@@ -44,6 +45,11 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       })().catch(() => undefined);
     });
 
+  const login = new DemoLogin(options.config);
+  const requireLogin = (): void => {
+    if (!login.loggedIn()) throw RequestError.authRequired(undefined, "log in first: the demo agent was started with CONCH_DEMO_AUTH=1");
+  };
+
   const app = agent({ name: "conch-demo" })
     .onRequest(methods.agent.initialize, ({ params }) => {
       env.clientCapabilities = params.clientCapabilities ?? {};
@@ -55,21 +61,28 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
           promptCapabilities: { image: true, embeddedContext: true },
           sessionCapabilities: { list: {}, resume: {} },
         },
-        authMethods: [],
+        authMethods: login.methods(),
       };
     })
+    .onRequest(methods.agent.authenticate, ({ params }) => {
+      login.authenticate(params.methodId);
+      return {};
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      requireLogin();
       const session = await registry.create(params.cwd, client);
       announceSession(session, false);
       return { sessionId: session.id, modes: modeState(session.record.modeId), configOptions: configOptions(session.record.model) };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      requireLogin();
       const session = await registry.open(params.sessionId, client, params.cwd);
       await replayHistory(session);
       announceSession(session, true);
       return { modes: modeState(session.record.modeId), configOptions: configOptions(session.record.model) };
     })
     .onRequest(methods.agent.session.resume, async ({ params, client }) => {
+      requireLogin();
       const session = await registry.open(params.sessionId, client, params.cwd);
       announceSession(session, true);
       return { modes: modeState(session.record.modeId), configOptions: configOptions(session.record.model) };

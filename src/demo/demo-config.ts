@@ -11,6 +11,8 @@ export interface DemoConfig {
   stateDir: string;
   /** Chunks `flood` sends when the prompt names no count. */
   floodChunks: number;
+  /** Demand a login before any session opens (`CONCH_DEMO_AUTH=1`), to show conch's auth flow. */
+  requireAuth: boolean;
 }
 
 const DEFAULT_DELAY_MS = 15;
@@ -24,6 +26,7 @@ export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     backgroundMs: readCount(env.CONCH_DEMO_BACKGROUND_MS, DEFAULT_BACKGROUND_MS),
     stateDir: env.CONCH_DEMO_STATE || join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "conch-demo"),
     floodChunks: readCount(env.CONCH_DEMO_FLOOD_CHUNKS, DEFAULT_FLOOD_CHUNKS),
+    requireAuth: env.CONCH_DEMO_AUTH === "1",
   };
 }
 

@@ -4,6 +4,11 @@ import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { readDemoConfig } from "./demo-config.js";
 import { createDemoAgent } from "./demo-agent.js";
+import { runLoginCommand } from "./demo-login.js";
+
+if (process.argv.includes("--login")) {
+  process.exit(await runLoginCommand(readDemoConfig()));
+}
 
 const demo = createDemoAgent({ config: readDemoConfig() });
 // Node's web streams and the DOM lib's are the same at runtime but distinct types.

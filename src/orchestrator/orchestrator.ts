@@ -1,4 +1,5 @@
 import type {
+  AgentCapabilities,
   ContentBlock,
   McpServer,
   RequestPermissionOutcome,
@@ -11,6 +12,8 @@ import type { ResolvedAgent } from "../agents/presets.js";
 import type { ModelState, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
 import { reduce } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
+import { planAuth, shellLine } from "../agents/auth-methods.js";
+import type { AgentCommand } from "../agents/agent-process.js";
 import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import { answerByPolicy, type PermissionPolicy } from "./permission-policy.js";
@@ -25,6 +28,8 @@ export interface EventSink {
 
 /** Client-owned terminals for `terminal/create`, plus a way to free them all. */
 export interface TerminalService extends TerminalHost {
+  /** Runs a login command in a pane the user can type into; resolves with its exit. */
+  runLogin?(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }>;
   /** Sees every event (live and from the log), to keep display terminals' screens current. */
   observe?(ev: SessionEvent): void;
   dispose(): void;
@@ -61,6 +66,11 @@ export type OpenMode =
 /** Called after every transition with the new state and the event that made it. */
 type Listener = (state: SessionState, event?: SessionEvent) => void;
 
+/** ACP's auth_required error code. */
+function isAuthRequired(err: unknown): boolean {
+  return (err as { code?: unknown } | undefined)?.code === -32000;
+}
+
 function readModels(resp: unknown): ModelState | undefined {
   const m = (resp as { models?: unknown } | undefined)?.models;
   if (!m || typeof m !== "object") return undefined;
@@ -92,6 +102,7 @@ export class Orchestrator {
   private readonly now: () => number;
   private shuttingDown = false;
   private openMode: OpenMode = { kind: "new" };
+  private mcp: McpServer[] = [];
 
   constructor(readonly opts: OrchestratorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
@@ -185,9 +196,11 @@ export class Orchestrator {
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  /** Starts the agent and opens the session. Rejects with a user-facing error when it cannot. */
+  /**
+   * Starts the agent and opens the session. Rejects with a user-facing error when it cannot. When
+   * the agent wants a login first, resolves with `state.auth` set: call `authenticate`.
+   */
   async start(mode: OpenMode = { kind: "new" }): Promise<void> {
-    this.openMode = mode;
     const { agent, cwd } = this.opts;
     this.terminals = this.opts.terminals?.((ev) => this.dispatch(ev), cwd);
     const hooks: ClientHooks = {
@@ -218,33 +231,86 @@ export class Orchestrator {
         this.dispatch({ type: "notice", level: "warning", text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory` });
         mode = { kind: "new" };
       }
-      this.openMode = mode;
     }
     if (mode.kind === "resume") this.foldHistory();
+    this.openMode = mode;
+    this.mcp = this.mcpServersFor(caps);
+    await this.openSession();
+  }
+
+  /** Sends session/new, load or resume for the open mode; a login request becomes `state.auth`. */
+  private async openSession(): Promise<void> {
+    const link = this.link!;
+    const { agent, cwd } = this.opts;
+    const mode = this.openMode;
+    const mcp = this.mcp;
+    const caps = link.init.agentCapabilities ?? {};
     const base = { cwd, agentName: agent.name, agentInfo: link.init.agentInfo, agentCapabilities: caps };
     try {
       if (mode.kind === "load") {
         this.dispatch({ type: "replay_started" });
         try {
-          const resp = await link.conn.loadSession(mode.sessionId, cwd, this.opts.mcpServers);
+          const resp = await link.conn.loadSession(mode.sessionId, cwd, mcp);
           this.dispatch({ type: "replay_ended" });
           this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "load" });
         } catch (err) {
-          this.dispatch({ type: "replay_ended", error: `session/load failed: ${describeRpcError(err)}` });
+          this.dispatch({ type: "replay_ended", error: isAuthRequired(err) ? undefined : `session/load failed: ${describeRpcError(err)}` });
           throw err;
         }
       } else if (mode.kind === "resume") {
-        const resp = await link.conn.resumeSession(mode.sessionId, cwd, this.opts.mcpServers);
+        const resp = await link.conn.resumeSession(mode.sessionId, cwd, mcp);
         this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "resume" });
       } else {
-        const resp = await link.conn.newSession(cwd, this.opts.mcpServers);
+        const resp = await link.conn.newSession(cwd, mcp);
         this.started({ ...base, sessionId: resp.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "new" });
       }
     } catch (err) {
+      const methods = link.init.authMethods ?? [];
+      if (isAuthRequired(err) && methods.length > 0) {
+        this.dispatch({ type: "auth_required", methods, message: describeRpcError(err) });
+        return;
+      }
       const message = `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
       this.dispatch({ type: "failed", message });
       throw new Error(message);
     }
+  }
+
+  /**
+   * Completes a login with one of the agent's auth methods, then opens the session again: the
+   * agent's own `authenticate`, or a login command run in a terminal pane.
+   */
+  async authenticate(methodId: string): Promise<void> {
+    const method = this.state.auth?.methods.find((m) => m.id === methodId);
+    if (!method || !this.link) return;
+    const plan = planAuth(method, this.opts.agent.command);
+    try {
+      if (plan.kind === "terminal") {
+        if (!this.terminals?.runLogin) throw new Error(`run this to log in, then start conch again: ${shellLine(plan.command)}`);
+        const status = await this.terminals.runLogin(plan.command, this.opts.cwd);
+        if (status.exitCode !== 0) throw new Error(`the login command exited ${status.signal ?? `with code ${status.exitCode}`}`);
+      } else if (plan.kind === "env_var") {
+        throw new Error(`set ${plan.vars.join(", ")} in the environment and start conch again`);
+      } else {
+        await this.link.conn.authenticate(methodId);
+      }
+    } catch (err) {
+      this.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
+      return;
+    }
+    await this.openSession();
+  }
+
+  /** The configured MCP servers this agent can take; the others are named in a warning. */
+  private mcpServersFor(caps: AgentCapabilities): McpServer[] {
+    const servers = this.opts.mcpServers ?? [];
+    const ok = (s: McpServer) => !("type" in s) || (s.type === "http" ? !!caps.mcpCapabilities?.http : s.type === "sse" ? !!caps.mcpCapabilities?.sse : true);
+    const skipped = servers.filter((s) => !ok(s));
+    if (skipped.length) {
+      const names = skipped.map((s) => `${s.name} (${"type" in s ? s.type : "stdio"})`).join(", ");
+      this.dispatch({ type: "notice", level: "warning", text: `${this.opts.agent.name} does not support these MCP servers' transports, so they were not passed: ${names}` });
+    }
+    return servers.filter(ok);
   }
 
   private started(info: SessionInfo): void {

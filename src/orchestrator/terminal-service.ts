@@ -1,5 +1,7 @@
 import { RequestError, type CreateTerminalRequest, type CreateTerminalResponse, type KillTerminalRequest, type ReleaseTerminalRequest, type TerminalOutputRequest, type TerminalOutputResponse, type WaitForTerminalExitRequest, type WaitForTerminalExitResponse } from "@agentclientprotocol/sdk";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
+import type { AgentCommand } from "../agents/agent-process.js";
+import type { ClientTerminal } from "../terminals/client-terminal.js";
 import { TerminalRegistry } from "../terminals/terminal-registry.js";
 import type { TerminalService } from "./orchestrator.js";
 
@@ -47,14 +49,27 @@ export class RegistryTerminalService implements TerminalService {
     } catch (err) {
       throw agentError(err);
     }
+    return { terminalId: this.mirror(term, req.command, req.args ?? []) };
+  }
+
+  /** Runs an agent's login command in a pane the user types into (not confined: it is the user's own). */
+  async runLogin(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }> {
+    const env = Object.entries(command.env ?? {}).map(([name, value]) => ({ name, value }));
+    const term = await this.registry.createClientTerminal({ command: command.command, args: command.args, env, cwd }, { confineCwd: false });
+    this.mirror(term, command.command, command.args);
+    return term.waitForExit();
+  }
+
+  /** Mirrors a client terminal into the session as events; returns its id. */
+  private mirror(term: ClientTerminal, command: string, args: string[]): string {
     const id = term.id;
-    this.emit({ type: "terminal_started", terminalId: id, command: req.command, args: req.args ?? [], cwd: term.cwd ?? "" });
+    this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "" });
     term.onOutput((data) => this.buffer(id, data));
     term.onExit((status) => {
       this.flush(id);
       this.emit({ type: "terminal_exited", terminalId: id, exitCode: status.exitCode, signal: status.signal });
     });
-    return { terminalId: id };
+    return id;
   }
 
   private buffer(id: string, data: string): void {

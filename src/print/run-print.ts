@@ -1,3 +1,4 @@
+import { authHelp, planAuth } from "../agents/auth-methods.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { UsageError, type SessionOptions, type OutputFormat } from "../cli/parse-args.js";
 import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
@@ -89,6 +90,12 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     await Promise.race([orch.start(mode), timedOutPromise.then(() => Promise.reject(new Error("timed out while starting the agent")))]);
   } catch (err) {
     startError = (err as Error).message;
+    return finish();
+  }
+  if (orch.state.auth) {
+    // Print mode cannot walk a person through a login: say exactly what to run instead.
+    const plans = orch.state.auth.methods.map((m) => planAuth(m, prepared.agent.command));
+    startError = `${orch.state.auth.message}\n${authHelp(prepared.agent.name, plans)}`;
     return finish();
   }
   fromTurn = orch.state.turns.length;

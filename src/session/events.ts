@@ -1,5 +1,6 @@
 import type {
   AgentCapabilities,
+  AuthMethod,
   ContentBlock,
   Implementation,
   PromptResponse,
@@ -88,6 +89,8 @@ export type SessionEvent =
   | { type: "notice"; at: number; level: "info" | "warning" | "error"; text: string }
   | { type: "agent_exited"; at: number; code: number | null; signal: string | null; stderrTail: string; expected: boolean }
   | { type: "failed"; at: number; message: string }
+  /** The agent wants a login before it opens a session. */
+  | { type: "auth_required"; at: number; methods: AuthMethod[]; message: string }
   /** The agent was started again after a failure (the session id may change). */
   | { type: "restarted"; at: number };
 

@@ -58,7 +58,12 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
   const d = new Draft(state, ev.at);
   const s = d.s;
   switch (ev.type) {
+    case "auth_required":
+      s.auth = { methods: ev.methods, message: ev.message };
+      s.phase = "auth";
+      break;
     case "session_started":
+      s.auth = undefined;
       s.info = ev.info;
       s.modes = ev.info.modes ?? s.modes;
       s.models = ev.info.models ?? s.models;

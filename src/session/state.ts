@@ -1,4 +1,5 @@
 import type {
+  AuthMethod,
   AvailableCommand,
   ContentBlock,
   PermissionOption,
@@ -18,7 +19,7 @@ import type { ModelState, SessionInfo } from "./events.js";
  * Where a turn is. `draining` means the prompt answered but work it started is still open;
  * `cancelling` means `session/cancel` went out and the prompt has not answered yet.
  */
-export type Phase = "starting" | "idle" | "prompting" | "draining" | "cancelling" | "replaying" | "failed";
+export type Phase = "starting" | "auth" | "idle" | "prompting" | "draining" | "cancelling" | "replaying" | "failed";
 
 /** A tool call status as conch shows it: the protocol's, plus what conch concluded itself. */
 export type ToolDisplayStatus = ToolCallStatus | "cancelled" | "rejected" | "stalled" | "unknown";
@@ -172,6 +173,8 @@ export interface SessionState {
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
   replayTail?: boolean;
   failure?: { message: string; stderrTail?: string };
+  /** Set while the agent waits for a login: its auth methods. */
+  auth?: { methods: AuthMethod[]; message: string };
   lastStopReason?: StopReason;
   /** Last time (event clock) anything arrived from the agent; for the quiet period. */
   lastAgentActivityAt: number;

@@ -6,13 +6,15 @@ export interface ReplayCliArgs {
   project?: string;
   home?: string;
   tmpdir?: string;
+  /** `--causal`: release agent lines by cause instead of in strict recorded order. */
+  causal?: boolean;
 }
 
 /** The usage line printed on bad arguments. */
 export const REPLAY_USAGE =
-  "usage: main.js <trace.jsonl> [--process N] [--speed X|inf] [--project DIR] [--home DIR] [--tmpdir DIR]";
+  "usage: main.js <trace.jsonl> [--process N] [--speed X|inf] [--project DIR] [--home DIR] [--tmpdir DIR] [--causal]";
 
-/** Parse `<trace.jsonl> [--process N] [--speed X|inf] [--project DIR] [--home DIR] [--tmpdir DIR]`; throws on bad input. */
+/** Parse the replay agent's arguments (see REPLAY_USAGE); throws on bad input. */
 export function parseReplayArgs(argv: readonly string[]): ReplayCliArgs {
   const parsed: Partial<ReplayCliArgs> = { process: 1, speed: 1 };
   for (let i = 0; i < argv.length; i++) {
@@ -21,6 +23,11 @@ export function parseReplayArgs(argv: readonly string[]): ReplayCliArgs {
     if (!flag.startsWith("--")) {
       if (parsed.tracePath !== undefined) throw new Error(`unexpected argument ${arg}`);
       parsed.tracePath = arg;
+      continue;
+    }
+    if (flag === "--causal") {
+      if (inline !== undefined) throw new Error("--causal takes no value");
+      parsed.causal = true;
       continue;
     }
     const value = inline ?? argv[++i];

@@ -28,11 +28,6 @@ export class ClientInbox {
     return this.calls.get(method)?.length ?? 0;
   }
 
-  /** Whether a response to agent request `id` is being held. */
-  hasResponse(id: JsonRpcId): boolean {
-    return this.responses.has(idKey(id));
-  }
-
   /** The oldest queued call of `method`, removed from the queue. */
   takeCall(method: string): RpcCall | undefined {
     return this.calls.get(method)?.shift();

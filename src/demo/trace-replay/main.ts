@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// Entry: node dist/demo/trace-replay/main.js <trace.jsonl> [--process N] [--speed X|inf] …
-import { parseReplayArgs, REPLAY_USAGE } from "./cli-args.js";
+// Entry: node dist/demo/trace-replay/main.js <trace.jsonl> [--process N] [--speed X|inf] [--causal] …
+import { parseReplayArgs, REPLAY_USAGE, type ReplayCliArgs } from "./cli-args.js";
 import { loadTrace } from "./load-trace.js";
 import { runReplayAgent } from "./replay-agent.js";
 
-async function main(): Promise<void> {
-  let args;
+function argsOrExit(): ReplayCliArgs {
   try {
-    args = parseReplayArgs(process.argv.slice(2));
+    return parseReplayArgs(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`trace-replay: ${errorMessage(error)}\n${REPLAY_USAGE}\n`);
     process.exit(2);
   }
+}
+
+async function main(): Promise<void> {
+  const args = argsOrExit();
   const trace = await loadTrace(args.tracePath);
   const agent = runReplayAgent(trace, {
     input: process.stdin,
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
     project: args.project,
     home: args.home,
     tmpdir: args.tmpdir,
+    causal: args.causal,
   });
   void agent.stdinClosed.then(() => {
     // Mimic agents that ignore EOF: with stdin gone nothing else holds the process open,

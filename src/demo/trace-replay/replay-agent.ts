@@ -1,5 +1,12 @@
+// The agent side of a recorded wire trace, played over raw ndjson JSON-RPC (not the ACP SDK:
+// recorded messages must go out exactly as the real agent sent them, fields the SDK would
+// reject included). Strict mode (the default) walks the trace in order: agent lines are sent
+// when due, client lines are waited for (matched by method, or by id for answers to agent
+// requests). Causal mode (`causal: true`) sends each agent line once what caused it has
+// happened, so a client may send later prompts later than recorded (see causal-plan.ts).
 import { homedir, tmpdir } from "node:os";
 import type { Readable, Writable } from "node:stream";
+import { CausalPlayer } from "./causal-player.js";
 import { ClientInbox } from "./client-inbox.js";
 import {
   classifyMessage,
@@ -15,6 +22,7 @@ import { selectProcess, type Trace, type TraceSegment } from "./load-trace.js";
 import { readLines } from "./ndjson.js";
 import { Pacer } from "./pacer.js";
 import { substitutePlaceholders, type PlaceholderValues } from "./placeholders.js";
+import { toSteps, type AgentStep, type Step } from "./steps.js";
 
 /** How to run a replay agent over a pair of streams. */
 export interface ReplayAgentOptions {
@@ -34,6 +42,12 @@ export interface ReplayAgentOptions {
   tmpdir?: string;
   /** Diagnostics sink; default: one JSON object per line on stderr. */
   log?: (entry: ReplayLogEntry) => void;
+  /**
+   * Release each agent line when what caused it has happened (its request, its prompt, the
+   * answer or cancel it follows, the turn an agent-initiated block belongs to) instead of after
+   * every earlier client line; default false (strict recorded order).
+   */
+  causal?: boolean;
 }
 
 /** One diagnostic: what happened, plus details. */
@@ -64,7 +78,10 @@ export interface ReplayExit {
 /** A running replay agent. */
 export interface ReplayAgentHandle {
   readonly segment: TraceSegment;
-  /** Settles when the agent is done: stdin closed (if the recorded agent exited on EOF), `stop()`, or a broken output. */
+  /**
+   * Settles when the agent is done: stdin closed (if the recorded agent exited on EOF),
+   * `stop()`, or a broken output.
+   */
   readonly exited: Promise<ReplayExit>;
   /** `"complete"` once every line of the segment was played, `"stopped"` if it ended first. */
   readonly finished: Promise<"complete" | "stopped">;
@@ -75,8 +92,6 @@ export interface ReplayAgentHandle {
   /** Stop at once, like SIGTERM. */
   stop(): void;
 }
-
-type Step = { from: "agent"; t: number; msg: JsonObject; message: RpcMessage | undefined } | { from: "client"; t: number; message: RpcMessage };
 
 /** Methods whose `cwd` param is the project the trace calls `${PROJECT}`. */
 const CWD_METHODS = new Set(["session/new", "session/load", "session/resume", "session/list"]);
@@ -103,6 +118,10 @@ class ReplayRun implements ReplayAgentHandle {
   /** Agent request id → its method, to label the client's answers. */
   private readonly agentRequests = new Map<string, string>();
   private readonly detachInput: () => void;
+  /** Causal mode only: the scheduler that replaces the in-order walk. */
+  private readonly causal: CausalPlayer | undefined;
+  /** The trace step of each entry of `clientAnswers`, to keep them in trace order. */
+  private readonly answerSteps: number[] = [];
   private cursor = 0;
   private stopped = false;
   private resolveExited!: (exit: ReplayExit) => void;
@@ -124,12 +143,20 @@ class ReplayRun implements ReplayAgentHandle {
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.stdinClosed = new Promise((resolve) => (this.resolveStdinClosed = resolve));
     this.output.on("error", this.onOutputError);
+    this.causal = options.causal
+      ? new CausalPlayer(this.steps, {
+          speed: options.speed ?? 1,
+          startT: segment.startT,
+          emit: (step) => this.sendAgentLine(step),
+          onComplete: () => this.log({ event: "segment-finished", process: this.segment.process }),
+        })
+      : undefined;
     this.detachInput = readLines(
       options.input,
       (line) => this.onLine(line),
       () => this.onInputClosed(),
     );
-    this.finished = this.play();
+    this.finished = this.causal ? this.causal.finished : this.play();
   }
 
   stop(): void {
@@ -166,7 +193,9 @@ class ReplayRun implements ReplayAgentHandle {
       } else {
         const actual = this.inbox.takeCall(expected.method);
         if (actual) {
-          if (expected.kind === "request" && actual.kind === "request") this.clientIds.set(idKey(expected.id), actual.id);
+          if (expected.kind === "request" && actual.kind === "request") {
+            this.clientIds.set(idKey(expected.id), actual.id);
+          }
           return true;
         }
       }
@@ -174,18 +203,22 @@ class ReplayRun implements ReplayAgentHandle {
     }
   }
 
-  private recordAnswer(id: JsonRpcId, recordedMsg: JsonObject, actual: JsonObject): void {
+  private recordAnswer(id: JsonRpcId, recordedMsg: JsonObject, actual: JsonObject, traceStep = this.cursor): void {
     const answer: ClientAnswer = {
       id,
       method: this.agentRequests.get(idKey(id)),
       recorded: substitutePlaceholders(recordedMsg, this.values),
       actual,
     };
-    this.clientAnswers.push(answer);
+    // Causal mode may take answers out of trace order; keep the list in trace order.
+    let at = this.answerSteps.length;
+    while (at > 0 && this.answerSteps[at - 1] > traceStep) at--;
+    this.answerSteps.splice(at, 0, traceStep);
+    this.clientAnswers.splice(at, 0, answer);
     this.log({ event: "client-answer", ...answer });
   }
 
-  private sendAgentLine(step: Extract<Step, { from: "agent" }>): void {
+  private sendAgentLine(step: AgentStep): void {
     let msg = step.msg;
     const message = step.message;
     if (message?.kind === "response") {
@@ -212,7 +245,8 @@ class ReplayRun implements ReplayAgentHandle {
       this.log({ event: "not-json-rpc", line });
     } else if (message.kind === "response") {
       if (!this.agentRequests.has(idKey(message.id))) this.log({ event: "unexpected-response", id: message.id });
-      this.inbox.addResponse(message.id, message.msg);
+      if (this.causal) this.onCausalResponse(this.causal, message.id, message.msg);
+      else this.inbox.addResponse(message.id, message.msg);
     } else {
       this.onCall(message);
     }
@@ -220,16 +254,50 @@ class ReplayRun implements ReplayAgentHandle {
 
   private onCall(call: RpcCall): void {
     this.noteCwd(call);
+    if (this.causal) {
+      this.onCausalCall(this.causal, call);
+      return;
+    }
     // Queue a call only while the rest of the segment still expects one more of its method;
     // anything beyond that is a call the recorded client never made.
     if (this.inbox.queuedCalls(call.method) < this.remainingExpected(call.method)) {
       this.inbox.addCall(call);
-    } else if (call.kind === "request") {
+    } else {
+      this.rejectCall(call);
+    }
+  }
+
+  /** A call the trace has no (more) lines for: -32601 for a request, dropped if a notification. */
+  private rejectCall(call: RpcCall): void {
+    if (call.kind === "request") {
       this.log({ event: "unknown-request", method: call.method, id: call.id });
       this.write(methodNotFound(call.id, call.method));
     } else {
       this.log({ event: "ignored-notification", method: call.method });
     }
+  }
+
+  /** Causal mode: the nth call of a method is the recorded nth, whenever it comes. */
+  private onCausalCall(player: CausalPlayer, call: RpcCall): void {
+    const match = player.matchCall(call.method);
+    if (!match) {
+      this.rejectCall(call);
+      return;
+    }
+    const recorded = match.step.message;
+    if (recorded.kind === "request" && call.kind === "request") this.clientIds.set(idKey(recorded.id), call.id);
+    player.arrived(match.index);
+  }
+
+  /** Causal mode: an answer to an agent request, matched by id. */
+  private onCausalResponse(player: CausalPlayer, id: JsonRpcId, msg: JsonObject): void {
+    const match = player.matchResponse(id);
+    if (!match) {
+      this.log({ event: "unmatched-response", id });
+      return;
+    }
+    this.recordAnswer(id, match.step.message.msg, msg, match.index);
+    player.arrived(match.index);
   }
 
   private remainingExpected(method: string): number {
@@ -273,27 +341,11 @@ class ReplayRun implements ReplayAgentHandle {
     if (this.stopped) return;
     this.stopped = true;
     this.pacer.cancel();
+    this.causal?.stop();
     this.inbox.interrupt();
     this.detachInput();
     this.resolveExited(exit);
   }
-}
-
-function toSteps(segment: TraceSegment): Step[] {
-  const steps: Step[] = [];
-  for (const entry of segment.entries) {
-    if (entry.dir === "note") continue;
-    const message = classifyMessage(entry.msg);
-    if (entry.dir === "agent") {
-      // Sent as recorded even if it is not valid JSON-RPC: the point is the agent's exact bytes.
-      steps.push({ from: "agent", t: entry.t, msg: entry.msg, message });
-    } else if (message) {
-      steps.push({ from: "client", t: entry.t, message });
-    } else {
-      throw new Error(`client line at t=${entry.t} is not a JSON-RPC message`);
-    }
-  }
-  return steps;
 }
 
 function logToStderr(entry: ReplayLogEntry): void {

@@ -8,6 +8,8 @@ export interface SpawnReplayOptions {
   project?: string;
   home?: string;
   tmpdir?: string;
+  /** Pass `--causal`. */
+  causal?: boolean;
   /** The built entry point; default: `dist/demo/trace-replay/main.js` of this checkout. */
   mainPath?: string;
   /** The node binary; default: the one running now. */
@@ -32,5 +34,6 @@ export function spawnReplayAgentCommand(
   if (opts.project !== undefined) args.push("--project", opts.project);
   if (opts.home !== undefined) args.push("--home", opts.home);
   if (opts.tmpdir !== undefined) args.push("--tmpdir", opts.tmpdir);
+  if (opts.causal) args.push("--causal");
   return { command: opts.nodePath ?? process.execPath, args };
 }
