@@ -10,7 +10,8 @@ import type {
 import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { ModelState, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
-import { reduce } from "../session/reduce.js";
+import { localHistoryOf } from "../session/local-history.js";
+import { foldEvents, reduce } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
 import { planAuth, shellLine } from "../agents/auth-methods.js";
 import type { AgentCommand } from "../agents/agent-process.js";
@@ -249,9 +250,13 @@ export class Orchestrator {
     try {
       if (mode.kind === "load") {
         this.dispatch({ type: "replay_started" });
+        // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
+        const history = this.opts.history ?? [];
+        const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
+        for (const ev of history) this.terminals?.observe?.(ev);
         try {
           const resp = await link.conn.loadSession(mode.sessionId, cwd, mcp);
-          this.dispatch({ type: "replay_ended" });
+          this.dispatch({ type: "replay_ended", local });
           this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "load" });
         } catch (err) {
           this.dispatch({ type: "replay_ended", error: isAuthRequired(err) ? undefined : `session/load failed: ${describeRpcError(err)}` });

@@ -21,8 +21,13 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
   const old = d.tool(id);
   const meta = metaWithoutTerminalStreams(fields._meta);
   let tool: ToolCallView;
+  const parent = old ? undefined : pollParent(d, fields);
+  if (parent) {
+    // A poll of a running command (codex replays each `write_stdin` as its own call): shown under it.
+    d.setTool({ ...parent, polls: [...(parent.polls ?? []), id] });
+  }
   if (!old) {
-    const tid = turnId();
+    const tid = parent?.turnId ?? turnId();
     tool = {
       toolCallId: id,
       turnId: tid,
@@ -39,7 +44,8 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
       lastAt: d.at,
       startedAt: d.at,
     };
-    d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tid, toolCallId: id, history });
+    if (parent) tool.pollOf = parent.toolCallId;
+    else d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tid, toolCallId: id, history });
   } else {
     tool = {
       ...old,
@@ -64,5 +70,27 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
   if ((tool.status === "completed" || tool.status === "failed") && tool.endedAt === undefined) tool.endedAt = d.at;
   d.setTool(tool);
   applyTerminalMeta(d, tmeta, id, history);
+  if (tool.pollOf) settleFromPoll(d, tool);
   return tool;
+}
+
+/** The command a `write_stdin` poll belongs to: the call whose output named the same session id. */
+function pollParent(d: Draft, fields: ToolCallFields): ToolCallView | undefined {
+  if (fields.title !== "write_stdin") return undefined;
+  const sid = (fields.rawInput as { session_id?: unknown } | undefined)?.session_id;
+  if (sid === undefined) return undefined;
+  const named = new RegExp(`session ID ${String(sid)}\\b`);
+  return Object.values(d.s.toolCalls).find((t) => {
+    if (t.pollOf) return false;
+    const out = t.rawOutput;
+    if (typeof out === "string") return named.test(out);
+    return (out as { process_id?: unknown } | undefined)?.process_id === String(sid);
+  });
+}
+
+/** A poll that saw the process exit settles its command's "unknown after resume" state. */
+function settleFromPoll(d: Draft, poll: ToolCallView): void {
+  const parent = d.tool(poll.pollOf!);
+  if (!parent || parent.localStatus !== "unknown") return;
+  if (typeof poll.rawOutput === "string" && /Process exited with code \d+/.test(poll.rawOutput)) d.setTool({ ...parent, localStatus: undefined });
 }

@@ -11,6 +11,8 @@ import type {
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 
+import type { LocalHistory } from "./local-history.js";
+
 /** The agent's model list, an unstable ACP field that claude and gemini send in `session/new`. */
 export interface ModelState {
   currentModelId: string;
@@ -65,7 +67,8 @@ export type SessionEvent =
   /** A tool call showed no sign of life for the stall timeout. */
   | { type: "tool_stalled"; at: number; toolCallId: string }
   | { type: "replay_started"; at: number }
-  | { type: "replay_ended"; at: number; error?: string }
+  /** `local` carries what conch's own log knew, to fill what the replay lacks. */
+  | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }
   | { type: "queue_added"; at: number; id: string; text: string }
   | { type: "queue_edited"; at: number; id: string; text: string }
   | { type: "queue_removed"; at: number; id: string }

@@ -3,6 +3,7 @@ import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-termin
 import { upsertToolCall } from "./apply-tool-call.js";
 import { applyUpdate, currentTurn } from "./apply-update.js";
 import { contentText } from "./content-text.js";
+import { applyLocalHistory } from "./local-history.js";
 import { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { openWork } from "./open-work.js";
@@ -169,6 +170,7 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.replaying = false;
       s.replayTail = !ev.error;
       if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });
+      if (ev.local) applyLocalHistory(d, ev.local);
       endOpenTurns(d);
       s.currentTurnId = undefined;
       s.phase = openWork(s).length ? "draining" : "idle";

@@ -50,8 +50,10 @@ export interface ToolCallView {
   lastAt?: number;
   startedAt: number;
   endedAt?: number;
-  /** Replay (`write_stdin` polls of codex) folded into this call: their ids. */
+  /** Replayed polls of this command (codex `write_stdin` calls) shown under it: their ids. */
   polls?: string[];
+  /** Set on a poll: the command it belongs to. It has no transcript item of its own. */
+  pollOf?: string;
 }
 
 /** What the user sees of the conversation, in order. */
@@ -211,6 +213,8 @@ export function isFinalStatus(tool: ToolCallView): boolean {
 
 /** The status to show: a local conclusion wins over a stale agent status. */
 export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
+  // "completed" with no exit status after a resume is the agent's guess; conch's doubt is shown instead.
+  if (tool.localStatus === "unknown") return "unknown";
   if (tool.status === "completed" || tool.status === "failed") return tool.status;
   return tool.localStatus ?? tool.status;
 }

@@ -1,0 +1,72 @@
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { Draft } from "./draft.js";
+import { isFinalStatus, type SessionState, type TerminalView } from "./state.js";
+
+/** What conch's own log knew about a tool call when its last process ended. */
+export interface LocalToolFacts {
+  kind?: ToolKind;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  terminalId?: string;
+  /** Not final, and its terminal had not exited, when the log ends: it was still running. */
+  openAtEnd: boolean;
+}
+
+/**
+ * The facts from the local log that an agent's replay lacks: tool call kinds, content and
+ * terminals, and which commands were still running. Carried in `replay_ended` so the fold stays pure.
+ */
+export interface LocalHistory {
+  tools: Record<string, LocalToolFacts>;
+  terminals: Record<string, TerminalView>;
+}
+
+/** Extracts the local facts from the state folded from a session's own log. */
+export function localHistoryOf(local: SessionState): LocalHistory {
+  const tools: Record<string, LocalToolFacts> = {};
+  for (const t of Object.values(local.toolCalls)) {
+    const term = t.terminalId ? local.terminals[t.terminalId] : undefined;
+    tools[t.toolCallId] = {
+      kind: t.kind,
+      content: t.content,
+      locations: t.locations,
+      terminalId: t.terminalId,
+      openAtEnd: !isFinalStatus(t) || (term !== undefined && !term.exited),
+    };
+  }
+  return { tools, terminals: local.terminals };
+}
+
+function hasExitStatus(rawOutput: unknown, meta: Record<string, unknown>): boolean {
+  if (meta.terminal_exit) return true;
+  if (rawOutput && typeof rawOutput === "object") {
+    const r = rawOutput as Record<string, unknown>;
+    return typeof r.exit_code === "number" || typeof r.exitCode === "number";
+  }
+  return typeof rawOutput === "string" && /exited with code \d+/i.test(rawOutput);
+}
+
+/**
+ * Fills what the agent's replay lacks from conch's own log: the replay wins; the log adds kinds,
+ * content, locations and terminal screens, and a command the log saw running that the replay calls
+ * completed without any exit status is shown as "state unknown after resume", not a false completion.
+ */
+export function applyLocalHistory(d: Draft, local: LocalHistory): void {
+  for (const [id, facts] of Object.entries(local.tools)) {
+    const tool = d.tool(id);
+    if (!tool) continue;
+    const next = { ...tool };
+    if (!next.kind && facts.kind) next.kind = facts.kind;
+    if (next.content.length === 0 && facts.content.length) next.content = facts.content;
+    if (next.locations.length === 0 && facts.locations.length) next.locations = facts.locations;
+    if (!next.terminalId && facts.terminalId) next.terminalId = facts.terminalId;
+    const exitedInPoll = (next.polls ?? []).some((pid) => hasExitStatus(d.tool(pid)?.rawOutput, {}));
+    if (facts.openAtEnd && next.status === "completed" && !hasExitStatus(next.rawOutput, next.meta) && !exitedInPoll && !next.localStatus) {
+      next.localStatus = "unknown";
+    }
+    d.setTool(next);
+  }
+  for (const [id, view] of Object.entries(local.terminals)) {
+    if (!d.s.terminals[id]) d.terminals()[id] = { ...view, history: true };
+  }
+}

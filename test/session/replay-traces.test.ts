@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/session/events.js";
+import { localHistoryOf } from "../../src/session/local-history.js";
+import { foldEvents } from "../../src/session/reduce.js";
+import { displayStatus, type SessionState } from "../../src/session/state.js";
+import { traceToEvents } from "../support/trace-events.js";
+
+/** The conversation as a person reads it: real user prompts and the agent's answers, per turn. */
+function conversation(s: SessionState, filter: (turnId: string) => boolean = () => true): string[] {
+  return s.items
+    .filter((i) => (i.kind === "user" && !i.internal) || i.kind === "agent")
+    .filter((i) => filter((i as { turnId: string }).turnId))
+    .map((i) => `${i.kind}: ${(i as { text: string }).text.trim()}`);
+}
+
+/** Process 2's events with conch's own log of process 1 attached to the end of the replay. */
+function resumedWithLocal(trace: string, local: SessionEvent[]): SessionEvent[] {
+  const history = localHistoryOf(foldEvents(local));
+  return traceToEvents(trace, { process: 2 }).map((ev) => (ev.type === "replay_ended" ? { ...ev, local: history } : ev));
+}
+
+const firstPrompts = (s: SessionState, n: number) => {
+  const ids = new Set(s.turns.filter((t) => t.origin !== "agent").slice(0, n).map((t) => t.id));
+  return (turnId: string) => ids.has(turnId);
+};
+
+describe("a resumed session shows the same conversation as the original", () => {
+  for (const trace of ["claude-agent-acp-0.23.1/s6-load-session.jsonl", "claude-agent-acp-0.100.0/s6-load-session.jsonl"]) {
+    it(`${trace}: session/load's replay matches process 1`, () => {
+      const original = foldEvents(traceToEvents(trace, { process: 1 }));
+      const resumed = foldEvents(traceToEvents(trace, { process: 2 }));
+      const history = new Set(resumed.turns.filter((t) => t.origin === "history").map((t) => t.id));
+      expect(conversation(resumed, (id) => history.has(id)).join("\n").replace(/\s+/g, " ")).toBe(conversation(original).join("\n").replace(/\s+/g, " "));
+      expect(Object.values(resumed.toolCalls).filter((t) => t.history).map(displayStatus)).toEqual(["completed"]);
+    });
+  }
+
+  it("gemini g5: the replay that continues after the load response is still history and matches", () => {
+    const original = foldEvents(traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 1 }));
+    const resumed = foldEvents(traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 2 }));
+    const history = new Set(resumed.turns.filter((t) => t.origin === "history").map((t) => t.id));
+    const resumedText = conversation(resumed, (id) => history.has(id)).join(" ");
+    for (const line of conversation(original)) expect(resumedText).toContain(line.split(": ").slice(1).join(": ").slice(0, 30));
+    // The prompt after the load is live, not history.
+    expect(resumed.turns.filter((t) => t.origin === "user")).toHaveLength(1);
+  });
+
+  it("codex c5: polls replayed as write_stdin calls are grouped under the original command, and the local log fills its kind and screen", () => {
+    const local = traceToEvents("codex-acp-0.16.0/c5.jsonl", { process: 1 });
+    const resumed = foldEvents(resumedWithLocal("codex-acp-0.16.0/c5.jsonl", local));
+    const toolItems = resumed.items.filter((i) => i.kind === "tool");
+    expect(toolItems).toHaveLength(1);
+    const exec = resumed.toolCalls.call_c4_exec;
+    expect(exec.polls).toEqual(["call_c5_1", "call_c5_2"]);
+    expect(exec.kind).toBe("execute");
+    expect(resumed.terminals.call_c4_exec.outputTail).toContain("done");
+    const original = foldEvents(local);
+    expect(conversation(resumed, firstPrompts(resumed, 1)).join(" ").replace(/\s+/g, "")).toBe(conversation(original).join(" ").replace(/\s+/g, ""));
+  });
+
+  it("codex c5: a command the local log saw still running, replayed as completed with no exit status, is 'unknown' until a poll sees it exit", () => {
+    const all = traceToEvents("codex-acp-0.16.0/c5.jsonl", { process: 1 });
+    // conch quit while the command still ran: its log ends after the first output.
+    const cut = all.findIndex((e) => e.type === "update" && JSON.stringify(e.notification).includes('"data":"tick\\n"'));
+    const events = resumedWithLocal("codex-acp-0.16.0/c5.jsonl", all.slice(0, cut + 1));
+    const beforePolls = events.findIndex((e) => e.type === "update" && JSON.stringify(e.notification).includes("call_c5_1"));
+    const replayed = events.findIndex((e) => e.type === "replay_ended");
+    // Apply the local facts right when the replay's exec_command call is complete, before the polls.
+    const atCompletion = foldEvents([...events.slice(0, beforePolls), events[replayed]]);
+    expect(displayStatus(atCompletion.toolCalls.call_c4_exec)).toBe("unknown");
+    const end = foldEvents(events);
+    expect(displayStatus(end.toolCalls.call_c4_exec)).toBe("completed");
+  });
+});
