@@ -59,9 +59,11 @@ export function which(bin: string, envPath = process.env.PATH ?? ""): string | u
   return undefined;
 }
 
-/** The command that starts conch's demo agent: this build's `demo/main.js`. */
+/** The command that starts conch's demo agent: this build's `demo/main.js` (from sources, the built one). */
 export function demoAgentCommand(): AgentCommand {
-  return { command: process.execPath, args: [path.resolve(here, "../demo/main.js")] };
+  const beside = path.resolve(here, "../demo/main.js");
+  const built = path.resolve(here, "../../dist/demo/main.js");
+  return { command: process.execPath, args: [existsSync(beside) ? beside : built] };
 }
 
 /** Splits a command line the way a shell would for simple quoting ('…', "…", \\). */

@@ -41,7 +41,7 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
     afterResponse(() => {
       void (async () => {
         await session.send({ sessionUpdate: "available_commands_update", availableCommands: DEMO_COMMANDS });
-        if (closeOrphans) await closeOrphanedToolCalls(session);
+        if (closeOrphans) await closeOrphanedToolCalls(session, options.config);
       })().catch(() => undefined);
     });
 

@@ -2,12 +2,18 @@ import type { ContentBlock, SessionNotification, SessionUpdate } from "@agentcli
 import { upsertToolCall } from "./apply-tool-call.js";
 import { contentText, isInternalUserText } from "./content-text.js";
 import type { Draft } from "./draft.js";
-import type { TranscriptItem } from "./state.js";
+import { isFinalStatus, type TranscriptItem } from "./state.js";
 
 const MODE_UPDATE = /^\[MODE_UPDATE\]\s*(\S+)\s*$/;
 
 /** Whether this update is history: replayed by `session/load`, or the tail of a replay after its response. */
-function isHistory(d: Draft, history: boolean | undefined): boolean {
+function isHistory(d: Draft, n: SessionNotification, history: boolean | undefined): boolean {
+  if (d.s.replayTail && !d.s.replaying) {
+    // An update for a call the replay left open is the live work going on: the replay is over.
+    const u = n.update as { sessionUpdate?: string; toolCallId?: string };
+    const tool = u.sessionUpdate === "tool_call_update" && u.toolCallId ? d.tool(u.toolCallId) : undefined;
+    if (tool && !isFinalStatus(tool)) d.s.replayTail = false;
+  }
   return history === true || d.s.replaying || (d.s.replayTail === true && d.s.pendingPrompts.length === 0);
 }
 
@@ -68,7 +74,7 @@ function applyPlan(d: Draft, entries: SessionUpdate & { sessionUpdate: "plan" },
 
 /** Applies one `session/update` notification. Unknown kinds become visible "unknown" items. */
 export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boolean | undefined): void {
-  const history = isHistory(d, historyFlag);
+  const history = isHistory(d, n, historyFlag);
   // The kind may be one this SDK does not know (newer protocol versions add them): see default.
   const u = n.update as SessionUpdate;
   if (!history) d.s.lastAgentActivityAt = d.at;

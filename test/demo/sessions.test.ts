@@ -95,20 +95,29 @@ describe("saved sessions", () => {
     expect(Number.isNaN(Date.parse(onlyA.sessions[0].updatedAt ?? ""))).toBe(false);
   });
 
-  it("a background job still running when the process goes is saved open and closed as interrupted after a load", async () => {
+  it("a background job still running when the process goes is saved open, and after a load its pane comes alive again and completes the original call", async () => {
     const first = await start({ config: { backgroundMs: 60_000 } });
     const sessionId = await first.newSession();
     await first.prompt(sessionId, "background");
     await first.close();
 
-    const second = await start({ stateDir: first.stateDir });
+    const second = await start({ stateDir: first.stateDir, config: { backgroundMs: 20 } });
     const loaded = await second.requestRaw("session/load", { sessionId, cwd: "/tmp", mcpServers: [] });
     const answeredAt = second.received.indexOf(loaded);
     const replayedCall = second.updates().find((update) => update.sessionUpdate === "tool_call");
     expect(replayedCall).toMatchObject({ status: "in_progress" });
-    const failed = await second.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && update.status === "failed");
-    expect(failed).toBeGreaterThan(answeredAt);
-    expect(JSON.stringify(second.received[failed])).toContain("interrupted");
+    const toolCallId = (replayedCall as { toolCallId: string }).toolCallId;
+    const terminalInfo = (replayedCall as { _meta?: { terminal_info?: unknown } })._meta?.terminal_info;
+    const done = await second.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && (update.status === "completed" || update.status === "failed"));
+    expect(done).toBeGreaterThan(answeredAt);
+    const closing = JSON.stringify(second.received[done]);
+    expect(closing).toContain(toolCallId);
+    if (terminalInfo) {
+      expect(closing).toContain('"status":"completed"');
+      expect(closing).toContain("terminal_exit");
+    } else {
+      expect(closing).toContain("interrupted");
+    }
   });
 
   it("crash streams some text, writes to stderr, saves the session and exits 1", async () => {

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareSession } from "../../src/cli/session-setup.js";
+import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
+import type { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import { displayStatus, type SessionState } from "../../src/session/state.js";
+import { runConch, tempDir } from "../support/run-conch.js";
+
+const saved = { ...process.env };
+beforeAll(() => {
+  process.env.CONCH_STATE_DIR = tempDir("conch-state-");
+  process.env.CONCH_DEMO_STATE = tempDir("conch-demo-");
+  process.env.CONCH_DEMO_DELAY_MS = "0";
+  process.env.XDG_CONFIG_HOME = tempDir("conch-config-");
+});
+afterAll(() => {
+  process.env = saved;
+});
+
+function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out in phase ${orch.state.phase}`)), ms);
+    const check = (s: SessionState) => {
+      if (!pred(s)) return;
+      clearTimeout(timer);
+      off();
+      resolve(s);
+    };
+    const off = orch.subscribe(check);
+    check(orch.state);
+  });
+}
+
+const base = { agent: "demo", continue: false } as const;
+
+describe("resume a demo-agent session in a new conch process", () => {
+  it("a background command still running at quit is live again after --resume, and its completion attaches to the original tool call", async () => {
+    const cwd = tempDir();
+    process.env.CONCH_DEMO_BACKGROUND_MS = "60000";
+    const first = await prepareSession({ ...base, cwd }, "approve-all");
+    await first.orchestrator.start(first.mode);
+    first.orchestrator.send("background");
+    const running = await until(first.orchestrator, (s) => s.phase === "draining" && Object.values(s.terminals).some((t) => t.outputTail.includes("working")));
+    const sessionId = running.info!.sessionId;
+    const [tool] = Object.values(running.toolCalls);
+    await first.orchestrator.shutdown();
+    await first.recorder.close();
+
+    process.env.CONCH_DEMO_BACKGROUND_MS = "300";
+    const second = await prepareSession({ ...base, cwd, resume: sessionId.slice(0, 12) }, "approve-all");
+    expect(second.mode).toEqual({ kind: "reopen", sessionId });
+    await second.orchestrator.start(second.mode);
+    const live = await until(second.orchestrator, (s) => s.terminals[tool.terminalId!]?.outputTail.includes("still running") ?? false);
+    expect(live.terminals[tool.terminalId!].exited).toBe(false);
+    expect(["draining", "idle"]).toContain(live.phase);
+    const screen = (second.orchestrator.terminals as RegistryTerminalService).registry.get(tool.terminalId!)!.screen.plainText();
+    expect(screen).toContain("working");
+    const done = await until(second.orchestrator, (s) => s.phase === "idle" && displayStatus(s.toolCalls[tool.toolCallId]) === "completed");
+    expect(done.items.filter((i) => i.kind === "tool")).toHaveLength(1);
+    expect(done.items.some((i) => i.kind === "agent" && i.text.includes("The background job finished"))).toBe(true);
+    await second.orchestrator.shutdown();
+    await second.recorder.close();
+  });
+});
+
+describe("conch sessions / --resume / --continue from the command line", () => {
+  it("lists the session, resumes it by prefix and continues it; an unknown id exits 4 with the closest matches", async () => {
+    const stateDir = tempDir("conch-state-");
+    const cwd = tempDir();
+    const env = { CONCH_DEMO_STATE: tempDir("conch-demo-") };
+    const first = await runConch(["-p", "plan", "--agent", "demo", "--output-format", "json"], { stateDir, cwd, env });
+    const id = JSON.parse(first.stdout).sessionId as string;
+    const list = await runConch(["sessions", "--json"], { stateDir, cwd });
+    const records = JSON.parse(list.stdout);
+    expect(records[0]).toMatchObject({ id, agent: "demo", title: "plan" });
+    expect((await runConch(["sessions"], { stateDir, cwd })).stdout).toContain(id);
+
+    const resumed = await runConch(["-p", "markdown", "--resume", id.slice(0, 10), "--output-format", "json"], { stateDir, cwd, env });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).sessionId).toBe(id);
+    const cont = await runConch(["-p", "thoughts", "--continue", "--output-format", "json"], { stateDir, cwd, env });
+    expect(JSON.parse(cont.stdout).sessionId).toBe(id);
+
+    const unknown = await runConch(["-p", "x", "--resume", `${id.slice(0, 8)}zzz`], { stateDir, cwd });
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain("no session");
+    expect(unknown.stderr).toContain(id);
+
+    const del = await runConch(["sessions", "delete", id], { stateDir, cwd });
+    expect(del.code).toBe(0);
+    expect(JSON.parse((await runConch(["sessions", "--json"], { stateDir, cwd })).stdout)).toEqual([]);
+  });
+});
