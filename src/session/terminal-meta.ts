@@ -1,64 +1,97 @@
-/**
- * The display-only terminal extension of claude-agent-acp and codex-acp: a tool call's `_meta`
- * carries `terminal_info` (opens), `terminal_output` / `terminal_output_delta` (bytes) and
- * `terminal_exit` (closes). The terminal id is the tool call id in every agent seen so far.
+/*
+ * The display-only terminal extension of claude-agent-acp and codex-acp. It lives in session/
+ * because the pure reducer reads it; terminals/ re-exports it.
  */
+
+/** `_meta.terminal_info`: an agent-owned terminal opens (its id is the tool call id). */
+export interface TerminalInfoMeta {
+  terminalId: string;
+  cwd?: string;
+}
+
+/** `_meta.terminal_output` (or `terminal_output_delta`): bytes to append, as text. */
+export interface TerminalOutputMeta {
+  terminalId: string;
+  data: string;
+}
+
+/** `_meta.terminal_exit`: the agent says the command ended. Both fields may be null (claude reports `{null, null}`). */
+export interface TerminalExitMeta {
+  terminalId: string;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** The terminal facts one tool call `_meta` carries; a `_meta` can hold several at once. */
 export interface TerminalMeta {
-  info?: { terminalId: string; cwd?: string };
-  output?: { terminalId: string; data: string };
-  exit?: { terminalId: string; exitCode: number | null; signal: string | null };
+  info?: TerminalInfoMeta;
+  output?: TerminalOutputMeta;
+  exit?: TerminalExitMeta;
 }
 
-const STREAM_KEYS = ["terminal_info", "terminal_output", "terminal_output_delta", "terminal_exit"];
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-function terminalIdOf(value: Record<string, unknown>, fallback: string | undefined): string | undefined {
-  const id = value.terminal_id ?? value.terminalId;
-  return typeof id === "string" ? id : fallback;
-}
-
-/** Reads the terminal extension out of a tool call's `_meta`; junk yields nothing, never a throw. */
+/**
+ * Reads the display-terminal extension from a `tool_call` / `tool_call_update` `_meta` (as sent by
+ * claude-agent-acp and codex-acp when the client advertises `_meta.terminal_output`). Anything
+ * malformed is skipped, never thrown: `_meta` is free-form and other keys are common.
+ */
 export function readTerminalMeta(meta: unknown, fallbackId?: string): TerminalMeta {
-  const m = record(meta);
-  if (!m) return {};
-  const out: TerminalMeta = {};
-  const info = record(m.terminal_info);
-  if (info) {
-    const terminalId = terminalIdOf(info, fallbackId);
-    if (terminalId) out.info = { terminalId, cwd: typeof info.cwd === "string" ? info.cwd : undefined };
+  const result: TerminalMeta = {};
+  if (!isRecord(meta)) return result;
+
+  const info = meta.terminal_info;
+  const infoId = terminalIdOf(info, fallbackId);
+  if (infoId !== undefined) {
+    result.info = { terminalId: infoId };
+    const cwd = isRecord(info) ? info.cwd : undefined;
+    if (typeof cwd === "string" && cwd !== "") result.info.cwd = cwd;
   }
-  const output = record(m.terminal_output) ?? record(m.terminal_output_delta);
-  if (output) {
-    const terminalId = terminalIdOf(output, fallbackId);
-    const data = output.data ?? output.delta;
-    if (terminalId && typeof data === "string") out.output = { terminalId, data };
-  }
-  const exit = record(m.terminal_exit);
-  if (exit) {
-    const terminalId = terminalIdOf(exit, fallbackId);
+
+  const output = readOutput(meta.terminal_output, fallbackId) ?? readOutput(meta.terminal_output_delta, fallbackId);
+  if (output) result.output = output;
+
+  const exit = meta.terminal_exit;
+  const exitId = terminalIdOf(exit, fallbackId);
+  if (exitId !== undefined && isRecord(exit)) {
     const code = exit.exit_code ?? exit.exitCode;
     const signal = exit.signal;
-    if (terminalId) {
-      out.exit = {
-        terminalId,
-        exitCode: typeof code === "number" ? code : null,
-        signal: typeof signal === "string" ? signal : null,
-      };
-    }
+    result.exit = {
+      terminalId: exitId,
+      exitCode: typeof code === "number" && Number.isFinite(code) ? code : null,
+      signal: typeof signal === "string" && signal !== "" ? signal : null,
+    };
   }
-  return out;
+  return result;
 }
+
+/** Whether a `_meta` holds any terminal facts, to skip work on the many that do not. */
+export function hasTerminalMeta(meta: TerminalMeta): boolean {
+  return meta.info !== undefined || meta.output !== undefined || meta.exit !== undefined;
+}
+
+function readOutput(value: unknown, fallbackId?: string): TerminalOutputMeta | undefined {
+  const terminalId = terminalIdOf(value, fallbackId);
+  if (terminalId === undefined || !isRecord(value) || typeof value.data !== "string") return undefined;
+  return { terminalId, data: value.data };
+}
+
+function terminalIdOf(value: unknown, fallbackId?: string): string | undefined {
+  if (!isRecord(value)) return undefined;
+  // The agents send snake_case; camelCase is accepted in case an adapter follows ACP's own style.
+  // Every agent seen so far uses the tool call id as the terminal id: it is the fallback.
+  const id = value.terminal_id ?? value.terminalId;
+  return typeof id === "string" && id !== "" ? id : fallbackId;
+}
+
+const STREAM_KEYS = new Set(["terminal_output", "terminal_output_delta", "terminal_exit"]);
 
 /** `_meta` without the terminal byte streams, which live in the terminal, not the tool call. */
 export function metaWithoutTerminalStreams(meta: unknown): Record<string, unknown> {
-  const m = record(meta);
-  if (!m) return {};
+  if (!isRecord(meta)) return {};
   const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(m)) if (!STREAM_KEYS.includes(k) || k === "terminal_info") rest[k] = v;
+  for (const [k, v] of Object.entries(meta)) if (!STREAM_KEYS.has(k)) rest[k] = v;
   return rest;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
