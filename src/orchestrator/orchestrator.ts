@@ -2,9 +2,6 @@ import type {
   AgentCapabilities,
   ContentBlock,
   McpServer,
-  RequestPermissionOutcome,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
@@ -17,7 +14,8 @@ import { planAuth, shellLine } from "../agents/auth-methods.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
 import type { ClientHooks } from "../acp/agent-connection.js";
-import { answerByPolicy, type PermissionPolicy } from "./permission-policy.js";
+import { PermissionDesk } from "./permission-desk.js";
+import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
 
 /** Where the orchestrator writes its events: the durable session log. */
@@ -93,8 +91,7 @@ export class Orchestrator {
   private running = false;
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
-  private pendingPermissions = new Map<string, (r: RequestPermissionResponse) => void>();
-  private rememberedKinds = new Set<string>();
+  private readonly permissions: PermissionDesk;
   private turnCounter = 0;
   private queueCounter = 0;
   /** The session's terminals (client PTYs and display-only panes), once started. */
@@ -108,6 +105,7 @@ export class Orchestrator {
   constructor(readonly opts: OrchestratorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.now = opts.now ?? Date.now;
+    this.permissions = new PermissionDesk(opts.policy, (ev) => this.dispatch(ev));
   }
 
   /** Shows the local log's transcript: for agents that cannot replay, and for read-only views. */
@@ -206,7 +204,7 @@ export class Orchestrator {
     this.terminals = this.opts.terminals?.((ev) => this.dispatch(ev), cwd);
     const hooks: ClientHooks = {
       onUpdate: (n) => this.onUpdate(n),
-      onPermission: (req, key, signal) => this.onPermission(req, key, signal),
+      onPermission: (req, key, signal) => this.permissions.ask(req, key, signal),
       onNotice: (level, text) => this.dispatch({ type: "notice", level, text }),
       root: () => this.opts.cwd,
       terminals: this.terminals,
@@ -219,8 +217,7 @@ export class Orchestrator {
     link.exited.then((exit) => {
       if (this.link !== link) return;
       this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown });
-      for (const resolve of this.pendingPermissions.values()) resolve({ outcome: { outcome: "cancelled" } });
-      this.pendingPermissions.clear();
+      this.permissions.drop();
     });
     const caps = link.init.agentCapabilities ?? {};
     if (mode.kind === "reopen") {
@@ -339,8 +336,7 @@ export class Orchestrator {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     if (this.timer) clearTimeout(this.timer);
-    for (const resolve of this.pendingPermissions.values()) resolve({ outcome: { outcome: "cancelled" } });
-    this.pendingPermissions.clear();
+    this.permissions.drop();
     this.terminals?.dispose();
     await this.link?.stop();
     this.opts.sink?.sync();
@@ -360,24 +356,6 @@ export class Orchestrator {
     // Updates for another session on the same connection are not ours (sessions start with no id yet).
     if (sid && n.sessionId && n.sessionId !== sid && this.openMode.kind === "new") return;
     this.dispatch({ type: "update", notification: n, history: this.state.replaying || undefined });
-  }
-
-  private onPermission(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse> {
-    this.dispatch({ type: "permission_asked", key, request: req });
-    const policy = answerByPolicy(this.opts.policy, req, this.rememberedKinds);
-    if (policy) {
-      const outcome: RequestPermissionOutcome = policy.option ? { outcome: "selected", optionId: policy.option.optionId } : { outcome: "cancelled" };
-      this.dispatch({ type: "permission_answered", key, outcome, source: "policy" });
-      return Promise.resolve({ outcome });
-    }
-    return new Promise((resolve) => {
-      this.pendingPermissions.set(key, resolve);
-      signal.addEventListener("abort", () => {
-        if (!this.pendingPermissions.delete(key)) return;
-        this.dispatch({ type: "permission_withdrawn", key });
-        resolve({ outcome: { outcome: "cancelled" } });
-      });
-    });
   }
 
   // ---- intents ---------------------------------------------------------------------------------
@@ -428,26 +406,14 @@ export class Orchestrator {
     const phase = this.state.phase;
     if (phase !== "prompting" && phase !== "draining" && phase !== "cancelling") return;
     this.dispatch({ type: "cancel_requested" });
-    for (const [key, resolve] of this.pendingPermissions) {
-      this.dispatch({ type: "permission_answered", key, outcome: { outcome: "cancelled" }, source: "cancel" });
-      resolve({ outcome: { outcome: "cancelled" } });
-    }
-    this.pendingPermissions.clear();
+    this.permissions.cancelAll();
     const sid = this.state.info?.sessionId;
     if (sid) this.link?.conn.cancel(sid).catch(() => undefined);
   }
 
   /** Answers one pending permission; the others stay pending. */
   answerPermission(key: string, optionId: string | null): void {
-    const resolve = this.pendingPermissions.get(key);
-    if (!resolve) return;
-    this.pendingPermissions.delete(key);
-    const pending = this.state.permissions.find((p) => p.key === key);
-    const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
-    const option = pending?.options.find((o) => o.optionId === optionId);
-    if (option?.kind === "allow_always" && pending) this.rememberedKinds.add(pending.request.toolCall.kind ?? "other");
-    this.dispatch({ type: "permission_answered", key, outcome, source: "user" });
-    resolve({ outcome });
+    this.permissions.answer(key, optionId, this.state.permissions.find((p) => p.key === key));
   }
 
   async setMode(modeId: string): Promise<void> {
