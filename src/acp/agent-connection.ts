@@ -8,6 +8,8 @@ import {
   type ClientCapabilities,
   type ClientConnection,
   type ContentBlock,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type CreateTerminalRequest,
   type CreateTerminalResponse,
   type InitializeResponse,
@@ -49,6 +51,10 @@ export interface ClientHooks {
    * client's small integer ids. `signal` aborts when the agent withdraws it (`$/cancel_request`).
    */
   onPermission(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  /** `elicitation/create`: a question for the person (a form, or a URL to open); keyed like permissions. */
+  onQuestion?(req: CreateElicitationRequest, key: string, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  /** `elicitation/complete`: the agent says a URL-mode question is done. */
+  onQuestionComplete?(elicitationId: string): void;
   /** Something a user should know about the wire: malformed lines, unknown notifications. */
   onNotice(level: "info" | "warning" | "error", text: string): void;
   /** Workspace root for fs/* confinement. */
@@ -61,6 +67,7 @@ export function clientCapabilities(opts: { terminals: boolean }): ClientCapabili
   return {
     fs: { readTextFile: true, writeTextFile: true },
     terminal: opts.terminals,
+    elicitation: { form: {}, url: {} },
     // The display-only terminal extension of claude-agent-acp and codex-acp.
     _meta: { terminal_output: true },
   };
@@ -102,6 +109,11 @@ export class AgentConnection {
         await this.terminals().release(params);
         return {};
       })
+      .onRequest(methods.client.elicitation.create, ({ params, requestId, signal }) => {
+        if (!hooks.onQuestion) return { action: "decline" };
+        return hooks.onQuestion(params, `agent:${String(requestId)}`, signal);
+      })
+      .onNotification(methods.client.elicitation.complete, ({ params }) => hooks.onQuestionComplete?.(params.elicitationId))
       .onRequest("*", ({ method }) => {
         throw RequestError.methodNotFound(method);
       })

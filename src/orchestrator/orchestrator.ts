@@ -1,6 +1,7 @@
 import type {
   AgentCapabilities,
   ContentBlock,
+  CreateElicitationResponse,
   McpServer,
   SessionNotification,
 } from "@agentclientprotocol/sdk";
@@ -15,6 +16,7 @@ import type { AgentCommand } from "../agents/agent-process.js";
 import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import { PermissionDesk } from "./permission-desk.js";
+import { QuestionDesk } from "./question-desk.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
 
@@ -92,6 +94,7 @@ export class Orchestrator {
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
   private readonly permissions: PermissionDesk;
+  private readonly questions: QuestionDesk;
   private turnCounter = 0;
   private queueCounter = 0;
   /** The session's terminals (client PTYs and display-only panes), once started. */
@@ -106,6 +109,7 @@ export class Orchestrator {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.now = opts.now ?? Date.now;
     this.permissions = new PermissionDesk(opts.policy, (ev) => this.dispatch(ev));
+    this.questions = new QuestionDesk(opts.policy === "ask", (ev) => this.dispatch(ev));
   }
 
   /** Shows the local log's transcript: for agents that cannot replay, and for read-only views. */
@@ -205,6 +209,8 @@ export class Orchestrator {
     const hooks: ClientHooks = {
       onUpdate: (n) => this.onUpdate(n),
       onPermission: (req, key, signal) => this.permissions.ask(req, key, signal),
+      onQuestion: (req, key, signal) => this.questions.ask(req, key, signal),
+      onQuestionComplete: (id) => this.dispatch({ type: "notice", level: "info", text: `the agent says the request ${id} is complete` }),
       onNotice: (level, text) => this.dispatch({ type: "notice", level, text }),
       root: () => this.opts.cwd,
       terminals: this.terminals,
@@ -218,6 +224,7 @@ export class Orchestrator {
       if (this.link !== link) return;
       this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown });
       this.permissions.drop();
+      this.questions.drop();
     });
     const caps = link.init.agentCapabilities ?? {};
     if (mode.kind === "reopen") {
@@ -337,6 +344,7 @@ export class Orchestrator {
     this.shuttingDown = true;
     if (this.timer) clearTimeout(this.timer);
     this.permissions.drop();
+    this.questions.drop();
     this.terminals?.dispose();
     await this.link?.stop();
     this.opts.sink?.sync();
@@ -407,6 +415,7 @@ export class Orchestrator {
     if (phase !== "prompting" && phase !== "draining" && phase !== "cancelling") return;
     this.dispatch({ type: "cancel_requested" });
     this.permissions.cancelAll();
+    this.questions.cancelAll();
     const sid = this.state.info?.sessionId;
     if (sid) this.link?.conn.cancel(sid).catch(() => undefined);
   }
@@ -414,6 +423,11 @@ export class Orchestrator {
   /** Answers one pending permission; the others stay pending. */
   answerPermission(key: string, optionId: string | null): void {
     this.permissions.answer(key, optionId, this.state.permissions.find((p) => p.key === key));
+  }
+
+  /** Answers a question from the agent (`elicitation/create`). */
+  answerQuestion(key: string, response: CreateElicitationResponse): void {
+    this.questions.answer(key, response);
   }
 
   async setMode(modeId: string): Promise<void> {

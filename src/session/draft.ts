@@ -82,6 +82,9 @@ export class Draft {
   permissions() {
     return this.own("permissions");
   }
+  questions() {
+    return this.own("questions");
+  }
   queue() {
     return this.own("queue");
   }

@@ -1,6 +1,8 @@
 import type {
   AgentCapabilities,
   AuthMethod,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   ContentBlock,
   Implementation,
   PromptResponse,
@@ -59,6 +61,9 @@ export type SessionEvent =
     }
   /** The agent withdrew its request with `$/cancel_request`. */
   | { type: "permission_withdrawn"; at: number; key: string }
+  /** The agent asked the person something (`elicitation/create`). */
+  | { type: "question_asked"; at: number; key: string; request: CreateElicitationRequest }
+  | { type: "question_answered"; at: number; key: string; response: CreateElicitationResponse; source: PermissionAnswerSource | "agent" }
   | { type: "cancel_requested"; at: number }
   /** The user sent the next prompt while the previous turn was still draining. */
   | { type: "detached"; at: number }

@@ -19,6 +19,7 @@ export function openWork(state: SessionState): OpenWorkItem[] {
   for (const p of state.permissions) {
     out.push({ kind: "permission", id: p.key, label: p.request.toolCall.title ?? p.toolCallId, since: p.askedAt });
   }
+  for (const q of state.questions) out.push({ kind: "permission", id: q.key, label: q.request.message, since: q.askedAt });
   for (const tool of Object.values(state.toolCalls)) {
     if (isFinalStatus(tool)) continue;
     out.push({ kind: "tool", id: tool.toolCallId, label: tool.title || tool.toolCallId, since: tool.lastAt ?? tool.startedAt });

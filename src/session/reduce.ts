@@ -144,6 +144,21 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       });
       break;
     }
+    case "question_asked": {
+      d.questions().push({ key: ev.key, request: ev.request, askedAt: ev.at });
+      const message = ev.request.message;
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "info", text: `${s.info?.agentName ?? "the agent"} asks: ${message}` });
+      s.lastAgentActivityAt = ev.at;
+      break;
+    }
+    case "question_answered": {
+      const qs = d.questions();
+      const idx = qs.findIndex((q) => q.key === ev.key);
+      if (idx < 0) break;
+      qs.splice(idx, 1);
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "info", text: `answered: ${ev.response.action}` });
+      break;
+    }
     case "cancel_requested":
       if (s.pendingPrompts.length > 0) s.phase = "cancelling";
       else if (s.phase === "draining") {
@@ -211,6 +226,7 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       for (const id of s.pendingPrompts) d.patchTurn(id, { endedAt: ev.at, error: s.failure.message });
       s.pendingPrompts = [];
       s.permissions = [];
+      s.questions = [];
       closeOpenTools(d, "cancelled");
       for (const t of Object.values(s.terminals)) if (!t.exited && t.source === "display") exitTerminal(d, t.terminalId, null, null);
       s.phase = "failed";

@@ -1,6 +1,7 @@
 import type {
   AuthMethod,
   AvailableCommand,
+  CreateElicitationRequest,
   ContentBlock,
   PermissionOption,
   PlanEntry,
@@ -111,6 +112,13 @@ export interface PendingPermission {
   askedAt: number;
 }
 
+/** A question from the agent (`elicitation/create`) waiting for the person. */
+export interface PendingQuestion {
+  key: string;
+  request: CreateElicitationRequest;
+  askedAt: number;
+}
+
 /** A message the user sent while a turn was busy. */
 export interface QueuedMessage {
   id: string;
@@ -156,6 +164,7 @@ export interface SessionState {
   /** The turn that receives text and new tool calls right now. */
   currentTurnId?: string;
   permissions: PendingPermission[];
+  questions: PendingQuestion[];
   queue: QueuedMessage[];
   terminals: Record<string, TerminalView>;
   /** Terminal output/exit for terminals not announced yet, by id. */
@@ -194,6 +203,7 @@ export function initialSessionState(): SessionState {
     turns: [],
     pendingPrompts: [],
     permissions: [],
+    questions: [],
     queue: [],
     terminals: {},
     orphanTerminalMeta: {},

@@ -64,6 +64,12 @@ export class FakeAgent implements AgentPort {
     return { signal, answer: this.hooks.onPermission(req, `agent:${id}`, signal.signal) };
   }
 
+  /** Asks a form question; resolves with what conch answered. */
+  question(id: number): Promise<unknown> {
+    const req = { sessionId: "s1", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+    return this.hooks.onQuestion!(req as never, `agent:${id}`, new AbortController().signal);
+  }
+
   respond(n: number, stopReason: PromptResponse["stopReason"] = "end_turn"): void {
     this.prompts[n].answer.resolve({ stopReason });
   }

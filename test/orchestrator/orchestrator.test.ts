@@ -176,4 +176,23 @@ describe("the turn orchestrator", () => {
     await flush();
     expect(orch.state.turns.filter((t) => t.origin === "user")).toHaveLength(1);
   });
+
+  it("a question from the agent waits for the person, and cancel answers it cancelled", async () => {
+    const { orch, agent } = await startWithFake();
+    orch.send("go");
+    const q1 = agent.question(3);
+    expect(orch.state.questions.map((q) => q.key)).toEqual(["agent:3"]);
+    orch.answerQuestion("agent:3", { action: "accept", content: { name: "conch" } });
+    expect(await q1).toEqual({ action: "accept", content: { name: "conch" } });
+    const q2 = agent.question(4);
+    orch.cancel();
+    expect(await q2).toEqual({ action: "cancel" });
+    expect(orch.state.questions).toEqual([]);
+  });
+
+  it("without a person to ask (print mode), questions are declined at once", async () => {
+    const { orch, agent } = await startWithFake({ policy: "deny" });
+    orch.send("go");
+    expect(await agent.question(1)).toEqual({ action: "decline" });
+  });
 });

@@ -6,6 +6,7 @@ import { createHelpScenario } from "./help.js";
 import { interactiveScenario } from "./interactive.js";
 import { markdownScenario } from "./markdown.js";
 import { outsideScenario } from "./outside.js";
+import { questionScenario } from "./question.js";
 import { permissionScenario } from "./permission.js";
 import { permissions2Scenario } from "./permissions2.js";
 import { planScenario } from "./plan.js";
@@ -40,6 +41,7 @@ export const SCENARIOS: readonly Scenario[] = [
   unknownUpdateScenario,
   usageScenario,
   outsideScenario,
+  questionScenario,
   createHelpScenario(() => SCENARIOS, { keywords: ["help"], intro: "I am the conch demo agent. I play scripted scenarios:" }),
   runScenario,
 ];
