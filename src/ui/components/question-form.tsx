@@ -1,0 +1,118 @@
+import React, { useEffect, useRef, useState } from "react";
+import { Box, Text, useInput } from "ink";
+import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
+import type { PendingQuestion } from "../../session/state.js";
+import { formContent, formReducer, initialForm, type FormField, type FormState } from "./question-form-state.js";
+import { color } from "./theme.js";
+
+/** Props of the question form. */
+export interface QuestionFormProps {
+  /** Pending questions, oldest first; the first is shown. */
+  questions: PendingQuestion[];
+  width: number;
+  isActive: boolean;
+  onAnswer(key: string, response: CreateElicitationResponse): void;
+}
+
+function FieldRow({ field, value, focused, choice }: { field: FormField; value: FormState["values"][string]; focused: boolean; choice: number }): React.ReactElement {
+  const mark = focused ? "›" : " ";
+  const label = `${field.label}${field.required ? " *" : ""}`;
+  let shown: React.ReactNode;
+  if (field.kind === "boolean") shown = <Text>{value ? "[x] yes" : "[ ] no"}</Text>;
+  else if (field.kind === "choice" || field.kind === "multi") {
+    const picked = field.kind === "multi" ? (value as string[]) : [value as string];
+    shown = (
+      <Box flexDirection="column">
+        {field.choices.map((c, i) => (
+          <Text key={c} color={focused && i === choice ? color("focus") : undefined}>
+            {picked.includes(c) ? "(•)" : "( )"} {c}
+          </Text>
+        ))}
+      </Box>
+    );
+  } else shown = <Text>{String(value)}{focused ? <Text inverse> </Text> : null}</Text>;
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text color={focused ? color("focus") : undefined}>{mark} {label}: </Text>
+        {field.kind === "choice" || field.kind === "multi" ? null : shown}
+      </Box>
+      {field.kind === "choice" || field.kind === "multi" ? <Box marginLeft={4}>{shown}</Box> : null}
+      {focused && field.description ? <Text dimColor>    {field.description}</Text> : null}
+    </Box>
+  );
+}
+
+/**
+ * A question from the agent (`elicitation/create`): a form built from its schema, or a link for
+ * URL mode. Tab/↓ move between fields, space toggles, Enter on "submit" sends, Ctrl-D declines.
+ */
+export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionFormProps): React.ReactElement | null {
+  const first = questions[0];
+  const [form, setForm] = useState<FormState | undefined>(first ? initialForm(first.request) : undefined);
+  const [formKey, setFormKey] = useState(first?.key);
+  useEffect(() => {
+    if (first && first.key !== formKey) {
+      latest.current = initialForm(first.request);
+      setForm(latest.current);
+      setFormKey(first.key);
+    }
+  }, [first, formKey]);
+  const isUrl = first?.request.mode === "url";
+  // Keys can arrive faster than renders: read and write the latest form through a ref.
+  const latest = useRef(form);
+  latest.current = form;
+  const update = (next: FormState) => {
+    latest.current = next;
+    setForm(next);
+  };
+
+  useInput(
+    (input, key) => {
+      const form = latest.current;
+      if (!first || !form) return;
+      if (key.ctrl && input === "d") return onAnswer(first.key, { action: "decline" });
+      if (isUrl) {
+        if (key.return) onAnswer(first.key, { action: "accept" });
+        return;
+      }
+      const onSubmit = form.focus >= form.fields.length;
+      if (key.return && (onSubmit || form.fields.length === 0)) {
+        const result = formContent(form);
+        if ("error" in result) update({ ...form, error: result.error });
+        else onAnswer(first.key, { action: "accept", content: result.content });
+        return;
+      }
+      if (key.return || key.tab) update(formReducer(form, { type: key.shift ? "prev" : "next" }));
+      else if (key.upArrow) update(formReducer(form, { type: "up" }));
+      else if (key.downArrow) update(formReducer(form, { type: "down" }));
+      else if (key.backspace || key.delete) update(formReducer(form, { type: "backspace" }));
+      else if (input === " ") update(formReducer(form, { type: "toggle" }));
+      else if (input && !key.ctrl && !key.meta) update(formReducer(form, { type: "type", text: input }));
+    },
+    { isActive: isActive && first !== undefined },
+  );
+
+  if (!first || !form) return null;
+  const url = (first.request as { url?: string }).url;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={color("focus")} width={width} paddingX={1}>
+      <Text bold>? {first.request.message}</Text>
+      {isUrl ? (
+        <Box flexDirection="column">
+          <Text color={color("link")}>{url}</Text>
+          <Text dimColor>open the link, then press enter when done · ctrl-d decline</Text>
+        </Box>
+      ) : (
+        <Box flexDirection="column">
+          {form.fields.map((f, i) => (
+            <FieldRow key={f.name} field={f} value={form.values[f.name]} focused={form.focus === i} choice={form.choice} />
+          ))}
+          <Text color={form.focus >= form.fields.length ? color("focus") : undefined}>{form.focus >= form.fields.length ? "›" : " "} [ submit ]</Text>
+          {form.error ? <Text color={color("error")}>{form.error}</Text> : null}
+          <Text dimColor>tab/enter next field · ↑↓ choose · space toggle · enter on submit sends · ctrl-d decline{questions.length > 1 ? ` · ${questions.length - 1} more waiting` : ""}</Text>
+        </Box>
+      )}
+    </Box>
+  );
+}
