@@ -21,7 +21,7 @@ export type Command =
   | { kind: "version" }
   | ({ kind: "interactive"; prompt?: string; notify: boolean } & SessionOptions)
   | ({ kind: "print"; prompt?: string; outputFormat: OutputFormat; timeoutMs?: number } & SessionOptions)
-  | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean }
+  | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean; agent?: string }
   | { kind: "agents"; json: boolean }
   | { kind: "doctor"; agent?: string; json: boolean };
 
@@ -31,8 +31,9 @@ export class UsageError extends Error {}
 export const USAGE = `Usage:
   conch [options] [prompt]            interactive session (the TUI)
   conch -p [options] [prompt]         print mode: run one prompt headless, answer on stdout
-  conch sessions [--json] [--all]     list sessions (this directory's first)
-  conch sessions delete <id>          delete a session's local record
+  conch sessions [--json] [--all]     list sessions (this directory's first); with --agent,
+                                      merged with that agent's own session/list
+  conch sessions delete <id>          delete a session's local record (and at its agent)
   conch agents [--json]               list agent presets and whether each is installed
   conch doctor [--agent <agent>]      check Node, node-pty, the terminal, agents, the state dir
 
@@ -106,7 +107,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     const action = pos[1] === "delete" || pos[1] === "rm" ? "delete" : "list";
     if (pos[1] && pos[1] !== "list" && action !== "delete") throw new UsageError(`unknown sessions command: ${pos[1]}`);
     if (action === "delete" && !pos[2]) throw new UsageError("sessions delete needs a session id");
-    return { kind: "sessions", action, id: pos[2], json: !!v.json, cwd: v.cwd ?? cwd, all: !!v.all };
+    return { kind: "sessions", action, id: pos[2], json: !!v.json, cwd: v.cwd ?? cwd, all: !!v.all, agent: v.agent };
   }
   if (pos[0] === "agents" && !v.print) return { kind: "agents", json: !!v.json };
   if (pos[0] === "doctor" && !v.print) return { kind: "doctor", agent: v.agent, json: !!v.json };

@@ -50,3 +50,16 @@ describe("the config file", () => {
     expect(() => loadConfig(bad.cwd, bad.env)).toThrow(/not valid JSON/);
   });
 });
+
+import { mergeSessions } from "../../src/cli/sessions-command.js";
+
+describe("conch sessions --agent", () => {
+  it("merges the agent's session/list into the local index; local records win, agent-only ones are marked", () => {
+    const local = [{ id: "a", agent: "codex", agentCommand: ["codex-acp"], cwd: "/p", title: "local title", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-02T00:00:00Z", messageCount: 2 }];
+    const merged = mergeSessions(local, [{ sessionId: "a", cwd: "/p", title: "remote" }, { sessionId: "b", cwd: "/p", title: "only at the agent", updatedAt: "2026-01-03T00:00:00Z" }], "codex");
+    expect(merged.map((r) => [r.id, r.title, r.source])).toEqual([
+      ["b", "only at the agent", "agent"],
+      ["a", "local title", "both"],
+    ]);
+  });
+});
