@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+// React's development build is several times slower; a user's terminal never wants it.
+if (process.env.NODE_ENV === undefined) {
+  process.env.NODE_ENV = "production";
+  // Agents are started with the user's own environment, not this default.
+  process.env.CONCH_DEFAULTED_NODE_ENV = "1";
+}
+const { main } = await import("../dist/cli/main.js");
 
 main(process.argv.slice(2)).then(
   (code) => {

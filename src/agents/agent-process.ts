@@ -42,7 +42,7 @@ export class AgentProcess {
     }
     this.child = execa(spec.command, spec.args, {
       cwd,
-      env: spec.env,
+      env: agentEnv(spec.env),
       extendEnv: true,
       stdin: "pipe",
       stdout: "pipe",
@@ -138,6 +138,12 @@ export class AgentProcess {
     this.stopping = true;
     this.signalGroup("SIGKILL");
   }
+}
+
+/** The agent's environment: conch's own, minus what conch set for itself, plus the agent's config. */
+function agentEnv(extra: Record<string, string> | undefined): Record<string, string | undefined> {
+  const own = process.env.CONCH_DEFAULTED_NODE_ENV === "1" ? { NODE_ENV: undefined, CONCH_DEFAULTED_NODE_ENV: undefined } : {};
+  return { ...own, ...extra };
 }
 
 function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

@@ -58,9 +58,13 @@ export class AgentLink implements AgentPort {
       const init = await Promise.race([conn.initialize({ terminals: opts.terminals }), died]);
       return new AgentLink(proc, conn, init, trace);
     } catch (err) {
+      // A closed connection usually means the process is exiting: say how it ended, not "connection closed".
+      await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
+      const exit = proc.exit;
       await proc.stop(100, 1000);
       trace?.close();
       if (err instanceof AgentStartError) throw err;
+      if (exit) throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
       throw new AgentStartError(`agent ${opts.agent.name} failed to initialize: ${describeRpcError(err)}`, proc.stderrTail());
     }
   }

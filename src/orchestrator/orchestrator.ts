@@ -170,7 +170,7 @@ export class Orchestrator {
     const action = nextAction(this.state, this.now(), this.timing);
     switch (action.type) {
       case "send_queued":
-        this.startPrompt([{ type: "text", text: action.text }], action.id);
+        this.startPrompt(action.blocks ?? [{ type: "text", text: action.text }], action.id);
         return;
       case "settle":
         this.dispatch({ type: "settled" });
@@ -374,14 +374,22 @@ export class Orchestrator {
       this.startPrompt(blocks ?? [{ type: "text", text }]);
       return;
     }
-    this.dispatch({ type: "queue_added", id: `q${++this.queueCounter}-${this.now()}`, text });
+    this.dispatch({ type: "queue_added", id: `q${++this.queueCounter}-${this.now()}`, text, blocks });
   }
 
-  /** Sends a prompt even though the previous turn is still draining (the user detaches). */
-  sendNow(text: string, blocks?: ContentBlock[]): void {
+  /**
+   * Stops waiting for a draining turn (the user detaches): the queue goes out at once, first
+   * message first. Late updates still attach to the turn they belong to.
+   */
+  detach(): void {
     if (this.state.phase === "draining") this.dispatch({ type: "detached" });
-    if (this.state.phase === "idle") this.startPrompt(blocks ?? [{ type: "text", text }]);
-    else this.send(text, blocks);
+  }
+
+  /** Sends a prompt even though the previous turn is still draining, after anything already queued. */
+  sendNow(text: string, blocks?: ContentBlock[]): void {
+    if (this.state.phase !== "draining") return this.send(text, blocks);
+    this.dispatch({ type: "queue_added", id: `q${++this.queueCounter}-${this.now()}`, text, blocks });
+    this.detach();
   }
 
   editQueued(id: string, text: string): void {

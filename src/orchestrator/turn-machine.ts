@@ -1,3 +1,4 @@
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { openWork } from "../session/open-work.js";
 import type { SessionState } from "../session/state.js";
 
@@ -13,7 +14,7 @@ export const DEFAULT_TIMING: TurnTiming = { quietMs: 1500, stallMs: 120_000 };
 
 /** What the orchestrator should do next, decided from state alone. */
 export type TurnAction =
-  | { type: "send_queued"; id: string; text: string }
+  | { type: "send_queued"; id: string; text: string; blocks?: ContentBlock[] }
   | { type: "settle" }
   | { type: "stall"; toolCallId: string }
   | { type: "wait"; until?: number }
@@ -26,7 +27,7 @@ export type TurnAction =
 export function nextAction(state: SessionState, now: number, timing: TurnTiming = DEFAULT_TIMING): TurnAction {
   if (state.phase === "idle" && state.queue.length > 0) {
     const [first] = state.queue;
-    return { type: "send_queued", id: first.id, text: first.text };
+    return { type: "send_queued", id: first.id, text: first.text, blocks: first.blocks };
   }
   if (state.phase !== "draining") return { type: "none" };
   const work = openWork(state);

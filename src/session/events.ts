@@ -74,7 +74,8 @@ export type SessionEvent =
   | { type: "replay_started"; at: number }
   /** `local` carries what conch's own log knew, to fill what the replay lacks. */
   | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }
-  | { type: "queue_added"; at: number; id: string; text: string }
+  /** `blocks` keeps attachments (resource links, images) for when the message is sent. */
+  | { type: "queue_added"; at: number; id: string; text: string; blocks?: ContentBlock[] }
   | { type: "queue_edited"; at: number; id: string; text: string }
   | { type: "queue_removed"; at: number; id: string }
   /** A client-owned terminal (`terminal/create`) started. */

@@ -191,12 +191,13 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.phase = openWork(s).length ? "draining" : "idle";
       break;
     case "queue_added":
-      d.queue().push({ id: ev.id, text: ev.text });
+      d.queue().push(ev.blocks ? { id: ev.id, text: ev.text, blocks: ev.blocks } : { id: ev.id, text: ev.text });
       break;
     case "queue_edited": {
       const q = d.queue();
       const idx = q.findIndex((m) => m.id === ev.id);
-      if (idx >= 0) q[idx] = { ...q[idx], text: ev.text };
+      // An edited message is its new text; attachments from the old text are dropped with it.
+      if (idx >= 0) q[idx] = { id: q[idx].id, text: ev.text };
       break;
     }
     case "queue_removed": {
@@ -231,6 +232,7 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       for (const t of Object.values(s.terminals)) if (!t.exited && t.source === "display") exitTerminal(d, t.terminalId, null, null);
       s.phase = "failed";
       endOpenTurns(d);
+      d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: `${s.failure.message}${ev.stderrTail ? `\n${ev.stderrTail}` : ""}` });
       break;
     case "failed":
       s.failure = { message: ev.message, stderrTail: s.failure?.stderrTail };

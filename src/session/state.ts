@@ -123,6 +123,8 @@ export interface PendingQuestion {
 export interface QueuedMessage {
   id: string;
   text: string;
+  /** The prompt's content blocks when it has attachments; else the text is sent. */
+  blocks?: ContentBlock[];
 }
 
 /** A terminal known to the session, display-only (agent) or client-owned (PTY). */

@@ -195,4 +195,32 @@ describe("the turn orchestrator", () => {
     orch.send("go");
     expect(await agent.question(1)).toEqual({ action: "decline" });
   });
+
+  it("a queued message keeps its attachments", async () => {
+    const { orch, agent } = await startWithFake();
+    orch.send("first");
+    const blocks = [{ type: "text" as const, text: "look @a.png" }, { type: "resource_link" as const, uri: "file:///tmp/a.png", name: "a.png" }];
+    orch.send("look @a.png", blocks);
+    agent.respond(0);
+    await flush();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(agent.prompts[1].text).toBe("look @a.png");
+    expect(orch.state.items.filter((i) => i.kind === "user").at(-1)).toMatchObject({ blocks });
+  });
+
+  it("sending now while draining goes after what is already queued, each exactly once", async () => {
+    const { orch, agent } = await startWithFake();
+    orch.send("go");
+    agent.update({ sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep", status: "in_progress" });
+    agent.respond(0);
+    await flush();
+    orch.send("queued first");
+    orch.sendNow("typed now");
+    expect(agent.prompts.map((p) => p.text)).toEqual(["go", "queued first"]);
+    agent.respond(1);
+    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "bg", status: "completed" });
+    await flush();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(agent.prompts.map((p) => p.text)).toEqual(["go", "queued first", "typed now"]);
+  });
 });

@@ -1,0 +1,228 @@
+import React, { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Box, Text, useApp, useStdout } from "ink";
+import { InputEditor } from "./components/input-editor.js";
+import { InputNotes } from "./components/input-notes.js";
+import { AuthPicker } from "./components/auth-picker.js";
+import { PermissionPrompt } from "./components/permission-prompt.js";
+import { QuestionForm } from "./components/question-form.js";
+import { QueueView } from "./components/queue-view.js";
+import { StatusBar } from "./components/status-bar.js";
+import { StatusLine } from "./components/status-line.js";
+import { StatusPanel } from "./components/status-panel.js";
+import { TerminalPane } from "./components/terminal-pane.js";
+import { useAttention } from "./hooks/use-attention.js";
+import { useLaunchView } from "./hooks/use-launch-view.js";
+import { useMeasuredHeight } from "./hooks/use-measured-height.js";
+import { useSessionState } from "./hooks/use-session-state.js";
+import { useShell } from "./hooks/use-shell.js";
+import { useTerminalSize } from "./hooks/use-terminal-size.js";
+import { FileIndex } from "./input/file-mentions.js";
+import { allSlashCommands } from "./input/slash-commands.js";
+import type { AgentCommand } from "../agents/agent-process.js";
+import type { Launch } from "./launch.js";
+import { terminalAccess, type SessionPort } from "./session-port.js";
+import { describeStatus, isBusy } from "./status/status-text.js";
+import { ClippedRegion } from "./transcript/clipped-region.js";
+import { TranscriptLedger } from "./transcript/transcript-ledger.js";
+import { LiveTail, looseTerminals, PrintedTranscript } from "./transcript/transcript-view.js";
+
+/** Props of the interactive app. */
+export interface AppProps {
+  session: SessionPort;
+  /** The agent preset's name, until the agent names itself. */
+  agentName: string;
+  cwd: string;
+  /** The agent launch, for "starting…" and start errors. */
+  launch?: Launch;
+  /** Rings for the user's attention; absent with --no-notify. */
+  notify?: (message: string) => void;
+  /** Called when the user quits, after Ink is told to exit. */
+  onQuit?: () => void;
+  /** The terminal was asked for bracketed paste (run-interactive does). */
+  bracketedPaste?: boolean;
+  /** Frame interval for state coalescing. */
+  frameMs?: number;
+  /** How the agent was started: a terminal login method runs it with extra arguments. */
+  agentCommand?: AgentCommand;
+  /** The saved sessions as a table, for /sessions. */
+  listSessions?: () => Promise<string>;
+}
+
+/** Clears the screen and the scrollback, then homes the cursor. */
+const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+
+/** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
+const LIVE_MARGIN = 4;
+
+/** Waits this long after the last resize before printing the transcript again at the new width. */
+const REPRINT_AFTER_RESIZE_MS = 200;
+
+/**
+ * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
+ * input, status bar. It composes: state comes from the session, decisions from the session and the
+ * shell hook, drawing from the components.
+ */
+export function App(props: AppProps): React.ReactElement {
+  const { session, agentName, cwd } = props;
+  const { exit } = useApp();
+  const { write } = useStdout();
+  const { state } = useSessionState(session, props.frameMs);
+  const { columns, rows } = useTerminalSize();
+  const width = Math.max(20, columns);
+  const launchView = useLaunchView(props.launch);
+  useAttention(state, props.notify);
+
+  const ledger = useRef<TranscriptLedger | null>(null);
+  ledger.current ??= new TranscriptLedger();
+  const [printEpoch, setPrintEpoch] = useState(0);
+  // The epoch is a dependency because /clear empties the ledger's printed list without a state change.
+  const split = useMemo(() => ledger.current!.update(state), [state, printEpoch]);
+
+  const clearScreen = useCallback(() => {
+    write(CLEAR_SCREEN);
+    ledger.current!.clear();
+    setPrintEpoch((e) => e + 1);
+  }, [write]);
+  const reprint = useCallback(() => {
+    write(CLEAR_SCREEN);
+    setPrintEpoch((e) => e + 1);
+  }, [write]);
+
+  // Printed lines do not reflow; print them again at the new width once resizing stops.
+  const firstWidth = useRef(width);
+  useEffect(() => {
+    if (width === firstWidth.current) return;
+    const timer = setTimeout(() => {
+      firstWidth.current = width;
+      reprint();
+    }, REPRINT_AFTER_RESIZE_MS);
+    return () => clearTimeout(timer);
+  }, [width, reprint]);
+
+  const terminals = session.terminals;
+  const access = useMemo(() => terminalAccess(session), [session, terminals]);
+  const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
+
+  const [chromeRef, chromeHeight] = useMeasuredHeight();
+  const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
+
+  // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
+  const [quitting, setQuitting] = useState(false);
+  const quit = useCallback(() => setQuitting(true), []);
+  useEffect(() => {
+    if (!quitting) return;
+    exit();
+    props.onQuit?.();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [quitting]);
+
+  const shell = useShell({
+    port: session,
+    state,
+    cwd,
+    launch: props.launch,
+    launchFailed: launchView.phase === "failed",
+    terminals: access,
+    paneRows: Math.max(3, liveMax - 3),
+    quit,
+    clearScreen,
+    reprint,
+    listSessions: props.listSessions,
+  });
+
+  const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);
+  const commands = useMemo(() => allSlashCommands(state.commands), [state.commands]);
+  const status = describeStatus(state, { agentName, launch: launchView, runningTerminal: shell.runningTerminals.length > 0, terminalFocused: shell.focus === "terminal" });
+  const focused = shell.terminalFocus ? access?.get(shell.terminalFocus.id) : undefined;
+  const busy = isBusy(state);
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <PrintedTranscript key={printEpoch} items={split.printed} state={state} width={width} expanded={shell.expanded} />
+      {focused && shell.terminalFocus ? (
+        <Box flexDirection="column" marginTop={1}>
+          <TerminalPane
+            terminal={focused}
+            rows={Math.max(3, liveMax - 3)}
+            width={width}
+            focused
+            scrollOffset={shell.terminalFocus.scroll}
+            title={state.terminals[shell.terminalFocus.id]?.command}
+          />
+          <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
+        </Box>
+      ) : (
+        <LiveTail
+          items={split.live}
+          state={state}
+          width={width}
+          maxRows={liveMax}
+          expanded={shell.expanded}
+          terminal={access ? resolveTerminal : undefined}
+          loosePanes={looseTerminals(state)}
+        />
+      )}
+      {quitting ? null : (
+      <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
+        {state.permissions.length > 0 ? (
+          <Box flexDirection="column">
+            {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
+            <ClippedRegion maxRows={Math.max(8, rows - 8)} moreLabel={(n) => `⋮ ${n} lines of the request above`}>
+              <PermissionPrompt permissions={state.permissions} state={state} width={width} isActive={shell.focus === "permission"} onAnswer={shell.answerPermission} />
+            </ClippedRegion>
+            <Text dimColor>{shell.focus === "permission" ? "  esc cancels the turn · tab types a message instead" : "  tab back to the permission prompt"}</Text>
+          </Box>
+        ) : null}
+        {state.questions.length > 0 ? (
+          <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
+        ) : null}
+        {state.phase === "auth" && state.auth ? (
+          <AuthPicker
+            methods={state.auth.methods}
+            message={state.auth.message}
+            agentName={agentName}
+            agentCommand={props.agentCommand ?? { command: agentName, args: [] }}
+            width={width}
+            isActive={shell.focus === "auth"}
+            onChoose={shell.authenticate}
+          />
+        ) : null}
+        <QueueView
+          queue={state.queue}
+          selected={shell.queueSelected}
+          editingId={shell.editingQueuedId}
+          width={width}
+          maxShown={Math.max(2, Math.floor(rows / 5))}
+          isActive={shell.focus === "queue"}
+          {...shell.queue}
+        />
+        {shell.panel ? <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} /> : null}
+        <StatusLine view={status} width={width} />
+        <InputEditor
+          editor={shell.editor}
+          read={shell.readEditor}
+          dispatch={shell.dispatchEditor}
+          isActive={shell.focus === "input"}
+          width={width}
+          maxLines={Math.max(3, Math.floor(rows / 3))}
+          commands={commands}
+          files={files}
+          bracketedPaste={props.bracketedPaste === true}
+          prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
+          placeholder={
+            launchView.phase === "failed" || state.phase === "failed"
+              ? "/restart to try again · /quit to leave"
+              : state.phase === "starting"
+                ? "type away: messages wait until the agent is ready"
+                : busy ? "queue a message (sent when the turn ends)" : "message the agent · / commands · @ files"
+          }
+          onSubmit={shell.submit}
+          onKey={shell.onEditorKey}
+        />
+        <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
+        <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+      </Box>
+      )}
+    </Box>
+  );
+}

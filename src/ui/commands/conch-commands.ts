@@ -1,0 +1,132 @@
+import type { SessionState } from "../../session/state.js";
+import { CONCH_COMMANDS } from "../input/slash-commands.js";
+import type { SessionPort } from "../session-port.js";
+import { modelOption, selectValues } from "../status/session-facts.js";
+import { isBusy } from "../status/status-text.js";
+
+/** What conch's own commands may do to the view and the session. */
+export interface CommandContext {
+  port: SessionPort;
+  state: SessionState;
+  /** Shows a message panel under the input until the next prompt. */
+  show(lines: string | string[], tone?: "info" | "error"): void;
+  clearScreen(): void;
+  toggleExpanded(): boolean;
+  restart(): void;
+  /** The agent could not start, so a restart makes sense even though the session never failed. */
+  launchFailed: boolean;
+  quit(): void;
+  /** The saved sessions as a table, when the app can read them. */
+  listSessions?: () => Promise<string>;
+}
+
+/** The keys, for /help. */
+export const KEY_HELP = [
+  "enter send · shift+enter, alt+enter, ctrl-j or \\ then enter: new line",
+  "↑/↓ history (on the first/last line) · ctrl-a/e line start/end · ctrl-k/u kill to end/start · ctrl-w delete word",
+  "esc cancel the turn · ctrl-c twice quit · shift+tab next mode · ctrl-t focus a running terminal",
+  "while busy, messages queue: ↑ on an empty input selects one to edit (enter) or remove (d) · ctrl-d sends the next one now",
+  "/ commands · @ attach a file (images go as images when the agent takes them)",
+];
+
+function helpLines(state: SessionState): string[] {
+  const agent = state.commands.filter((c) => !CONCH_COMMANDS.some((k) => k.name === c.name));
+  return [
+    ...KEY_HELP,
+    "",
+    ...CONCH_COMMANDS.map((c) => `/${c.name}${c.hint ? ` ${c.hint}` : ""} · ${c.description}`),
+    ...(agent.length ? ["", `the agent's commands: ${agent.map((c) => `/${c.name}`).join(" ")}`] : []),
+  ];
+}
+
+function findByIdOrName<T>(items: readonly T[], wanted: string, id: (t: T) => string, name: (t: T) => string): T | undefined {
+  const w = wanted.toLowerCase();
+  return items.find((i) => id(i) === wanted) ?? items.find((i) => id(i).toLowerCase() === w || name(i).toLowerCase() === w);
+}
+
+function runMode(args: string, ctx: CommandContext): void {
+  const modes = ctx.state.modes;
+  if (!modes?.availableModes?.length) return ctx.show("this agent has no modes");
+  if (!args) {
+    return ctx.show(["modes (shift+tab cycles):", ...modes.availableModes.map((m) => `${m.id === modes.currentModeId ? "●" : "○"} ${m.id} · ${m.name}${m.description ? ` · ${m.description}` : ""}`)]);
+  }
+  const mode = findByIdOrName(modes.availableModes, args, (m) => m.id, (m) => m.name);
+  if (!mode) return ctx.show(`no mode "${args}": ${modes.availableModes.map((m) => m.id).join(", ")}`, "error");
+  void ctx.port.setMode(mode.id);
+}
+
+function runModel(args: string, ctx: CommandContext): void {
+  const { state } = ctx;
+  const models = state.models;
+  const option = modelOption(state);
+  const choices = models?.availableModels?.length
+    ? models.availableModels.map((m) => ({ id: m.modelId, name: m.name, current: m.modelId === models.currentModelId }))
+    : option
+      ? selectValues(option).map((v) => ({ id: v.value, name: v.name, current: v.value === String(option.currentValue) }))
+      : [];
+  if (!choices.length) return ctx.show("this agent does not offer a model choice");
+  if (!args) return ctx.show(["models:", ...choices.map((c) => `${c.current ? "●" : "○"} ${c.id} · ${c.name}`)]);
+  const choice = findByIdOrName(choices, args, (c) => c.id, (c) => c.name);
+  if (!choice) return ctx.show(`no model "${args}": ${choices.map((c) => c.id).join(", ")}`, "error");
+  if (models?.availableModels?.length) void ctx.port.setModel(choice.id);
+  else if (option) void ctx.port.setConfigOption(option.id, choice.id);
+}
+
+function runConfig(args: string, ctx: CommandContext): void {
+  const options = ctx.state.configOptions;
+  if (!options.length) return ctx.show("this agent has no session options");
+  const [id, ...rest] = args.split(/\s+/).filter(Boolean);
+  if (!id) {
+    return ctx.show([
+      "session options (/config <id> <value>):",
+      ...options.map((o) => {
+        const values = o.type === "select" ? ` · ${selectValues(o).map((v) => v.value).join(", ")}` : "";
+        return `${o.id} = ${String(o.currentValue)}${values}`;
+      }),
+    ]);
+  }
+  const option = options.find((o) => o.id === id);
+  if (!option) return ctx.show(`no option "${id}": ${options.map((o) => o.id).join(", ")}`, "error");
+  const value = rest.join(" ");
+  if (!value) return ctx.show(`${option.id} = ${String(option.currentValue)}`);
+  if (option.type === "select" && !selectValues(option).some((v) => v.value === value)) {
+    return ctx.show(`"${value}" is not a value of ${option.id}: ${selectValues(option).map((v) => v.value).join(", ")}`, "error");
+  }
+  void ctx.port.setConfigOption(option.id, value);
+}
+
+/** Runs one of conch's own slash commands. */
+export function runConchCommand(name: string, args: string, ctx: CommandContext): void {
+  const { state, port } = ctx;
+  switch (name) {
+    case "help":
+      return ctx.show(helpLines(state));
+    case "clear":
+      return ctx.clearScreen();
+    case "mode":
+      return runMode(args, ctx);
+    case "model":
+      return runModel(args, ctx);
+    case "config":
+      return runConfig(args, ctx);
+    case "sessions":
+      if (!ctx.listSessions) return ctx.show("sessions: run `conch sessions`");
+      void ctx.listSessions().then(
+        (table) => ctx.show([...table.split("\n"), "", "resume one with: conch -r <id>"]),
+        (err: Error) => ctx.show(`could not list sessions: ${err.message}`, "error"),
+      );
+      return;
+    case "cancel":
+      if (!isBusy(state)) return ctx.show("nothing to cancel");
+      return port.cancel();
+    case "expand":
+      return ctx.show(ctx.toggleExpanded() ? "expanded: tool output and thoughts in full" : "collapsed: tool output and thoughts clipped");
+    case "restart":
+      if (state.phase !== "failed" && !ctx.launchFailed) return ctx.show("the agent is running; /restart is for after it failed");
+      return ctx.restart();
+    case "quit":
+      return ctx.quit();
+    default:
+      return ctx.show(`unknown command /${name}`, "error");
+  }
+}

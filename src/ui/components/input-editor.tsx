@@ -1,0 +1,200 @@
+import React, { useEffect, useRef, useState } from "react";
+import { Box, Text, type Key } from "ink";
+import { editorCommandFor, enterAction } from "../input/editor-keys.js";
+import { cursorLine, type EditorAction, type EditorState } from "../input/editor-state.js";
+import { completeMention, mentionAt, type FileIndex } from "../input/file-mentions.js";
+import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "../input/slash-commands.js";
+import { useKeypress } from "../hooks/use-keypress.js";
+import { CompletionMenu, SlashMenu } from "./slash-menu.js";
+import { color } from "./theme.js";
+
+/** Props of the prompt editor. */
+export interface InputEditorProps {
+  /** The buffer to draw. */
+  editor: EditorState;
+  /** The buffer as of now: several keys can arrive before the next render. */
+  read(): EditorState;
+  dispatch(action: EditorAction): void;
+  isActive: boolean;
+  width: number;
+  /** Lines of the buffer shown at most; a longer buffer scrolls with the cursor. */
+  maxLines: number;
+  /** Every slash command on offer (conch's and the agent's). */
+  commands: SlashCommand[];
+  /** `@` completion source; none means no file menu. */
+  files?: FileIndex;
+  /** The terminal was asked for bracketed paste (see editor-keys). */
+  bracketedPaste: boolean;
+  /** Shown before the text, e.g. "›" or "edit 2 ›". */
+  prompt: string;
+  placeholder?: string;
+  onSubmit(text: string): void;
+  /** Keys the editor has no use for (Esc, Shift+Tab, Ctrl-T, Ctrl-D, Up on an empty input…); true when handled. */
+  onKey?(input: string, key: Key, raw: string): boolean;
+}
+
+/** Entries a completion menu holds; it shows a scrolling window of them. */
+const MENU_LIMIT = 50;
+
+type Menu =
+  | { kind: "slash"; items: SlashCommand[] }
+  | { kind: "file"; items: string[]; mention: NonNullable<ReturnType<typeof mentionAt>> }
+  | null;
+
+function useMenu(props: InputEditorProps, dismissed: string | null): Menu {
+  const { editor, commands, files } = props;
+  const [, setTick] = useState(0);
+  const query = slashQuery(editor.text, editor.cursor);
+  const mention = query === null ? mentionAt(editor.text, editor.cursor) : null;
+  const searching = mention !== null && files !== undefined;
+  // The file walk is asynchronous: an open menu refreshes as results arrive.
+  useEffect(() => {
+    if (!searching) return;
+    const refresh = () => setTick((t) => t + 1);
+    const off = files.subscribe(refresh);
+    // Results may have arrived between the render that started the walk and this subscription.
+    refresh();
+    return off;
+  }, [searching, files]);
+  if (dismissed === editor.text) return null;
+  if (query !== null) {
+    const items = slashSuggestions(query, commands, MENU_LIMIT);
+    // A fully typed name followed by nothing else needs no menu to run.
+    return items.length ? { kind: "slash", items } : null;
+  }
+  if (mention && files) {
+    const items = files.search(mention.query, MENU_LIMIT);
+    return items.length ? { kind: "file", items, mention } : null;
+  }
+  return null;
+}
+
+/** The lines to draw, the cursor's line among them, and how many are hidden above and below. */
+function visibleLines(editor: EditorState, maxLines: number) {
+  const lines = editor.text.split("\n");
+  const { line: cursorRow, column } = cursorLine(editor);
+  const max = Math.max(1, maxLines);
+  let start = 0;
+  if (lines.length > max) start = Math.min(Math.max(0, cursorRow - Math.floor(max / 2)), lines.length - max);
+  return { lines: lines.slice(start, start + max), start, cursorRow, column, hiddenAbove: start, hiddenBelow: Math.max(0, lines.length - start - max) };
+}
+
+/** Tabs would break the cursor's column; two spaces look the same to a reader. */
+const show = (s: string) => s.replace(/\t/g, "  ");
+
+/**
+ * The multi-line prompt editor: Enter sends, Shift/Alt+Enter, Ctrl-J or a trailing `\` break the
+ * line, pasted text keeps its newlines. `/` opens the command menu and `@` the file menu.
+ */
+export function InputEditor(props: InputEditorProps): React.ReactElement {
+  const { editor, dispatch, isActive, width } = props;
+  const [selected, setSelected] = useState(0);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const inPaste = useRef(false);
+  const menu = useMenu(props, dismissed);
+  const menuKey = menu ? `${menu.kind}:${menu.items.join("|")}` : "";
+  useEffect(() => setSelected(0), [menuKey]);
+  const index = menu ? Math.min(selected, menu.items.length - 1) : 0;
+
+  const completeSelected = (submit: boolean) => {
+    if (!menu) return;
+    const editor = props.read();
+    if (menu.kind === "slash") {
+      const command = menu.items[index];
+      const done = completeSlash(editor.text, command);
+      const runsBare = !command.hint && done.text.trim() === `/${command.name}`;
+      if (submit && (runsBare || editor.text.trim() === `/${command.name}`)) {
+        props.onSubmit(done.text.trim());
+        return;
+      }
+      dispatch({ type: "set", text: done.text, cursor: done.cursor });
+    } else {
+      const done = completeMention(editor.text, menu.mention, menu.items[index]);
+      dispatch({ type: "set", text: done.text, cursor: done.cursor });
+    }
+  };
+
+  useKeypress(
+    (input, key, raw) => {
+      const command = editorCommandFor(input, key, raw, { inPaste: inPaste.current, bracketedPaste: props.bracketedPaste });
+      if (command.kind === "paste-start") {
+        inPaste.current = true;
+        return;
+      }
+      if (command.kind === "paste-end") {
+        inPaste.current = false;
+        return;
+      }
+      if (menu && !inPaste.current) {
+        if (key.upArrow) return setSelected((index - 1 + menu.items.length) % menu.items.length);
+        if (key.downArrow) return setSelected((index + 1) % menu.items.length);
+        if (key.tab && !key.shift) return completeSelected(false);
+        if (command.kind === "enter") return completeSelected(true);
+        if (key.escape) return setDismissed(props.read().text);
+      }
+      if (!inPaste.current && props.onKey?.(input, key, raw)) return;
+      switch (command.kind) {
+        case "edit":
+          dispatch(command.action);
+          return;
+        case "enter": {
+          const action = enterAction(props.read());
+          if (action) dispatch(action);
+          else props.onSubmit(props.read().text);
+          return;
+        }
+        case "type-ahead":
+          dispatch({ type: "insert", text: command.text });
+          if (command.submit) props.onSubmit(props.read().text);
+          return;
+        default:
+          return;
+      }
+    },
+    { isActive },
+  );
+
+  const view = visibleLines(editor, props.maxLines);
+  const promptWidth = props.prompt.length + 1;
+  const textWidth = Math.max(4, width - promptWidth);
+  const empty = editor.text === "";
+  return (
+    <Box flexDirection="column" width={width}>
+      {view.hiddenAbove > 0 ? <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenAbove} more line${view.hiddenAbove > 1 ? "s" : ""}`}</Text> : null}
+      {view.lines.map((line, i) => {
+        const row = view.start + i;
+        const onCursor = isActive && row === view.cursorRow;
+        return (
+          <Box key={row} flexDirection="row" width={width}>
+            <Box width={promptWidth} flexShrink={0}>
+              <Text color={isActive ? color("accent") : undefined} dimColor={!isActive} bold>
+                {row === 0 ? props.prompt : ""}
+              </Text>
+            </Box>
+            <Box width={textWidth}>
+              {empty && props.placeholder ? (
+                <Text>
+                  {isActive ? <Text inverse> </Text> : null}
+                  <Text dimColor>{props.placeholder}</Text>
+                </Text>
+              ) : onCursor ? (
+                <Text>
+                  {show(line.slice(0, view.column))}
+                  <Text inverse>{line.length > view.column ? show(String.fromCodePoint(line.codePointAt(view.column)!)) : " "}</Text>
+                  {show(line.slice(view.column + (line.length > view.column ? String.fromCodePoint(line.codePointAt(view.column)!).length : 0)))}
+                </Text>
+              ) : (
+                <Text dimColor={!isActive}>{show(line) || " "}</Text>
+              )}
+            </Box>
+          </Box>
+        );
+      })}
+      {view.hiddenBelow > 0 ? <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenBelow} more line${view.hiddenBelow > 1 ? "s" : ""}`}</Text> : null}
+      {isActive && menu?.kind === "slash" ? <SlashMenu commands={menu.items} selected={index} width={width} /> : null}
+      {isActive && menu?.kind === "file" ? (
+        <CompletionMenu entries={menu.items.map((p) => ({ label: `@${p}` }))} selected={index} width={width} footer="↑↓ choose · tab/enter complete · esc close" />
+      ) : null}
+    </Box>
+  );
+}

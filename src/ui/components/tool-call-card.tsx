@@ -1,0 +1,140 @@
+import React from "react";
+import { Box, Text } from "ink";
+import type { ToolKind } from "@agentclientprotocol/sdk";
+import { displayStatus, type SessionState, type ToolCallView } from "../../session/state.js";
+import type { Terminal } from "../../terminals/terminal.js";
+import { KIND_ICONS, STATUS_LOOK, color } from "./theme.js";
+import { ClippedMarkdown, ToolCallContentView, contentShowsSomething, shownOutput } from "./tool-call-content.js";
+import { commandOf, cwdOf, permissionLabel, rawOutputText, relativePath } from "./tool-call-fields.js";
+import { useSpinner } from "./use-spinner.js";
+
+/** Props of a tool call card. */
+export interface ToolCallCardProps {
+  tool: ToolCallView;
+  state: SessionState;
+  width: number;
+  /** Show everything: raw input, all output lines, the whole diff, a tall terminal. */
+  expanded?: boolean;
+  terminal?: (id: string) => Terminal | undefined;
+}
+
+/** One tool call: kind, title, status, where it works, what it runs, and what came back. */
+export const ToolCallCard = React.memo(function ToolCallCard(props: ToolCallCardProps): React.ReactElement {
+  const { tool, state, width } = props;
+  const expanded = props.expanded === true;
+  const cwd = state.info?.cwd;
+  const status = displayStatus(tool);
+  const look = STATUS_LOOK[status] ?? STATUS_LOOK.unknown;
+  const spinner = useSpinner(status === "in_progress");
+  const awaiting = state.permissions.some((p) => p.toolCallId === tool.toolCallId);
+  const kind: ToolKind = tool.kind ?? "other";
+  const inner = Math.max(10, width - 2);
+
+  const command = kind === "execute" ? commandOf(tool.rawInput) : undefined;
+  const showCommand = command !== undefined && command.trim() !== tool.title.trim();
+  const commandCwd = kind === "execute" ? cwdOf(tool.rawInput, tool.content) : undefined;
+  const showCwd = commandCwd !== undefined && commandCwd !== cwd;
+  const diffPaths = new Set(tool.content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
+  const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
+  const shown = tool.content.filter((c) => contentShowsSomething(c, state.terminals, props.terminal));
+  const fallback = outputNotShown(tool, shown.length === 0, state);
+  const permission = permissionLabel(tool.permission);
+  const termCommand = command ?? (kind === "execute" ? tool.title : undefined);
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Box flexDirection="row">
+        <Box width={2} flexShrink={0}>
+          <Text color={color(look.role)}>{status === "in_progress" ? spinner : look.icon}</Text>
+        </Box>
+        <Box width={2} flexShrink={0}>
+          <Text dimColor>{KIND_ICONS[kind] ?? KIND_ICONS.other}</Text>
+        </Box>
+        <Box flexGrow={1} flexShrink={1}>
+          <Text bold>{tool.title || tool.toolCallId}</Text>
+        </Box>
+        {look.word ? (
+          <Box flexShrink={0} marginLeft={1}>
+            <Text color={color(look.role)}>{look.word}</Text>
+          </Box>
+        ) : null}
+      </Box>
+      <Box flexDirection="column" paddingLeft={2} width={width}>
+        {locations.length > 0 ? (
+          <Text dimColor wrap="truncate-end">
+            {locations.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  ")}
+          </Text>
+        ) : null}
+        {showCommand ? (
+          <Text>
+            <Text color={color("accent")}>$ </Text>
+            <Text>{command}</Text>
+          </Text>
+        ) : null}
+        {showCwd ? <Text dimColor>{`in ${commandCwd}`}</Text> : null}
+        {expanded && tool.rawInput !== undefined ? <RawJson label="input" value={tool.rawInput} /> : null}
+        {shown.map((c, i) => (
+          <ToolCallContentView
+            key={i}
+            content={c}
+            width={inner}
+            expanded={expanded}
+            cwd={cwd}
+            terminals={state.terminals}
+            terminal={props.terminal}
+            title={termCommand}
+            startedAt={tool.startedAt > 1e12 ? tool.startedAt : undefined}
+          />
+        ))}
+        {fallback !== undefined ? (
+          <ClippedMarkdown text={fenced(fallback)} width={inner} expanded={expanded} />
+        ) : null}
+        {expanded && tool.rawOutput !== undefined && fallback === undefined && shown.length === 0 ? (
+          <RawJson label="output" value={tool.rawOutput} />
+        ) : null}
+        {awaiting ? <Text color={color("warning")}>awaiting permission</Text> : null}
+        {permission ? (
+          <Text color={color(permission.allowed ? "success" : "error")} dimColor={permission.allowed}>
+            {permission.text}
+          </Text>
+        ) : null}
+      </Box>
+    </Box>
+  );
+});
+
+/**
+ * `rawOutput` text to show: when no content shows anything, or for a command whose content is only
+ * talk (codex keeps its permission reason as content and the output only in `rawOutput`).
+ */
+function outputNotShown(tool: ToolCallView, nothingShown: boolean, state: SessionState): string | undefined {
+  const text = rawOutputText(tool.rawOutput);
+  if (text === undefined || text.trim() === "") return undefined;
+  if (nothingShown) return text;
+  if (tool.kind !== "execute") return undefined;
+  const squash = (t: string) => t.replace(/\s+/g, " ").trim();
+  return squash(shownOutput(tool.content, state.terminals)).includes(squash(text)) ? undefined : text;
+}
+
+function RawJson({ label, value }: { label: string; value: unknown }) {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return (
+    <Box flexDirection="column">
+      <Text dimColor>{`${label}:`}</Text>
+      <Text dimColor>{text}</Text>
+    </Box>
+  );
+}
+
+/** Raw output is program output, not markdown: fence it (unless it already is) so it shows verbatim. */
+function fenced(text: string): string {
+  if (/^\s*(```|~~~)/.test(text)) return text;
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}\n${text.replace(/\n+$/, "")}\n${fence}`;
+}

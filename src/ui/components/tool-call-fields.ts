@@ -1,0 +1,140 @@
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { ToolCallView } from "../../session/state.js";
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
+
+/**
+ * The command an execute call runs, from `rawInput.command` (a string, or an argv array as codex
+ * sends it). A `bash -lc "script"` wrapper is unwrapped to the script, which is what the user reads.
+ */
+export function commandOf(rawInput: unknown): string | undefined {
+  const command = record(rawInput)?.command;
+  if (typeof command === "string") return command;
+  if (Array.isArray(command) && command.every((c) => typeof c === "string")) {
+    const argv = command as string[];
+    if (argv.length === 3 && SHELLS.test(argv[0]) && /^-\w*c$/.test(argv[1])) return argv[2];
+    return argv.map(quoteArg).join(" ");
+  }
+  return undefined;
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/** The working directory of a command: `rawInput.cwd`, or gemini's "[current working directory …]" text. */
+export function cwdOf(rawInput: unknown, content: ToolCallContent[] | null | undefined): string | undefined {
+  const cwd = record(rawInput)?.cwd;
+  if (typeof cwd === "string" && cwd !== "") return cwd;
+  for (const item of content ?? []) {
+    if (item.type !== "content" || item.content.type !== "text") continue;
+    const m = /\[current working directory ([^\]]+)\]/.exec(item.content.text);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** A path relative to the session cwd when it is inside it, as given otherwise. */
+export function relativePath(path: string, cwd: string | undefined): string {
+  if (!cwd) return path;
+  const base = cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
+  if (path === base) return ".";
+  return path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
+}
+
+/**
+ * The readable output hidden in `rawOutput` when a call has no content: codex puts it in
+ * `formatted_output` / `aggregated_output`, others use a plain string or `stdout`.
+ */
+export function rawOutputText(rawOutput: unknown): string | undefined {
+  if (typeof rawOutput === "string") return rawOutput;
+  const r = record(rawOutput);
+  if (!r) return undefined;
+  for (const key of ["formatted_output", "aggregated_output", "stdout", "output", "result", "error"]) {
+    const v = r[key];
+    if (typeof v === "string" && v.trim() !== "") return v;
+  }
+  return undefined;
+}
+
+/** What the permission answer was, in words: "allowed once", "rejected", "permission cancelled". */
+export function permissionLabel(permission: ToolCallView["permission"]): { text: string; allowed: boolean } | undefined {
+  if (!permission) return undefined;
+  if (permission.outcome === "cancelled") {
+    return { text: permission.source === "agent" ? "permission withdrawn" : "permission cancelled", allowed: false };
+  }
+  const byPolicy = permission.source === "policy" ? " by policy" : "";
+  switch (permission.optionKind) {
+    case "allow_once":
+      return { text: `allowed once${byPolicy}`, allowed: true };
+    case "allow_always":
+      return { text: `always allowed${byPolicy}`, allowed: true };
+    case "reject_once":
+      return { text: `rejected${byPolicy}`, allowed: false };
+    case "reject_always":
+      return { text: `always rejected${byPolicy}`, allowed: false };
+    default:
+      return { text: `${permission.optionName ?? "answered"}${byPolicy}`, allowed: true };
+  }
+}
+
+/**
+ * The first `max` lines of markdown source, with an open code fence closed so the clipped part
+ * still renders as code; `hidden` counts the lines left out.
+ */
+export function clipMarkdown(text: string, max: number): { text: string; hidden: number } {
+  const lines = text.replace(/\n+$/, "").split("\n");
+  if (lines.length <= max) return { text: lines.join("\n"), hidden: 0 };
+  const kept = lines.slice(0, Math.max(0, max));
+  let fence: string | null = null;
+  for (const line of kept) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!marker) continue;
+    if (!fence) fence = marker;
+    else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
+  }
+  if (fence) kept.push(fence);
+  return { text: kept.join("\n"), hidden: lines.length - Math.max(0, max) };
+}
+
+/** The last `max` lines of plain output (a terminal's tail), and how many were left out above. */
+export function tailLines(text: string, max: number): { text: string; hidden: number } {
+  const lines = stripControl(text).replace(/\n+$/, "").split("\n");
+  if (lines.length <= max) return { text: lines.join("\n"), hidden: 0 };
+  return { text: lines.slice(-max).join("\n"), hidden: lines.length - max };
+}
+
+/**
+ * Removes escape sequences that move the cursor or clear the screen (they would wreck the layout)
+ * and carriage-return overwrites; colour (SGR) sequences stay.
+ */
+export function stripControl(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(/\u001b\[[0-9;?]*[A-Za-ln-z]/g, "")
+    .replace(/\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)/g, "")
+    .replace(/\u001b[()][0-9A-Za-z]/g, "")
+    .split("\n")
+    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
+    .join("\n");
+}
+
+/** Compact one-line JSON of anything, cut to `max` characters. */
+export function compactJson(value: unknown, max: number): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}
+
+/** Gemini prefixes a command's description with "[current working directory …]", shown separately. */
+export function withoutCwdPrefix(text: string): string {
+  return text.replace(/^\s*\[current working directory [^\]]+\]\s*/, "");
+}

@@ -1,0 +1,17 @@
+import { measureElement, type DOMElement } from "ink";
+import { useLayoutEffect, useRef, useState, type RefObject } from "react";
+
+/**
+ * The laid-out height of an element, measured after every render. A change costs one more
+ * render; a steady height costs nothing.
+ */
+export function useMeasuredHeight(): [RefObject<DOMElement | null>, number] {
+  const ref = useRef<DOMElement | null>(null);
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    if (!ref.current) return;
+    const h = measureElement(ref.current).height;
+    if (h !== height) setHeight(h);
+  });
+  return [ref, height];
+}

@@ -1,0 +1,92 @@
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const IMAGE_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+/** Images bigger than this go as a link even to an agent that takes images: base64 in JSON-RPC gets heavy. */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** A prompt ready for `session/prompt`, and what the user should be told about its attachments. */
+export interface BuiltPrompt {
+  /** Null when the text mentions no file: the plain text is the whole prompt. */
+  blocks: ContentBlock[] | null;
+  notes: string[];
+}
+
+export interface PromptContext {
+  cwd: string;
+  /** The agent said it accepts image blocks (`promptCapabilities.image`). */
+  images: boolean;
+  /** For tests: how to look at files. */
+  fs?: { stat(p: string): { isFile(): boolean; size: number } | undefined; read(p: string): Buffer };
+}
+
+const realFs = {
+  stat(p: string) {
+    try {
+      return statSync(p);
+    } catch {
+      return undefined;
+    }
+  },
+  read: (p: string) => readFileSync(p),
+};
+
+function resolvePath(raw: string, cwd: string): string {
+  if (raw === "~" || raw.startsWith("~/")) return path.join(homedir(), raw.slice(1));
+  return path.resolve(cwd, raw);
+}
+
+/** `@path` words in the text, in order, without repeats. Trailing punctuation is tried off too ("see @a.ts,"). */
+export function mentionedPaths(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) if (!out.includes(m[1])) out.push(m[1]);
+  return out;
+}
+
+/**
+ * Turns `@path` mentions of existing files into content blocks after the text: an image the agent
+ * can take becomes an `image` block, anything else a `resource_link` the agent can read itself.
+ */
+export function buildPrompt(text: string, ctx: PromptContext): BuiltPrompt {
+  const fs = ctx.fs ?? realFs;
+  const attachments: ContentBlock[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  for (const word of mentionedPaths(text)) {
+    const candidates = [word, word.replace(/[),.;:!?'"\]]+$/, "")].filter((c, i, all) => c && all.indexOf(c) === i);
+    for (const candidate of candidates) {
+      const abs = resolvePath(candidate, ctx.cwd);
+      const stat = fs.stat(abs);
+      if (!stat) continue;
+      if (seen.has(abs)) break;
+      seen.add(abs);
+      const name = path.basename(abs);
+      const uri = pathToFileURL(abs).href;
+      const mimeType = stat.isFile() ? IMAGE_TYPES[path.extname(abs).toLowerCase()] : undefined;
+      if (mimeType && ctx.images && stat.size <= MAX_IMAGE_BYTES) {
+        attachments.push({ type: "image", mimeType, data: fs.read(abs).toString("base64"), uri });
+        notes.push(`@${candidate}: attached as an image`);
+      } else {
+        attachments.push({ type: "resource_link", uri, name });
+        if (mimeType) {
+          notes.push(`@${candidate}: sent as a link, ${ctx.images ? "too big to attach" : "the agent does not accept images"}`);
+        } else {
+          notes.push(`@${candidate}: sent as a link`);
+        }
+      }
+      break;
+    }
+  }
+  if (attachments.length === 0) return { blocks: null, notes };
+  return { blocks: [{ type: "text", text }, ...attachments], notes };
+}

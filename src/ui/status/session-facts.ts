@@ -1,0 +1,82 @@
+import { homedir } from "node:os";
+import type { SessionState } from "../../session/state.js";
+
+/** One piece of the status bar. */
+export interface BarSegment {
+  key: "agent" | "title" | "mode" | "model" | "context" | "cost" | "cwd";
+  text: string;
+}
+
+/** The agent's display name: what it said in `initialize`, else the preset name. */
+export function agentLabel(state: SessionState, fallback: string): string {
+  const info = state.info?.agentInfo;
+  return info?.title || info?.name || state.info?.agentName || fallback;
+}
+
+/** The current mode's name (or id), when the agent has modes. */
+export function modeLabel(state: SessionState): string | undefined {
+  const modes = state.modes;
+  if (!modes?.currentModeId) return undefined;
+  return modes.availableModes?.find((m) => m.id === modes.currentModeId)?.name ?? modes.currentModeId;
+}
+
+/** The select option that picks the model, when the agent exposes one as a config option. */
+export function modelOption(state: SessionState) {
+  const opt = state.configOptions.find((o) => o.id === "model" || (o as { category?: string | null }).category === "model");
+  return opt && opt.type === "select" ? opt : undefined;
+}
+
+/** Values of a select config option, flattened out of groups. */
+export function selectValues(opt: NonNullable<ReturnType<typeof modelOption>>): { value: string; name: string }[] {
+  const out: { value: string; name: string }[] = [];
+  for (const o of opt.options as unknown[]) {
+    const entry = o as { value?: string; name?: string; options?: { value: string; name: string }[] };
+    if (Array.isArray(entry.options)) out.push(...entry.options.map((x) => ({ value: x.value, name: x.name })));
+    else if (typeof entry.value === "string") out.push({ value: entry.value, name: entry.name ?? entry.value });
+  }
+  return out;
+}
+
+/** The model in use: the unstable `models` field, else the `model` config option. */
+export function modelLabel(state: SessionState): string | undefined {
+  const models = state.models;
+  if (models?.currentModelId) return models.availableModels.find((m) => m.modelId === models.currentModelId)?.name ?? models.currentModelId;
+  const opt = modelOption(state);
+  if (!opt) return undefined;
+  const current = String(opt.currentValue);
+  return selectValues(opt).find((v) => v.value === current)?.name ?? current;
+}
+
+/** "ctx 42%" from the agent's last usage report. */
+export function contextLabel(state: SessionState): string | undefined {
+  const u = state.usage;
+  if (!u || !u.size) return undefined;
+  return `ctx ${Math.min(100, Math.round((u.used / u.size) * 100))}%`;
+}
+
+/** "$0.42" (or "0.42 EUR"). */
+export function costLabel(state: SessionState): string | undefined {
+  const cost = state.usage?.cost;
+  if (!cost) return undefined;
+  const amount = cost.amount < 10 ? cost.amount.toFixed(2) : cost.amount.toFixed(1);
+  return cost.currency === "USD" ? `$${amount}` : `${amount} ${cost.currency}`;
+}
+
+/** The cwd with the home folder written as `~`. */
+export function shortPath(p: string, home = homedir()): string {
+  if (home && (p === home || p.startsWith(`${home}/`))) return `~${p.slice(home.length)}`;
+  return p;
+}
+
+/** The status bar's pieces, in order, leaving out what is unknown. */
+export function barSegments(state: SessionState, agentName: string, cwd: string): BarSegment[] {
+  const out: BarSegment[] = [{ key: "agent", text: agentLabel(state, agentName) }];
+  const add = (key: BarSegment["key"], text: string | undefined) => text && out.push({ key, text });
+  add("title", state.title);
+  add("mode", modeLabel(state));
+  add("model", modelLabel(state));
+  add("context", contextLabel(state));
+  add("cost", costLabel(state));
+  add("cwd", shortPath(state.info?.cwd ?? cwd));
+  return out;
+}

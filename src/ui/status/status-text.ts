@@ -1,0 +1,112 @@
+import { describeOpenWork, openWork } from "../../session/open-work.js";
+import type { SessionState } from "../../session/state.js";
+
+/** Where the agent launch stands, as far as the status line cares. */
+export interface LaunchView {
+  phase: "starting" | "ready" | "failed";
+  /** What failed, for a person. */
+  message?: string;
+  stderrTail?: string;
+}
+
+/** What the status line says, and how. */
+export interface StatusView {
+  /** Spinner and elapsed time are shown. */
+  busy: boolean;
+  tone: "normal" | "warning" | "error";
+  text: string;
+  /** Extra lines under the main one (a failure's stderr tail). */
+  detail: string[];
+  /** What the user can do now, e.g. "esc to cancel". */
+  hints: string[];
+  /** Event-clock time the busy period started, for the elapsed counter. */
+  since?: number;
+}
+
+/** What the status line needs besides the session state. */
+export interface StatusContext {
+  agentName: string;
+  launch?: LaunchView;
+  /** A client terminal is running, so Ctrl-T can focus it. */
+  runningTerminal?: boolean;
+  /** A terminal pane has the keys: Esc leaves it rather than cancelling. */
+  terminalFocused?: boolean;
+}
+
+const BUSY = new Set(["prompting", "draining", "cancelling", "replaying"]);
+
+/** Lines of a stderr tail worth showing under a failure. */
+const STDERR_LINES = 6;
+
+function tailLines(text: string | undefined): string[] {
+  if (!text) return [];
+  return text.replace(/\s+$/, "").split(/\r?\n/).slice(-STDERR_LINES);
+}
+
+/** When the current busy period started: the oldest prompt in flight, else the current turn. */
+export function busySince(state: SessionState): number | undefined {
+  const id = state.pendingPrompts[0] ?? state.currentTurnId;
+  return state.turns.find((t) => t.id === id)?.startedAt;
+}
+
+/** The status line for a session phase: what the orchestrator waits on, and which keys help. */
+export function describeStatus(state: SessionState, ctx: StatusContext): StatusView | null {
+  const hints: string[] = [];
+  const since = busySince(state);
+  const escHint = ctx.terminalFocused ? [] : ["esc to cancel"];
+  if (ctx.runningTerminal && !ctx.terminalFocused) hints.push("ctrl-t focus terminal");
+  switch (state.phase) {
+    case "starting":
+      if (ctx.launch?.phase === "failed") {
+        return {
+          busy: false,
+          tone: "error",
+          text: ctx.launch.message ?? `${ctx.agentName} did not start`,
+          detail: tailLines(ctx.launch.stderrTail),
+          hints: ["/restart to try again", `conch doctor --agent ${ctx.agentName} checks the setup`, "/quit"],
+        };
+      }
+      return { busy: true, tone: "normal", text: `starting ${ctx.agentName}…`, detail: [], hints: [] };
+    case "idle":
+      return null;
+    case "prompting": {
+      const n = state.permissions.length;
+      hints.unshift(...escHint);
+      return { busy: true, tone: n ? "warning" : "normal", text: n ? `waiting for permission (${n})` : "working", detail: [], hints, since };
+    }
+    case "draining": {
+      const work = describeOpenWork(openWork(state));
+      hints.unshift(...escHint);
+      if (state.queue.length) hints.push("ctrl-d send next now");
+      return { busy: true, tone: "normal", text: work || "finishing…", detail: [], hints, since };
+    }
+    case "cancelling":
+      return { busy: true, tone: "warning", text: "cancelling…", detail: [], hints, since };
+    case "replaying":
+      return { busy: true, tone: "normal", text: "loading history…", detail: [], hints: [] };
+    case "failed":
+      return {
+        busy: false,
+        tone: "error",
+        text: state.failure?.message ?? "the session failed",
+        detail: tailLines(state.failure?.stderrTail),
+        hints: ["/restart to start the agent again"],
+      };
+    default:
+      return null;
+  }
+}
+
+/** Whether the session is in a phase where a sent message is queued rather than sent. */
+export function isBusy(state: SessionState): boolean {
+  return BUSY.has(state.phase);
+}
+
+/** "4s", "1m 05s", "2h 03m". */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}

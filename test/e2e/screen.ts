@@ -1,0 +1,158 @@
+import { execFileSync } from "node:child_process";
+import xterm from "@xterm/headless";
+import * as pty from "node-pty";
+
+/** How the program under test is started. */
+export interface ScreenOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  cols?: number;
+  rows?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A program in a real PTY, its output fed to a headless xterm: tests read what a person would see
+ * (the screen and its scrollback), not the raw bytes, which cannot tell a redrawn line from a new one.
+ */
+export class Screen {
+  readonly term: InstanceType<typeof xterm.Terminal>;
+  readonly proc: pty.IPty;
+  exitCode: number | null = null;
+  readonly exited: Promise<number>;
+  /** Bells rung (BEL outside an escape sequence). */
+  bells = 0;
+  /** Desktop notifications asked for with OSC 9. */
+  readonly notifications: string[] = [];
+
+  constructor(opts: ScreenOptions) {
+    const cols = opts.cols ?? 100;
+    const rows = opts.rows ?? 30;
+    this.term = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+    this.proc = pty.spawn(opts.command, opts.args, { name: "xterm-256color", cols, rows, cwd: opts.cwd, env: opts.env as Record<string, string> });
+    this.proc.onData((data) => this.term.write(data));
+    this.term.onBell(() => this.bells++);
+    this.term.parser.registerOscHandler(9, (text) => {
+      this.notifications.push(text);
+      return true;
+    });
+    // Answer what the program asks the terminal (cursor position, device attributes), as a terminal would.
+    this.term.onData((data) => this.proc.write(data));
+    this.exited = new Promise((resolve) => {
+      this.proc.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        resolve(exitCode);
+      });
+    });
+  }
+
+  /** Resolves once xterm has parsed everything received so far. */
+  settle(): Promise<void> {
+    return new Promise((resolve) => this.term.write("", resolve));
+  }
+
+  /** Every line of the buffer, scrollback included, trailing spaces trimmed. */
+  lines(): string[] {
+    const buffer = this.term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < buffer.length; i++) out.push(buffer.getLine(i)?.translateToString(true) ?? "");
+    return out;
+  }
+
+  /** The whole buffer as text. */
+  text(): string {
+    return this.lines().join("\n");
+  }
+
+  /** Only the rows on screen now. */
+  visible(): string {
+    const buffer = this.term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < this.term.rows; i++) out.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? "");
+    return out.join("\n");
+  }
+
+  /** Waits until the buffer (or with `visible`, the screen) shows `text`; fails with the screen in the message. */
+  async waitForText(text: string | RegExp, timeoutMs = 10_000, where: "buffer" | "visible" = "buffer"): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const found = () => {
+      const haystack = where === "visible" ? this.visible() : this.text();
+      return typeof text === "string" ? haystack.includes(text) : text.test(haystack);
+    };
+    for (;;) {
+      await this.settle();
+      if (found()) return;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(text)}; the screen shows:\n${this.visible()}`);
+      await sleep(40);
+    }
+  }
+
+  /** Waits until `text` is gone from the screen. */
+  async waitForGone(text: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.settle();
+      if (!this.visible().includes(text)) return;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for "${text}" to go; the screen shows:\n${this.visible()}`);
+      await sleep(40);
+    }
+  }
+
+  /** Types text, then waits a moment so the next key is its own read (as a person's Enter would be). */
+  async type(text: string): Promise<void> {
+    this.proc.write(text);
+    await sleep(60);
+  }
+
+  /** Types a line and presses Enter. */
+  async submit(text: string): Promise<void> {
+    await this.type(text);
+    await this.type("\r");
+  }
+
+  /** Every process below ours, found through ps. */
+  descendants(): number[] {
+    const all = new Set<number>();
+    const walk = (pid: number) => {
+      let out = "";
+      try {
+        out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+      } catch {
+        return;
+      }
+      for (const line of out.split("\n")) {
+        const child = Number(line.trim());
+        if (child && !all.has(child)) {
+          all.add(child);
+          walk(child);
+        }
+      }
+    };
+    walk(this.proc.pid);
+    return [...all];
+  }
+
+  /** Kills the program (and, to be sure, its process group) if it still runs. */
+  async kill(): Promise<void> {
+    if (this.exitCode !== null) return;
+    try {
+      process.kill(-this.proc.pid, "SIGKILL");
+    } catch {
+      this.proc.kill("SIGKILL");
+    }
+    await Promise.race([this.exited, sleep(2000)]);
+  }
+}
+
+/** Whether a process id is still alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

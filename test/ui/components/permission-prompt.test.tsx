@@ -1,0 +1,137 @@
+import React from "react";
+import { describe, expect, it, vi } from "vitest";
+import { render } from "ink-testing-library";
+import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
+import { optionKeys } from "../../../src/ui/components/permission-options.js";
+import { CLAUDE_S3, CODEX_C2, GEMINI_G3, permissionFromTrace, stateAt, tick } from "./fixtures.js";
+
+const DOWN = "\u001B[B";
+const UP = "\u001B[A";
+const ENTER = "\r";
+const ESC = "\u001B";
+
+// The codex c2 request (an execute with an argv command) and the claude s3 Edit request, queued.
+const state = stateAt(CODEX_C2, (e) => e.type === "permission_asked");
+const codex = permissionFromTrace(CODEX_C2, 0);
+const claudeEdit = permissionFromTrace(CLAUDE_S3, 0);
+const queue = [codex, claudeEdit];
+
+function prompt(onAnswer = vi.fn(), permissions = queue, isActive = true) {
+  const view = render(<PermissionPrompt permissions={permissions} state={state} width={90} isActive={isActive} onAnswer={onAnswer} />);
+  return { view, onAnswer };
+}
+
+describe("PermissionPrompt", () => {
+  it("shows the first request's command, cwd and options, and how many more wait", () => {
+    const { view } = prompt();
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("$ echo hello");
+    expect(frame).not.toContain("/bin/bash");
+    expect(frame).toContain("in ${PROJECT}");
+    expect(frame).toMatch(/1 y\s+Yes, proceed/);
+    expect(frame).toMatch(/2 a\s+Yes, and don't ask again/);
+    expect(frame).toMatch(/3 n\s+No, and tell Codex/);
+    expect(frame).toContain("1 more waiting");
+    expect(frame).not.toContain("line two");
+    view.unmount();
+  });
+
+  it("answers with the option of the pressed key", async () => {
+    for (const [key, optionId] of [
+      ["y", "approved"],
+      ["a", "approved-execpolicy-amendment"],
+      ["n", "abort"],
+      ["3", "abort"],
+      ["1", "approved"],
+    ] as const) {
+      const { view, onAnswer } = prompt();
+      await tick();
+      view.stdin.write(key);
+      await tick();
+      expect(onAnswer).toHaveBeenCalledTimes(1);
+      expect(onAnswer).toHaveBeenCalledWith(codex.key, optionId);
+      view.unmount();
+    }
+  });
+
+  it("moves the selection with the arrows and answers with Enter", async () => {
+    const { view, onAnswer } = prompt();
+    await tick();
+    expect(view.lastFrame()).toMatch(/› 1 y\s+Yes, proceed/);
+    view.stdin.write(DOWN);
+    await tick();
+    view.stdin.write(DOWN);
+    await tick();
+    view.stdin.write(UP);
+    await tick();
+    expect(view.lastFrame()).toMatch(/› 2 a\s+Yes, and don't ask again/);
+    view.stdin.write(ENTER);
+    await tick();
+    expect(onAnswer).toHaveBeenCalledWith(codex.key, "approved-execpolicy-amendment");
+    view.unmount();
+  });
+
+  it("Esc answers nothing (it cancels the turn in the shell), and an inactive prompt ignores keys", async () => {
+    const { view, onAnswer } = prompt();
+    await tick();
+    view.stdin.write(ESC);
+    await tick(60);
+    expect(onAnswer).not.toHaveBeenCalled();
+    view.unmount();
+    const inactive = prompt(vi.fn(), queue, false);
+    await tick();
+    inactive.view.stdin.write("y");
+    await tick();
+    expect(inactive.onAnswer).not.toHaveBeenCalled();
+    inactive.view.unmount();
+  });
+
+  it("after the first is answered the next one shows, with its diff, starting on Allow", async () => {
+    const onAnswer = vi.fn();
+    const { view } = prompt(onAnswer);
+    await tick();
+    view.stdin.write("y");
+    await tick();
+    view.rerender(<PermissionPrompt permissions={[claudeEdit]} state={state} width={90} isActive onAnswer={onAnswer} />);
+    await tick();
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("Edit hello.txt");
+    expect(frame).toMatch(/1\s+- line two/);
+    expect(frame).toMatch(/1 \+ line 2 \(edited by the fake model\)/);
+    expect(frame).not.toContain("more waiting");
+    // claude lists "Always Allow" first; the cursor still starts on the one-time "Allow".
+    expect(frame).toMatch(/› 2 y\s+Allow/);
+    view.stdin.write(ENTER);
+    await tick();
+    expect(onAnswer).toHaveBeenLastCalledWith(claudeEdit.key, "allow");
+    expect(onAnswer).toHaveBeenCalledTimes(2);
+    view.unmount();
+  });
+
+  it("a key held down answers a request once, not again before it leaves", async () => {
+    const { view, onAnswer } = prompt();
+    await tick();
+    view.stdin.write("y");
+    view.stdin.write("y");
+    await tick();
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    view.unmount();
+  });
+
+  it("gemini g3: a new-file write shows its path and diff", () => {
+    const write = permissionFromTrace(GEMINI_G3, 1);
+    const { view } = prompt(vi.fn(), [write]);
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("Writing to test_hello.py");
+    expect(frame).toContain("+ from hello import main");
+    view.unmount();
+  });
+
+  it("gives letters to the first option of each kind", () => {
+    expect(optionKeys(claudeEdit.options)).toEqual([
+      { digit: "1", letter: "a" },
+      { digit: "2", letter: "y" },
+      { digit: "3", letter: "n" },
+    ]);
+  });
+});

@@ -1,0 +1,82 @@
+import React from "react";
+import { describe, expect, it } from "vitest";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { render } from "ink-testing-library";
+import { reduce } from "../../../src/session/reduce.js";
+import type { SessionState, TranscriptItem } from "../../../src/session/state.js";
+import { TranscriptItemView } from "../../../src/ui/components/transcript-item.js";
+import { TRACES } from "../../support/trace-events.js";
+import { CLAUDE_S3, CODEX_C2, finalState } from "./fixtures.js";
+
+const frameOf = (item: TranscriptItem, state: SessionState, expanded = false) => {
+  const view = render(<TranscriptItemView item={item} state={state} width={80} live={false} expanded={expanded} />);
+  const frame = view.lastFrame() ?? "";
+  view.unmount();
+  return frame;
+};
+
+describe("TranscriptItemView", () => {
+  it("shows an update of a kind it does not know, with its raw JSON, instead of dropping it", () => {
+    const base = finalState(CODEX_C2);
+    const state = reduce(base, {
+      type: "update",
+      at: 1,
+      notification: { sessionId: "s", update: { sessionUpdate: "future_feature", detail: { answer: 42 } } } as never,
+    });
+    const item = state.items[state.items.length - 1];
+    expect(item.kind).toBe("unknown");
+    const frame = frameOf(item, state);
+    expect(frame).toContain("unknown update future_feature");
+    expect(frame).toContain('{"sessionUpdate":"future_feature","detail":{"answer":42}}');
+  });
+
+  it("draws turn dividers, the user prompt, and collapses internal context to one line", () => {
+    const state = finalState(CLAUDE_S3);
+    expect(frameOf({ kind: "turn", id: "a", turnId: "t", origin: "agent", history: false }, state)).toMatch(/^── agent started a turn ─+$/);
+    expect(frameOf({ kind: "turn", id: "h", turnId: "t", origin: "history", history: true }, state)).toMatch(/^── history ─+$/);
+    const user = state.items.find((i) => i.kind === "user")!;
+    expect(frameOf(user, state)).toBe("› Fix hello.txt and write notes");
+    const internal: TranscriptItem = {
+      kind: "user",
+      id: "u",
+      turnId: "t",
+      text: "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>",
+      blocks: [],
+      history: true,
+      internal: true,
+    };
+    expect(frameOf(internal, state).split("\n")).toHaveLength(1);
+  });
+
+  it("collapses a thought to its first line unless expanded", () => {
+    const state = finalState(CODEX_C2);
+    const thought: TranscriptItem = { kind: "thought", id: "th", turnId: "t", text: "\n\n**Planning**\nstep one\nstep two", history: false };
+    const collapsed = frameOf(thought, state);
+    expect(collapsed).toContain("Planning");
+    expect(collapsed).not.toContain("**");
+    expect(collapsed).toContain("(2 more lines)");
+    expect(collapsed).not.toContain("step two");
+    expect(frameOf(thought, state, true)).toContain("step two");
+  });
+
+  it("shows notices with their level", () => {
+    const state = finalState(CODEX_C2);
+    expect(frameOf({ kind: "notice", id: "n", level: "error", text: "agent exited with code 1" }, state)).toBe("✗ agent exited with code 1");
+    expect(frameOf({ kind: "notice", id: "n", level: "warning", text: "permission withdrawn" }, state)).toBe("! permission withdrawn");
+  });
+
+  it("renders every item of every recorded trace without throwing", () => {
+    const files = readdirSync(TRACES, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => readdirSync(path.join(TRACES, d.name)).map((f) => `${d.name}/${f}`));
+    expect(files.length).toBeGreaterThan(20);
+    for (const rel of files) {
+      const state = finalState(rel);
+      for (const item of state.items) {
+        const frame = frameOf(item, state);
+        if (item.kind !== "thought") expect(frame.trim(), `${rel} ${item.kind}`).not.toBe("");
+      }
+    }
+  });
+});
