@@ -54,6 +54,9 @@ const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
 const LIVE_MARGIN = 4;
 
+/** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
+const ASKING_LIVE_ROWS = 3;
+
 /** Waits this long after the last resize before printing the transcript again at the new width. */
 const REPRINT_AFTER_RESIZE_MS = 200;
 
@@ -135,6 +138,8 @@ export function App(props: AppProps): React.ReactElement {
   const status = describeStatus(state, { agentName, launch: launchView, runningTerminal: shell.runningTerminals.length > 0, terminalFocused: shell.focus === "terminal" });
   const focused = shell.terminalFocus ? access?.get(shell.terminalFocus.id) : undefined;
   const busy = isBusy(state);
+  // A prompt's height is only known after it is painted; a short live tail keeps that first frame on screen.
+  const asking = state.permissions.length > 0 || state.questions.length > 0 || state.phase === "auth";
 
   return (
     <Box flexDirection="column" width={width}>
@@ -156,7 +161,7 @@ export function App(props: AppProps): React.ReactElement {
           items={split.live}
           state={state}
           width={width}
-          maxRows={liveMax}
+          maxRows={asking ? Math.min(liveMax, ASKING_LIVE_ROWS) : liveMax}
           expanded={shell.expanded}
           terminal={access ? resolveTerminal : undefined}
           loosePanes={looseTerminals(state)}
