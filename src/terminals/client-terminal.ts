@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { spawn, type IDisposable, type IPty } from "node-pty";
 import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
 import { findExecutable, planCommand } from "./command-line.js";
-import { ListenerSet, type Unsubscribe } from "./listener-set.js";
+import { TerminalEvents } from "./terminal-events.js";
 import { OutputLog } from "./output-log.js";
 import { watchChildExit } from "./child-exit-watch.js";
 import { PtyExitDrain } from "./pty-exit-drain.js";
@@ -36,7 +36,7 @@ export interface ClientTerminalOptions {
 }
 
 /** A command conch runs in a PTY for an agent's `terminal/create`, shown live and readable after it ends. */
-export class ClientTerminal implements Terminal {
+export class ClientTerminal extends TerminalEvents implements Terminal {
   readonly id: string;
   readonly kind = "client" as const;
   readonly cwd: string;
@@ -48,9 +48,6 @@ export class ClientTerminal implements Terminal {
   private readonly pty: IPty;
   private readonly log: OutputLog;
   private readonly killGraceMs: number;
-  private readonly outputListeners = new ListenerSet<string>();
-  private readonly exitListeners = new ListenerSet<ExitStatus>();
-  private readonly screenListeners = new ListenerSet<void>();
   private readonly ptySubscriptions: IDisposable[] = [];
   private readonly forgetGroup: () => void;
   private readonly exitPromise: Promise<ExitStatus>;
@@ -66,6 +63,7 @@ export class ClientTerminal implements Terminal {
 
   /** Starts the command; throws an Error for the agent when the program does not exist. */
   constructor(options: ClientTerminalOptions) {
+    super();
     this.id = options.id ?? `term-${randomUUID()}`;
     this.cwd = options.cwd ?? process.cwd();
     this.log = new OutputLog(options.outputByteLimit);
@@ -169,20 +167,6 @@ export class ClientTerminal implements Terminal {
     }
   }
 
-  /** Raw output as it arrives. */
-  onOutput(listener: (data: string) => void): Unsubscribe {
-    return this.outputListeners.add(listener);
-  }
-
-  /** Fires once, after the screen has parsed all output. */
-  onExit(listener: (status: ExitStatus) => void): Unsubscribe {
-    return this.exitListeners.add(listener);
-  }
-
-  /** The screen parsed new output; fires often, so consumers throttle redraws. */
-  onScreenChange(listener: () => void): Unsubscribe {
-    return this.screenListeners.add(listener);
-  }
 
   private handleData(raw: string): void {
     const data = this.exitDrain.take(raw);

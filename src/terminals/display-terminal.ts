@@ -1,4 +1,4 @@
-import { ListenerSet, type Unsubscribe } from "./listener-set.js";
+import { TerminalEvents } from "./terminal-events.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { TerminalScreen, type TerminalScreenOptions } from "./terminal-screen.js";
 
@@ -9,19 +9,17 @@ export type DisplayTerminalOptions = Omit<TerminalScreenOptions, "convertEol"> &
  * An agent-owned terminal conch only shows: the agent runs the command and streams its bytes in
  * tool call `_meta` (`terminal_output`), then reports `terminal_exit`. No process, no input.
  */
-export class DisplayTerminal implements Terminal {
+export class DisplayTerminal extends TerminalEvents implements Terminal {
   readonly kind = "display" as const;
   readonly screen: TerminalScreen;
   private currentCwd: string | null;
   private status: ExitStatus | null = null;
-  private readonly outputListeners = new ListenerSet<string>();
-  private readonly exitListeners = new ListenerSet<ExitStatus>();
-  private readonly screenListeners = new ListenerSet<void>();
 
   constructor(
     readonly id: string,
     options: DisplayTerminalOptions = {},
   ) {
+    super();
     this.currentCwd = options.cwd ?? null;
     // The bytes did not pass through a PTY line discipline here, so "\n" has no "\r" with it.
     this.screen = new TerminalScreen({ ...options, convertEol: true });
@@ -68,18 +66,4 @@ export class DisplayTerminal implements Terminal {
     this.screen.resize(cols, rows);
   }
 
-  /** Raw output as it arrives. */
-  onOutput(listener: (data: string) => void): Unsubscribe {
-    return this.outputListeners.add(listener);
-  }
-
-  /** Fires once, after the screen has parsed all output. */
-  onExit(listener: (status: ExitStatus) => void): Unsubscribe {
-    return this.exitListeners.add(listener);
-  }
-
-  /** The screen parsed new output; fires often, so consumers throttle redraws. */
-  onScreenChange(listener: () => void): Unsubscribe {
-    return this.screenListeners.add(listener);
-  }
 }
