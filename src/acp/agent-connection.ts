@@ -30,6 +30,7 @@ import {
   type WaitForTerminalExitRequest,
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
+import { quirksOf } from "./agent-quirks.js";
 import { readTextFile, writeTextFile } from "./fs-handlers.js";
 import { agentMessageStream, type WireTaps } from "./message-stream.js";
 
@@ -96,7 +97,9 @@ export class AgentConnection {
       .onRequest(methods.client.session.requestPermission, ({ params, requestId, signal }) =>
         hooks.onPermission(params, `agent:${String(requestId)}`, signal),
       )
-      .onRequest(methods.client.fs.readTextFile, ({ params }) => readTextFile(hooks.root(), params))
+      .onRequest(methods.client.fs.readTextFile, ({ params }) =>
+        readTextFile(hooks.root(), params, { missingAsEmpty: quirksOf(this.initializeResponse).missingFileReadsAsEmpty }),
+      )
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(hooks.root(), params))
       .onRequest(methods.client.terminal.create, ({ params }) => this.terminals().create(params))
       .onRequest(methods.client.terminal.output, ({ params }) => this.terminals().output(params))

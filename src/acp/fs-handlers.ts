@@ -11,13 +11,14 @@ import {
 import { confinePath } from "./workspace-path.js";
 
 /** Serves `fs/read_text_file`: whole file, or `limit` lines from 1-based `line`. */
-export async function readTextFile(root: string, req: ReadTextFileRequest): Promise<ReadTextFileResponse> {
+export async function readTextFile(root: string, req: ReadTextFileRequest, opts: { missingAsEmpty?: boolean } = {}): Promise<ReadTextFileResponse> {
   const file = await confinePath(root, req.path);
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && opts.missingAsEmpty) return { content: "" };
     if (code === "ENOENT") throw RequestError.resourceNotFound(req.path);
     if (code === "EISDIR") throw RequestError.invalidParams({ path: req.path }, "is a directory");
     throw RequestError.internalError({ path: req.path }, (err as Error).message);

@@ -25,7 +25,12 @@ function isMessage(value: unknown): value is AnyMessage {
  */
 export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): Stream {
   let buffer = "";
+  // Once the SDK closes the connection, lines still in flight have nowhere to go.
+  let closed = false;
   const readable = new ReadableStream<AnyMessage>({
+    cancel() {
+      closed = true;
+    },
     start(controller) {
       const handleLine = (line: string) => {
         if (line.trim() === "") return;
@@ -42,7 +47,7 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
         }
         taps.onMessage?.("agent", parsed);
         if (taps.intercept?.(parsed)) return;
-        controller.enqueue(parsed);
+        if (!closed) controller.enqueue(parsed);
       };
       stdout.setEncoding("utf8");
       stdout.on("data", (chunk: string) => {
@@ -58,13 +63,13 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
       stdout.on("end", () => {
         if (buffer) handleLine(buffer);
         buffer = "";
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
+        if (!closed) controller.close();
+        closed = true;
       });
-      stdout.on("error", (err) => controller.error(err));
+      stdout.on("error", (err) => {
+        if (!closed) controller.error(err);
+        closed = true;
+      });
     },
   });
   const writable = new WritableStream<AnyMessage>({

@@ -250,7 +250,9 @@ export class Orchestrator {
     const mode = this.openMode;
     const mcp = this.mcp;
     const caps = link.init.agentCapabilities ?? {};
-    const base = { cwd, agentName: agent.name, agentInfo: link.init.agentInfo, agentCapabilities: caps };
+    // A raw command line is named by its program ("node"); the agent's own name says more.
+    const agentName = agent.via === "command" ? (link.init.agentInfo?.name ?? agent.name) : agent.name;
+    const base = { cwd, agentName, agentInfo: link.init.agentInfo, agentCapabilities: caps };
     try {
       if (mode.kind === "load") {
         this.dispatch({ type: "replay_started" });
@@ -473,20 +475,22 @@ export class Orchestrator {
     }
   }
 
-  /** Resolves when the session reaches one of the phases (idle by default) or fails. */
-  waitFor(phases: SessionState["phase"][] = ["idle"]): Promise<SessionState> {
+  /** Resolves with the first state (this one or a later one) for which `pred` holds. */
+  until(pred: (s: SessionState) => boolean): Promise<SessionState> {
     return new Promise((resolve) => {
       const check = (s: SessionState) => {
-        if (phases.includes(s.phase) || s.phase === "failed") {
-          unsubscribe();
-          resolve(s);
-          return true;
-        }
-        return false;
+        if (!pred(s)) return;
+        unsubscribe();
+        resolve(s);
       };
       const unsubscribe = this.subscribe(check);
       check(this.state);
     });
+  }
+
+  /** Resolves when the session reaches one of the phases (idle by default) or fails. */
+  waitFor(phases: SessionState["phase"][] = ["idle"]): Promise<SessionState> {
+    return this.until((s) => phases.includes(s.phase) || s.phase === "failed");
   }
 
   /** For print mode's exit message: why the agent stopped, when it did. */

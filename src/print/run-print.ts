@@ -2,6 +2,7 @@ import { authHelp, planAuth } from "../agents/auth-methods.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { UsageError, type SessionOptions, type OutputFormat } from "../cli/parse-args.js";
 import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
+import type { SessionState } from "../session/state.js";
 import { buildPrintResult, EXIT, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 
@@ -65,6 +66,11 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     return result.exitCode;
   };
 
+  /** Stops the run: a prompt still waiting in the queue is withdrawn, the turn is cancelled. */
+  const stop = () => {
+    for (const q of orch.state.queue) orch.removeQueued(q.id);
+    orch.cancel();
+  };
   const offInterrupt = io.onInterrupt(() => {
     if (interrupted) {
       // A second Ctrl-C: stop waiting for the agent.
@@ -72,7 +78,7 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
       return;
     }
     interrupted = true;
-    orch.cancel();
+    stop();
   });
   cancelTimers.push(offInterrupt);
   let timeout: NodeJS.Timeout | undefined;
@@ -80,7 +86,7 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     if (!opts.timeoutMs) return;
     timeout = setTimeout(() => {
       timedOut = true;
-      orch.cancel();
+      stop();
       resolve();
     }, opts.timeoutMs);
   });
@@ -100,11 +106,13 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   }
   fromTurn = orch.state.turns.length;
   started = true;
+  const ourTurnSent = (s: SessionState) => s.turns.slice(fromTurn).some((t) => t.origin === "user");
   orch.send(opts.prompt);
-  // Let the prompt leave idle before waiting for idle again.
-  await orch.waitFor(["prompting", "draining", "cancelling"]);
-  const done = orch.waitFor(["idle"]);
-  await Promise.race([done, timedOutPromise.then(() => Promise.race([done, new Promise((r) => setTimeout(r, 2000))]))]);
-  if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
+  // Done when our prompt's turn was sent and the session is idle again (it may wait in the queue
+  // behind a turn that is still draining, e.g. right after a resume), or the session failed.
+  const done = orch.until((s) => s.phase === "failed" || (s.phase === "idle" && (s.queue.length === 0 || interrupted || timedOut) && (ourTurnSent(s) || interrupted || timedOut)));
+  const grace = () => Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
+  await Promise.race([done, timedOutPromise.then(grace)]);
+  if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await grace();
   return finish();
 }

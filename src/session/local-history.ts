@@ -31,7 +31,8 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       content: t.content,
       locations: t.locations,
       terminalId: t.terminalId,
-      openAtEnd: !isFinalStatus(t) || (term !== undefined && !term.exited),
+      // A call conch closed itself (rejected, cancelled) is not running, whatever its terminal said.
+      openAtEnd: !isFinalStatus(t) || (term !== undefined && !term.exited && !t.localStatus),
     };
   }
   return { tools, terminals: local.terminals };
@@ -66,7 +67,11 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
     }
     d.setTool(next);
   }
+  // A screen from the log is a snapshot: live only while the replay says its call still runs.
   for (const [id, view] of Object.entries(local.terminals)) {
-    if (!d.s.terminals[id]) d.terminals()[id] = { ...view, history: true };
+    if (d.s.terminals[id]) continue;
+    const tool = view.toolCallId ? d.tool(view.toolCallId) : undefined;
+    const running = tool !== undefined && !isFinalStatus(tool);
+    d.terminals()[id] = { ...view, history: true, exited: view.exited || !running };
   }
 }

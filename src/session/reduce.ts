@@ -69,7 +69,8 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.modes = ev.info.modes ?? s.modes;
       s.models = ev.info.models ?? s.models;
       s.configOptions = ev.info.configOptions ?? s.configOptions;
-      if (!s.replaying) s.phase = openWork(s).length ? "draining" : "idle";
+      // After a load the replay already set the phase (draining until its tail is quiet).
+      if (s.phase === "starting" || s.phase === "auth") s.phase = openWork(s).length ? "draining" : "idle";
       s.failure = undefined;
       break;
     case "update":
@@ -188,7 +189,9 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       if (ev.local) applyLocalHistory(d, ev.local);
       endOpenTurns(d);
       s.currentTurnId = undefined;
-      s.phase = openWork(s).length ? "draining" : "idle";
+      // Some agents (gemini) go on replaying after they answered the load: wait for quiet first.
+      s.phase = ev.error ? "idle" : "draining";
+      s.lastAgentActivityAt = ev.at;
       break;
     case "queue_added":
       d.queue().push(ev.blocks ? { id: ev.id, text: ev.text, blocks: ev.blocks } : { id: ev.id, text: ev.text });

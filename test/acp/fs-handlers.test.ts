@@ -68,3 +68,23 @@ describe("the agent's message stream", () => {
     expect(seen).toHaveLength(2);
   });
 });
+
+import { quirksOf } from "../../src/acp/agent-quirks.js";
+
+describe("agent quirks", () => {
+  it("gemini-cli reads a missing file as empty (it must, to create files); other agents get resource-not-found", async () => {
+    const root = tempDir();
+    const gemini = quirksOf({ protocolVersion: 1, agentInfo: { name: "gemini-cli", version: "0.61.0" } });
+    expect(gemini.missingFileReadsAsEmpty).toBe(true);
+    expect(await readTextFile(root, { sessionId: sid, path: path.join(root, "new.py") }, { missingAsEmpty: gemini.missingFileReadsAsEmpty })).toEqual({ content: "" });
+    expect(quirksOf({ protocolVersion: 1, agentInfo: { name: "codex-acp", version: "0.16.0" } }).missingFileReadsAsEmpty).toBe(false);
+  });
+
+  it("lines the agent writes after the connection closed are dropped, not a crash", () => {
+    const stdout = new PassThrough();
+    const stream = agentMessageStream(stdout, new PassThrough());
+    void stream.readable.cancel();
+    expect(() => stdout.write('{"jsonrpc":"2.0","method":"late"}\n')).not.toThrow();
+    stdout.end();
+  });
+});

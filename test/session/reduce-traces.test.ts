@@ -206,4 +206,16 @@ describe("the session reducer's own rules", () => {
     reduce(s0, upd({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "b" } }));
     expect(JSON.stringify(s0)).toBe(frozen);
   });
+
+  it("after a replay the session drains before it is idle, so a replay tail that follows the load response stays history", () => {
+    const s = foldEvents([
+      { type: "replay_started", at },
+      { type: "replay_ended", at },
+      { type: "session_started", at, info: { sessionId: "s", cwd: "/", agentName: "gemini", origin: "load" } },
+    ]);
+    expect(s.phase).toBe("draining");
+    const tail = reduce(s, upd({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "old answer" } }));
+    expect(tail.items.at(-1)).toMatchObject({ kind: "agent", history: true });
+    expect(reduce(tail, { type: "settled", at }).phase).toBe("idle");
+  });
 });

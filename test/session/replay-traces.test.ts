@@ -72,3 +72,22 @@ describe("a resumed session shows the same conversation as the original", () => 
     expect(displayStatus(end.toolCalls.call_c4_exec)).toBe("completed");
   });
 });
+
+describe("local history after a refused call", () => {
+  it("a call conch refused, whose display terminal never exited, is not running after a resume", () => {
+    const local: SessionEvent[] = [
+      { type: "prompt_sent", at: 1, turnId: "t1", prompt: [{ type: "text", text: "touch" }] },
+      { type: "permission_asked", at: 2, key: "agent:0", request: { sessionId: "s", toolCall: { toolCallId: "x", title: "touch f", kind: "execute", _meta: { terminal_info: { terminal_id: "x" } } }, options: [{ optionId: "no", name: "No", kind: "reject_once" }] } },
+      { type: "permission_answered", at: 3, key: "agent:0", outcome: { outcome: "selected", optionId: "no" }, source: "policy" },
+      { type: "prompt_response", at: 4, turnId: "t1", response: { stopReason: "end_turn" } },
+    ];
+    const facts = localHistoryOf(foldEvents(local));
+    expect(facts.tools.x.openAtEnd).toBe(false);
+    const resumed = foldEvents([
+      { type: "replay_started", at: 10 },
+      { type: "update", at: 11, history: true, notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch f", status: "failed" } } },
+      { type: "replay_ended", at: 12, local: facts },
+    ]);
+    expect(resumed.terminals.x.exited).toBe(true);
+  });
+});
