@@ -31,12 +31,13 @@ export function nextAction(state: SessionState, now: number, timing: TurnTiming 
   }
   if (state.phase !== "draining") return { type: "none" };
   const work = openWork(state);
-  for (const w of work) {
-    if (w.kind === "tool" && now - w.since >= timing.stallMs) return { type: "stall", toolCallId: w.id };
+  // Tool calls and their terminals can go silent for good (codex leaves calls open; a pane may never get its exit).
+  const stallable = work.filter((w) => w.toolCallId !== undefined);
+  for (const w of stallable) {
+    if (now - w.since >= timing.stallMs) return { type: "stall", toolCallId: w.toolCallId! };
   }
   if (work.length > 0) {
-    const tools = work.filter((w) => w.kind === "tool");
-    const nextStall = tools.length ? Math.min(...tools.map((w) => w.since + timing.stallMs)) : undefined;
+    const nextStall = stallable.length ? Math.min(...stallable.map((w) => w.since + timing.stallMs)) : undefined;
     return { type: "wait", until: nextStall };
   }
   const quietAt = state.lastAgentActivityAt + timing.quietMs;

@@ -6,8 +6,10 @@ export interface OpenWorkItem {
   id: string;
   /** What to show: the command or the tool call's title. */
   label: string;
-  /** For tools: when it last showed a sign of life (event clock). */
+  /** When it last showed a sign of life (event clock). */
   since: number;
+  /** The tool call to report stalled when it stays silent (for a terminal: the call it belongs to). */
+  toolCallId?: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export function openWork(state: SessionState): OpenWorkItem[] {
   for (const q of state.questions) out.push({ kind: "permission", id: q.key, label: q.request.message, since: q.askedAt });
   for (const tool of Object.values(state.toolCalls)) {
     if (isFinalStatus(tool)) continue;
-    out.push({ kind: "tool", id: tool.toolCallId, label: tool.title || tool.toolCallId, since: tool.lastAt ?? tool.startedAt });
+    out.push({ kind: "tool", id: tool.toolCallId, label: tool.title || tool.toolCallId, since: tool.lastAt ?? tool.startedAt, toolCallId: tool.toolCallId });
   }
   for (const term of Object.values(state.terminals)) {
     if (term.exited) continue;
@@ -30,7 +32,9 @@ export function openWork(state: SessionState): OpenWorkItem[] {
     if (tool?.localStatus) continue;
     // A tool call already listed for this terminal says the same thing once.
     if (tool && !isFinalStatus(tool)) continue;
-    out.push({ kind: "terminal", id: term.terminalId, label: term.command ?? tool?.title ?? term.terminalId, since: tool?.lastAt ?? 0 });
+    // Replayed history: a finished call's pane that never got an exit is not running now.
+    if (term.history && (!tool || isFinalStatus(tool))) continue;
+    out.push({ kind: "terminal", id: term.terminalId, label: term.command ?? tool?.title ?? term.terminalId, since: tool?.lastAt ?? 0, toolCallId: tool?.toolCallId });
   }
   return out;
 }

@@ -174,8 +174,9 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       if (s.phase === "draining" && openWork(s).length === 0) goIdle(d);
       break;
     case "tool_stalled": {
+      // Also a finished call whose terminal never reported an exit: it stops holding the turn open.
       const tool = d.tool(ev.toolCallId);
-      if (tool && !isFinalStatus(tool)) d.setTool({ ...tool, localStatus: "stalled" });
+      if (tool && !tool.localStatus) d.setTool({ ...tool, localStatus: "stalled" });
       break;
     }
     case "replay_started":

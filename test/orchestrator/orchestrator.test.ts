@@ -223,4 +223,17 @@ describe("the turn orchestrator", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(agent.prompts.map((p) => p.text)).toEqual(["go", "queued first", "typed now"]);
   });
+
+  it("a finished call whose display terminal never reports an exit stops holding the turn after the stall timeout", async () => {
+    const { orch, agent } = await startWithFake({ timing: { quietMs: 50, stallMs: 500 } });
+    orch.send("go");
+    agent.update({ sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep 99", status: "completed", _meta: { terminal_info: { terminal_id: "bg" } } });
+    agent.respond(0);
+    await flush();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(orch.state.phase).toBe("draining");
+    await vi.advanceTimersByTimeAsync(400);
+    expect(orch.state.phase).toBe("idle");
+    expect(displayStatus(orch.state.toolCalls.bg)).toBe("completed");
+  });
 });

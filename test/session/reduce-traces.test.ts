@@ -218,4 +218,14 @@ describe("the session reducer's own rules", () => {
     expect(tail.items.at(-1)).toMatchObject({ kind: "agent", history: true });
     expect(reduce(tail, { type: "settled", at }).phase).toBe("idle");
   });
+
+  it("a replayed pane of a finished call that never got an exit is not open work", () => {
+    const s = foldEvents([
+      { type: "replay_started", at },
+      { type: "update", at, history: true, notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch", status: "failed", _meta: { terminal_info: { terminal_id: "x" } } } as never } },
+      { type: "replay_ended", at },
+    ]);
+    expect(s.terminals.x.exited).toBe(false);
+    expect(openWork(s)).toEqual([]);
+  });
 });
