@@ -30,6 +30,7 @@ import {
   type WaitForTerminalExitRequest,
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
+import { CONCH_VERSION } from "./conch-version.js";
 import { quirksOf } from "./agent-quirks.js";
 import { readTextFile, writeTextFile } from "./fs-handlers.js";
 import { agentMessageStream, type WireTaps } from "./message-stream.js";
@@ -208,6 +209,3 @@ export class AgentConnection {
     this.conn.close();
   }
 }
-
-/** conch's version, from package.json at build time. */
-export const CONCH_VERSION = "0.1.0";

@@ -1,9 +1,8 @@
-import { CONCH_VERSION } from "../acp/agent-connection.js";
-import { loadConfig } from "../agents/config-file.js";
 import { EXIT } from "../print/print-result.js";
-import { runPrint } from "../print/run-print.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
+import { drawInstantPrompt } from "../ui/instant-prompt.js";
 import { readStdin } from "./read-stdin.js";
+import { CONCH_VERSION } from "../acp/conch-version.js";
 
 /** conch's entry point: argv in, exit code out. */
 export async function main(argv: string[]): Promise<number> {
@@ -25,8 +24,10 @@ export async function main(argv: string[]): Promise<number> {
     case "print":
       return runPrintCommand(cmd);
     case "interactive": {
+      // The prompt shows at once; the UI and the agent load behind it.
+      const erase = process.stdin.isTTY && process.stdout.isTTY ? drawInstantPrompt(process.stdout, cmd.agent ?? "conch", cmd.cwd) : undefined;
       const { runInteractive } = await import("../ui/run-interactive.js");
-      return runInteractive(cmd);
+      return runInteractive(cmd, erase);
     }
     case "sessions": {
       const { runSessionsCommand } = await import("./sessions-command.js");
@@ -44,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promise<number> {
+  const [{ loadConfig }, { runPrint }] = await Promise.all([import("../agents/config-file.js"), import("../print/run-print.js")]);
   let config;
   try {
     config = loadConfig(cmd.cwd);

@@ -29,7 +29,7 @@ async function sessionTable(cwd: string): Promise<string> {
  * holds up the prompt), sends the command-line prompt when the session opens, and on quit stops
  * the agent and everything it started. Returns the exit code.
  */
-export async function runInteractive(cmd: Extract<Command, { kind: "interactive" }>): Promise<number> {
+export async function runInteractive(cmd: Extract<Command, { kind: "interactive" }>, eraseInstantPrompt: () => void = () => undefined): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write("conch: the interactive UI needs a terminal; for scripts use conch -p\n");
     return 2;
@@ -38,6 +38,7 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   try {
     prepared = await prepareSession(cmd, cmd.permissions ?? "ask");
   } catch (err) {
+    eraseInstantPrompt();
     process.stderr.write(`conch: ${(err as Error).message}\n`);
     return err instanceof UsageError ? 2 : err instanceof SessionNotFoundError ? 4 : 1;
   }
@@ -56,6 +57,7 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
 
   const [{ createElement }, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
 
+  eraseInstantPrompt();
   process.stdout.write(BRACKETED_PASTE_ON);
   const ink = render(
     createElement(App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd) }),
