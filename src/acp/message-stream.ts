@@ -24,7 +24,6 @@ function isMessage(value: unknown): value is AnyMessage {
  * route `session/update` around the SDK's strict validation.
  */
 export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): Stream {
-  let buffer = "";
   // Once the SDK closes the connection, lines still in flight have nowhere to go.
   let closed = false;
   const readable = new ReadableStream<AnyMessage>({
@@ -50,19 +49,25 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
         if (!closed) controller.enqueue(parsed);
       };
       stdout.setEncoding("utf8");
+      // A long line arrives in many chunks: keep them in a list and look for the newline only in
+      // the new chunk, so a 5 MB message costs one join, not one rescan per chunk.
+      let parts: string[] = [];
       stdout.on("data", (chunk: string) => {
-        buffer += chunk;
-        let nl = buffer.indexOf("\n");
+        let start = 0;
+        let nl = chunk.indexOf("\n");
         while (nl >= 0) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
+          parts.push(chunk.slice(start, nl));
+          const line = parts.length === 1 ? parts[0] : parts.join("");
+          parts = [];
           handleLine(line);
-          nl = buffer.indexOf("\n");
+          start = nl + 1;
+          nl = chunk.indexOf("\n", start);
         }
+        if (start < chunk.length) parts.push(chunk.slice(start));
       });
       stdout.on("end", () => {
-        if (buffer) handleLine(buffer);
-        buffer = "";
+        if (parts.length) handleLine(parts.join(""));
+        parts = [];
         if (!closed) controller.close();
         closed = true;
       });

@@ -1,4 +1,4 @@
-import type { SessionState, ToolCallView, TranscriptItem, Turn, TurnOrigin } from "./state.js";
+import { itemPosition, type SessionState, type ToolCallView, type TranscriptItem, type Turn, type TurnOrigin } from "./state.js";
 
 /**
  * A shallow copy of the state that the reducer's helpers change in place. Every collection is
@@ -35,12 +35,12 @@ export class Draft {
 
   addItem(item: TranscriptItem): void {
     const items = this.items;
-    this.own("itemIndex")[item.id] = items.length;
+    this.s.itemIndex.set(item.id, items.length);
     items.push(item);
   }
 
   updateItem(id: string, patch: (item: TranscriptItem) => TranscriptItem): void {
-    const idx = this.s.itemIndex[id];
+    const idx = itemPosition(this.s, id);
     if (idx === undefined) return;
     const items = this.items;
     items[idx] = patch(items[idx]);

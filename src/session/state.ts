@@ -157,8 +157,12 @@ export interface SessionState {
   /** The event sequence number last applied (1-based). */
   seq: number;
   items: TranscriptItem[];
-  /** Index into items by id, for in-place updates. */
-  itemIndex: Record<string, number>;
+  /**
+   * Where each item sits in `items`, by id. Items are only ever appended, so an id's position never
+   * changes: every state of one session shares this one map (a cache, added to, never rewritten),
+   * which spares the reducer a copy of it per event. Look up through `itemPosition`.
+   */
+  itemIndex: Map<string, number>;
   toolCalls: Record<string, ToolCallView>;
   turns: Turn[];
   /** Turns whose `session/prompt` is in flight, oldest first. */
@@ -200,7 +204,7 @@ export function initialSessionState(): SessionState {
     phase: "starting",
     seq: 0,
     items: [],
-    itemIndex: {},
+    itemIndex: new Map(),
     toolCalls: {},
     turns: [],
     pendingPrompts: [],
@@ -216,6 +220,12 @@ export function initialSessionState(): SessionState {
     lastAgentActivityAt: 0,
     counter: 0,
   };
+}
+
+/** Position of an item in this state's `items`, or undefined when this state does not have it. */
+export function itemPosition(state: SessionState, id: string): number | undefined {
+  const idx = state.itemIndex.get(id);
+  return idx !== undefined && idx < state.items.length && state.items[idx].id === id ? idx : undefined;
 }
 
 /** Statuses after which a tool call will not change on its own. */

@@ -54,6 +54,9 @@ const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
 const LIVE_MARGIN = 4;
 
+/** Pause between batches of a long history being printed: input and other frames go in between. */
+const HISTORY_BATCH_MS = 16;
+
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
 
@@ -79,7 +82,14 @@ export function App(props: AppProps): React.ReactElement {
   ledger.current ??= new TranscriptLedger();
   const [printEpoch, setPrintEpoch] = useState(0);
   // The epoch is a dependency because /clear empties the ledger's printed list without a state change.
-  const split = useMemo(() => ledger.current!.update(state), [state, printEpoch]);
+  // A long history prints a batch per frame; `drained` asks for the next batch without a state change.
+  const [drained, setDrained] = useState(0);
+  const split = useMemo(() => ledger.current!.update(state), [state, printEpoch, drained]);
+  useEffect(() => {
+    if (!split.more) return;
+    const timer = setTimeout(() => setDrained((n) => n + 1), HISTORY_BATCH_MS);
+    return () => clearTimeout(timer);
+  }, [split]);
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);

@@ -74,3 +74,19 @@ describe("which transcript items are printed and which stay live", () => {
     expect(kinds(ledger.update(s.state).printed)).toEqual(["turn", "user"]);
   });
 });
+
+describe("printing a long history", () => {
+  it("prints settled items a batch at a time, in order, until nothing is left", async () => {
+    const { foldEvents } = await import("../../src/session/reduce.js");
+    const { TranscriptLedger, PRINT_BATCH } = await import("../../src/ui/transcript/transcript-ledger.js");
+    const events = Array.from({ length: 400 }, (_, i) => ({ type: "notice" as const, at: i, level: "info" as const, text: `line ${i}` }));
+    const state = foldEvents(events);
+    const ledger = new TranscriptLedger();
+    const first = ledger.update(state);
+    expect(first.printed).toHaveLength(PRINT_BATCH);
+    expect(first.more).toBe(true);
+    let split = first;
+    while (split.more) split = ledger.update(state);
+    expect(split.printed.map((i) => (i as { text: string }).text)).toEqual(events.map((e) => e.text));
+  });
+});

@@ -60,7 +60,15 @@ export interface TranscriptSplit {
   printed: TranscriptItem[];
   /** Items that may still change, in transcript order. */
   live: TranscriptItem[];
+  /** Settled items left for the next batch: a long history is printed a batch a frame. */
+  more: boolean;
 }
+
+/**
+ * Items printed per update. A resumed session of thousands of items is printed in batches, a
+ * frame each, so the prompt answers keys while the history is still being drawn.
+ */
+export const PRINT_BATCH = 150;
 
 /**
  * Remembers which items went to the scrollback. Items settle one by one, possibly out of
@@ -73,24 +81,32 @@ export class TranscriptLedger {
   private scanFrom = 0;
   private printed: TranscriptItem[] = [];
 
-  /** Moves newly settled items to the printed list and returns the split. */
-  update(state: SessionState): TranscriptSplit {
+  /** Moves newly settled items (at most `batch`) to the printed list and returns the split. */
+  update(state: SessionState, batch = PRINT_BATCH): TranscriptSplit {
     const { items } = state;
     const live: TranscriptItem[] = [];
     let grown: TranscriptItem[] | undefined;
+    let budget = batch;
+    let more = false;
     for (let i = this.scanFrom; i < items.length; i++) {
       const item = items[i];
       if (this.printedIds.has(item.id)) continue;
       if (isSettled(state, i)) {
+        // Past the batch, settled items wait (unseen) for the next frame rather than crowd the live region.
+        if (budget <= 0) {
+          more = true;
+          continue;
+        }
+        budget--;
         this.printedIds.add(item.id);
         (grown ??= [...this.printed]).push(item);
-      } else {
+      } else if (!more) {
         live.push(item);
       }
     }
     while (this.scanFrom < items.length && this.printedIds.has(items[this.scanFrom].id)) this.scanFrom++;
     if (grown) this.printed = grown;
-    return { printed: this.printed, live };
+    return { printed: this.printed, live, more };
   }
 
   /** Forgets what was printed on screen (after clearing it); those items are not printed again. */
