@@ -8,9 +8,11 @@ export interface TurnTiming {
   quietMs: number;
   /** A tool call with no sign of life for this long, while draining, is reported stalled. */
   stallMs: number;
+  /** The quiet period after a `session/load` replay: its tail (gemini) follows the response within ms. */
+  replayQuietMs: number;
 }
 
-export const DEFAULT_TIMING: TurnTiming = { quietMs: 1500, stallMs: 120_000 };
+export const DEFAULT_TIMING: TurnTiming = { quietMs: 1500, stallMs: 120_000, replayQuietMs: 300 };
 
 /** What the orchestrator should do next, decided from state alone. */
 export type TurnAction =
@@ -40,7 +42,7 @@ export function nextAction(state: SessionState, now: number, timing: TurnTiming 
     const nextStall = stallable.length ? Math.min(...stallable.map((w) => w.since + timing.stallMs)) : undefined;
     return { type: "wait", until: nextStall };
   }
-  const quietAt = state.lastAgentActivityAt + timing.quietMs;
+  const quietAt = state.lastAgentActivityAt + (state.replayTail && state.turns.every((t) => t.endedAt !== undefined) ? timing.replayQuietMs : timing.quietMs);
   if (now >= quietAt) return { type: "settle" };
   return { type: "wait", until: quietAt };
 }
