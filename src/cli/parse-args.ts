@@ -49,7 +49,7 @@ Options:
   -r, --resume <id>             resume a session by id (a unique prefix is enough)
   -c, --continue                resume the most recent session in this directory
       --trace <file>            record every JSON-RPC message as JSON lines
-      --quiet-ms <ms>           quiet period that ends a draining turn (default 1500)
+      --quiet-ms <ms>           quiet period that ends a draining turn (default 500)
       --stall-timeout <s>       report a silent tool call as stalled after this long (default 120)
       --no-notify               no bell or desktop notification when a turn ends
       --json                    machine-readable output for sessions/agents/doctor

@@ -12,7 +12,7 @@ export interface TurnTiming {
   replayQuietMs: number;
 }
 
-export const DEFAULT_TIMING: TurnTiming = { quietMs: 1500, stallMs: 120_000, replayQuietMs: 300 };
+export const DEFAULT_TIMING: TurnTiming = { quietMs: 500, stallMs: 120_000, replayQuietMs: 300 };
 
 /** What the orchestrator should do next, decided from state alone. */
 export type TurnAction =
