@@ -1,0 +1,223 @@
+#!/usr/bin/env node
+// pty: pane throughput. 10 MiB of ANSI-coloured lines from a child command, run through
+// ClientTerminal (node-pty) into its TerminalScreen (@xterm/headless, 10,000 lines of scrollback):
+// MB/s from the first byte to the last byte parsed (goal >= 25 MB/s) and the pane's memory. While
+// it runs, two latencies: the event loop's responsiveness in that process (how late a 10 ms timer
+// fires, as a keystroke handler would be), and in the TUI itself: keys typed into conch's input
+// while a client terminal runs the flood in a pane, until the typed character is on the screen
+// (goal p95 <= 33 ms).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { memKiB } from "./lib/proc.mjs";
+
+const args = parseArgs();
+const FLOOD = path.join(BENCH, "lib", "color-flood.mjs");
+const BYTES = numOpt(args, "mb", 10) * 1024 * 1024;
+
+if (args.opts["inner-pane"]) {
+  await innerPane();
+  process.exit(0);
+}
+
+const RUNS = numOpt(args, "runs", 5, 2);
+const KEY_RUNS = numOpt(args, "key-runs", 3, 1);
+const KEYS = numOpt(args, "keys", 60, 30);
+const dir = tempDir("pty");
+
+// ---- the producer alone, for scale ------------------------------------------------------------------
+const source = [];
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now();
+  spawnSync("sh", ["-c", `${JSON.stringify(process.execPath)} ${JSON.stringify(FLOOD)} --bytes ${BYTES} > /dev/null`]);
+  source.push(BYTES / 1e6 / ((performance.now() - t0) / 1000));
+}
+
+// ---- ClientTerminal + TerminalScreen, each run in a fresh process -------------------------------------
+const panes = [];
+for (let i = 0; i < RUNS + 1; i++) {
+  const r = await runInner();
+  if (i > 0) panes.push(r);
+  log(`pty: pane run ${i}${i ? "" : " (warm-up)"}: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.parseMs.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s; loop lag p95 ${r.lagP95.toFixed(1)} ms; peak +${r.peakMiB.toFixed(0)} MiB`);
+}
+
+// ---- the emulator alone: the same bytes written straight into a TerminalScreen ------------------------------
+const { TerminalScreen } = await import("../dist/terminals/terminal-screen.js");
+const floodText = spawnSync(process.execPath, [FLOOD, "--bytes", String(BYTES)], { maxBuffer: 4 * BYTES, encoding: "utf8" }).stdout.replace(/\n/g, "\r\n");
+const parseOnly = [];
+for (let i = 0; i < 4; i++) {
+  const screen = new TerminalScreen({ cols: 100, rows: 30, scrollback: 10_000 });
+  const t0 = performance.now();
+  for (let k = 0; k < floodText.length; k += 65536) screen.write(floodText.slice(k, k + 65536));
+  await screen.flush();
+  if (i > 0) parseOnly.push(Buffer.byteLength(floodText) / 1e6 / ((performance.now() - t0) / 1000));
+  screen.dispose();
+}
+
+// ---- the transport alone: node-pty reading the flood and dropping it ------------------------------------------
+const { default: pty } = await import("node-pty");
+const ptyOnly = [];
+for (let i = 0; i < 4; i++) {
+  let first;
+  let bytes = 0;
+  const p = pty.spawn(process.execPath, [FLOOD, "--bytes", String(BYTES)], { cols: 100, rows: 30, encoding: "utf8" });
+  await new Promise((resolve) => {
+    p.onData((d) => {
+      first ??= performance.now();
+      bytes += Buffer.byteLength(d);
+    });
+    p.onExit(resolve);
+  });
+  if (i > 0) ptyOnly.push(bytes / 1e6 / ((performance.now() - first) / 1000));
+}
+
+// ---- keystrokes in the TUI while a pane floods -------------------------------------------------------------
+const keyRuns = [];
+let keyNote;
+if (await waitForBuild(["dist/ui/app.js"], 0)) {
+  for (let i = 0; i < KEY_RUNS; i++) {
+    try {
+      const r = await keysDuringFlood(i);
+      keyRuns.push(r);
+      log(`pty: TUI keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms; ${r.frames} frames in ${(r.span / 1000).toFixed(1)} s`);
+    } catch (err) {
+      keyNote = `the TUI keystroke run failed: ${err.message.split("\n")[0]}`;
+      log(`pty: ${keyNote}\n${err.message}`);
+      break;
+    }
+  }
+} else keyNote = "the TUI is not built (dist/ui missing)";
+
+const keyP95 = keyRuns.map((r) => quantile(r.latencies, 0.95));
+const notes = [
+  `pane: ${(BYTES / 1048576).toFixed(0)} MiB from \`node color-flood.mjs\` (SGR colours, ~90-byte lines; the PTY adds a \\r per line), 100x30, scrollback 10,000; MB/s = bytes parsed / (last byte parsed − first byte read); 1 MB = 10^6 bytes`,
+  "keystroke → frame (TUI): conch --agent <a bench agent that runs the flood in a client terminal, shown in a pane>; single letters are typed into the input while the flood runs and each is timed from the write to the PTY until the input line on the screen shows it; keys are 20-60 ms apart",
+  "event loop (in-process): a 10 ms timer re-armed for the whole run in the process that owns the pane; its lateness is what a keystroke handler would wait",
+];
+if (keyNote) notes.push(keyNote);
+report(args, {
+  bench: "pty",
+  title: "pane throughput through ClientTerminal + TerminalScreen, and keystroke latency during a flood",
+  metrics: [
+    metric({ name: "pane throughput (first byte → parsed)", unit: "MB/s", values: panes.map((r) => r.mbps), goal: { op: ">=", value: 25 } }),
+    metric({ name: "pane throughput incl. command start", unit: "MB/s", values: panes.map((r) => r.mbpsFromSpawn) }),
+    metric({ name: "source alone (flood → /dev/null)", unit: "MB/s", values: source }),
+    metric({ name: "TerminalScreen alone (same bytes, 64 KiB writes)", unit: "MB/s", values: parseOnly }),
+    metric({ name: "node-pty alone (read and drop)", unit: "MB/s", values: ptyOnly }),
+    metric({ name: "pane peak RSS over the idle process", unit: "MiB", values: panes.map((r) => r.peakMiB) }),
+    metric({ name: "pane retained heap (screen kept, after gc)", unit: "MiB", values: panes.map((r) => r.retainedMiB) }),
+    keyRuns.length
+      ? metric({ name: "TUI keystroke → frame p95 during flood", unit: "ms", values: keyP95, goal: { op: "<=", value: 33 }, note: `${keyRuns.reduce((s, r) => s + r.latencies.length, 0)} keys` })
+      : metric({ name: "TUI keystroke → frame p95 during flood", unit: "ms", goal: { op: "<=", value: 33 }, skip: keyNote }),
+    ...(keyRuns.length ? [metric({ name: "TUI keystroke → frame p50 during flood", unit: "ms", values: keyRuns.map((r) => quantile(r.latencies, 0.5)) }), metric({ name: "TUI frames/s during flood", unit: "frames/s", values: keyRuns.map((r) => r.frames / (r.span / 1000)) })] : []),
+    metric({ name: "event-loop lag p95 during flood (in-process)", unit: "ms", values: panes.map((r) => r.lagP95), goal: { op: "<=", value: 33 } }),
+    metric({ name: "event-loop lag max during flood (in-process)", unit: "ms", values: panes.map((r) => r.lagMax) }),
+  ],
+  notes,
+});
+
+function runInner() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--inner-pane", "1", "--mb", String(BYTES / 1048576)], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("close", (code) => {
+      try {
+        resolve(JSON.parse(out.trim().split("\n").pop()));
+      } catch {
+        reject(new Error(`pane run failed (exit ${code}): ${out.slice(-400)}`));
+      }
+    });
+  });
+}
+
+async function innerPane() {
+  const { ClientTerminal } = await import("../dist/terminals/client-terminal.js");
+  global.gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const rss0 = memKiB(process.pid).rss;
+  let peak = rss0;
+  const lags = [];
+  let expected = performance.now() + 10;
+  let probe;
+  const tick = () => {
+    const now = performance.now();
+    lags.push(Math.max(0, now - expected));
+    peak = Math.max(peak, memKiB(process.pid)?.rss ?? 0);
+    expected = now + 10;
+    probe = setTimeout(tick, 10);
+  };
+  probe = setTimeout(tick, 10);
+  const t0 = performance.now();
+  let first;
+  let bytes = 0;
+  const term = new ClientTerminal({ command: process.execPath, args: [FLOOD, "--bytes", String(BYTES)], cols: 100, rows: 30, scrollback: 10_000 });
+  term.onOutput((d) => {
+    first ??= performance.now();
+    bytes += Buffer.byteLength(d, "utf8");
+  });
+  const status = await term.waitForExit();
+  const t1 = performance.now();
+  clearTimeout(probe);
+  peak = Math.max(peak, memKiB(process.pid)?.hwm ?? 0);
+  global.gc();
+  global.gc();
+  const retained = process.memoryUsage().heapUsed - heap0;
+  const rows = term.screen.scrollbackRows;
+  term.release();
+  process.stdout.write(
+    `${JSON.stringify({ bytes, parseMs: t1 - first, mbps: bytes / 1e6 / ((t1 - first) / 1000), mbpsFromSpawn: bytes / 1e6 / ((t1 - t0) / 1000), peakMiB: (peak - rss0) / 1024, retainedMiB: retained / 1048576, lagP95: quantile(lags, 0.95), lagMax: Math.max(...lags), exit: status, scrollbackRows: rows })}\n`,
+  );
+}
+
+async function keysDuringFlood(i) {
+  const { SCREEN, isReady, TuiRun } = await import("./lib/tui.mjs");
+  const cwd = path.join(dir, `keys-${i}`);
+  mkdirSync(cwd, { recursive: true });
+  const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
+  const floodSeconds = Math.ceil(KEYS * 0.1) + 4;
+  const run = new TuiRun({ args: ["--agent", agentCmd, "--permissions", "approve-all"], env: isolatedEnv(cwd, { FLOOD_ARGS: `--seconds ${floodSeconds}` }), cwd });
+  try {
+    await run.waitFor(isReady, 30_000, "the session to be ready");
+    // Typed, then Enter on its own, as a person does (text and Enter in one read can count as a paste).
+    run.write("flood");
+    await run.waitFor((lines) => lines.some((l) => /›\s*flood/.test(l)), 5000, "the typed prompt");
+    await sleep(100);
+    run.write("\r");
+    // The pane is up once flood lines (their level tags) are on the screen.
+    await run.waitFor((lines) => lines.some((l) => / (INFO| WARN|ERROR|DEBUG) /.test(l)), 15_000, "the flood in the pane");
+    await sleep(500);
+    // The input is the last prompt line on the screen (the transcript echoes sent prompts with the same `›`).
+    const promptLine = (lines) => lines.findLast((l) => SCREEN.prompt.test(l)) ?? "";
+    const latencies = [];
+    const f0 = run.writes.length;
+    const s0 = run.now();
+    let typed = "";
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    for (let k = 0; k < KEYS; k++) {
+      if (typed.length >= 40) {
+        run.write("\x15"); // ctrl-u: clear the input
+        await run.waitFor((lines) => !promptLine(lines).includes(typed), 5000, "the input to clear");
+        typed = "";
+      }
+      const ch = letters[k % 26];
+      const want = typed + ch;
+      const sent = run.now();
+      run.write(ch);
+      const shown = await run.waitFor((lines) => promptLine(lines).includes(`› ${want}`), 5000, `"${want}" in the input`);
+      latencies.push(shown - sent);
+      typed = want;
+      await sleep(20 + Math.random() * 40);
+    }
+    const span = run.now() - s0;
+    const frames = run.writes.length - f0;
+    const stillFlooding = run.lines().some((l) => / (INFO| WARN|ERROR|DEBUG) /.test(l));
+    if (!stillFlooding) log("pty: note: the flood had ended before the last key");
+    return { latencies, frames, span };
+  } finally {
+    await run.stop();
+  }
+}
