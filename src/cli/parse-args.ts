@@ -20,7 +20,7 @@ export type Command =
   | { kind: "help" }
   | { kind: "version" }
   | ({ kind: "interactive"; prompt?: string; notify: boolean } & SessionOptions)
-  | ({ kind: "print"; prompt?: string; outputFormat: OutputFormat; timeoutMs?: number } & SessionOptions)
+  | ({ kind: "print"; prompt?: string; outputFormat: OutputFormat; timeoutMs?: number; mode?: string; model?: string } & SessionOptions)
   | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean; agent?: string }
   | { kind: "agents"; json: boolean }
   | { kind: "doctor"; agent?: string; json: boolean };
@@ -46,6 +46,8 @@ Options:
       --permissions <policy>    ask, deny, approve-reads, approve-all
                                 (print mode default: deny when stdin is not a TTY)
       --timeout <seconds>       print mode: give up after this long (exit 3)
+      --mode <id>               print mode: switch the agent to this mode first (session/set_mode)
+      --model <id>              print mode: switch the agent to this model first
   -r, --resume <id>             resume a session by id (a unique prefix is enough)
   -c, --continue                resume the most recent session in this directory
       --trace <file>            record every JSON-RPC message as JSON lines
@@ -82,6 +84,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         "output-format": { type: "string" },
         permissions: { type: "string" },
         timeout: { type: "string" },
+        mode: { type: "string" },
+        model: { type: "string" },
         resume: { type: "string", short: "r" },
         continue: { type: "boolean", short: "c" },
         trace: { type: "string" },
@@ -119,8 +123,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   }
   if (v.resume !== undefined && v.resume.trim() === "") throw new UsageError("--resume needs a session id");
   if (v.resume && v.continue) throw new UsageError("--resume and --continue cannot be used together");
-  if (!v.print && (v["output-format"] || v.timeout)) {
-    throw new UsageError(`${v["output-format"] ? "--output-format" : "--timeout"} only applies to print mode (-p)`);
+  for (const flag of ["output-format", "timeout", "mode", "model"] as const) {
+    if (!v.print && v[flag] !== undefined) throw new UsageError(`--${flag} only applies to print mode (-p); in the UI use /mode and /model`);
   }
   const session: SessionOptions = {
     agent: v.agent,
@@ -133,6 +137,6 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     stallTimeoutMs: num("stall-timeout", v["stall-timeout"], 1000),
   };
   const prompt = pos.length ? pos.join(" ") : undefined;
-  if (v.print) return { kind: "print", prompt, outputFormat: format as OutputFormat, timeoutMs: num("timeout", v.timeout, 1000), ...session };
+  if (v.print) return { kind: "print", prompt, outputFormat: format as OutputFormat, timeoutMs: num("timeout", v.timeout, 1000), mode: v.mode, model: v.model, ...session };
   return { kind: "interactive", prompt, notify: !v["no-notify"] && v.notify !== false, ...session };
 }

@@ -2,6 +2,7 @@ import { authHelp, planAuth } from "../agents/auth-methods.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { UsageError, type SessionOptions, type OutputFormat } from "../cli/parse-args.js";
 import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
+import type { Orchestrator } from "../orchestrator/orchestrator.js";
 import type { SessionState } from "../session/state.js";
 import { buildPrintResult, EXIT, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
@@ -9,6 +10,9 @@ import { TextStream, type PrintSinks } from "./text-stream.js";
 /** What a print run needs besides the session options. */
 export interface PrintRunOptions extends SessionOptions {
   prompt: string;
+  /** Mode and model to switch to before the prompt. */
+  mode?: string;
+  model?: string;
   outputFormat: OutputFormat;
   timeoutMs?: number;
   policy: PermissionPolicy;
@@ -104,6 +108,11 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     startError = `${orch.state.auth.message}\n${authHelp(prepared.agent.name, plans)}`;
     return finish();
   }
+  const switched = await switchModeAndModel(orch, opts);
+  if (switched) {
+    startError = switched;
+    return finish();
+  }
   fromTurn = orch.state.turns.length;
   started = true;
   const ourTurnSent = (s: SessionState) => s.turns.slice(fromTurn).some((t) => t.origin === "user");
@@ -115,4 +124,18 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   await Promise.race([done, timedOutPromise.then(grace)]);
   if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await grace();
   return finish();
+}
+
+/** `--mode` / `--model`: switch before the prompt; an error message when the agent refuses. */
+async function switchModeAndModel(orch: Orchestrator, opts: PrintRunOptions): Promise<string | undefined> {
+  const before = orch.state.items.length;
+  if (opts.mode) await orch.setMode(opts.mode);
+  if (opts.model) {
+    const option = orch.state.configOptions.find((o) => o.category === "model" || o.id === "model");
+    if (!orch.state.models && option) await orch.setConfigOption(option.id, opts.model);
+    else await orch.setModel(opts.model);
+  }
+  // The orchestrator reports a refused switch as an error notice.
+  const refused = orch.state.items.slice(before).find((i) => i.kind === "notice" && i.level === "error");
+  return refused && refused.kind === "notice" ? refused.text : undefined;
 }

@@ -65,6 +65,9 @@ const g6 = lazyScenario(agent, "gemini/g6.json", [
   conch("about", "/about"),
   conch("plan", "Plan the release.", { permissions: "approve-all" }),
   conch("tests", "Run the tests.", { permissions: "approve-all" }),
+  conch("yolo", "Run the tests.", { extraArgs: ["--mode", "yolo"] }),
+  conch("model", "Which model are you?", { extraArgs: ["--model", "gemini-2.5-pro"] }),
+  conch("planmode", "Create a file in plan mode.", { permissions: "approve-all", extraArgs: ["--mode", "plan"] }),
 ]);
 
 describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
@@ -221,7 +224,28 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
       expect(r.steps.tests.code).toBe(0);
     });
 
-    it.todo("g6 prompts 3–5 as scripted need session/set_mode yolo|plan and session/set_model before the prompt: print mode has no flag for either (TUI /mode, /model)");
+    it("g6 --mode yolo: \"Run the tests.\" runs without any permission request (even with the default deny policy), exit 0", async () => {
+      const r = await g6();
+      const res = resultOf(r, "yolo");
+      expect(r.steps.yolo.code, r.describe("yolo")).toBe(0);
+      expect(res.permissionsDenied).toEqual([]);
+      expect(res.text).toBe("Tests passed.");
+    });
+
+    it("g6 --model gemini-2.5-pro: the request goes to that model, exit 0", async () => {
+      const r = await g6();
+      const res = resultOf(r, "model");
+      expect(r.steps.model.code, r.describe("model")).toBe(0);
+      expect(res.text).toBe("This request was sent to gemini-2.5-pro.");
+    });
+
+    it("g6 --mode plan: the write is refused by plan mode, shown failed, nothing written, exit 0", async () => {
+      const r = await g6();
+      const res = resultOf(r, "planmode");
+      expect(r.steps.planmode.code, r.describe("planmode")).toBe(0);
+      expect(res.toolCalls.map((t) => t.status)).toEqual(["failed"]);
+      expect(res.text).toContain("Plan mode: no files were written.");
+    });
   });
 
   it("no conch run against gemini ended in an uncaught exception (stack trace on stderr)", async () => {

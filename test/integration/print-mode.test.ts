@@ -165,3 +165,14 @@ describe("fs confinement, against the demo agent", () => {
     expect(result.toolCalls[0].status).toBe("failed");
   });
 });
+
+describe("print mode --mode and --model", () => {
+  it("switches the mode before the prompt, and a refused mode is an error, exit 1", async () => {
+    const r = await runConch(["-p", "edit", "--agent", "demo", "--mode", "plan", "--model", "demo-smart", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).text).toContain("Plan mode");
+    const bad = await runConch(["-p", "edit", "--agent", "demo", "--mode", "bogus"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("could not switch to mode bogus");
+  });
+});
