@@ -7,7 +7,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
-import type { ModelState, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
+import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents, reduce } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
@@ -16,6 +16,7 @@ import type { AgentCommand } from "../agents/agent-process.js";
 import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import { PermissionDesk } from "./permission-desk.js";
+import { isAuthRequired, readModels, usableMcpServers } from "./session-response.js";
 import { QuestionDesk } from "./question-desk.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
@@ -66,19 +67,6 @@ export type OpenMode =
 
 /** Called after every transition with the new state and the event that made it. */
 type Listener = (state: SessionState, event?: SessionEvent) => void;
-
-/** ACP's auth_required error code. */
-function isAuthRequired(err: unknown): boolean {
-  return (err as { code?: unknown } | undefined)?.code === -32000;
-}
-
-function readModels(resp: unknown): ModelState | undefined {
-  const m = (resp as { models?: unknown } | undefined)?.models;
-  if (!m || typeof m !== "object") return undefined;
-  const r = m as { currentModelId?: unknown; availableModels?: unknown };
-  if (typeof r.currentModelId !== "string") return undefined;
-  return { currentModelId: r.currentModelId, availableModels: Array.isArray(r.availableModels) ? (r.availableModels as ModelState["availableModels"]) : [] };
-}
 
 /**
  * One per session. Every input becomes an event handled in order by one transition: reduce,
@@ -314,14 +302,12 @@ export class Orchestrator {
 
   /** The configured MCP servers this agent can take; the others are named in a warning. */
   private mcpServersFor(caps: AgentCapabilities): McpServer[] {
-    const servers = this.opts.mcpServers ?? [];
-    const ok = (s: McpServer) => !("type" in s) || (s.type === "http" ? !!caps.mcpCapabilities?.http : s.type === "sse" ? !!caps.mcpCapabilities?.sse : true);
-    const skipped = servers.filter((s) => !ok(s));
+    const { usable, skipped } = usableMcpServers(this.opts.mcpServers ?? [], caps);
     if (skipped.length) {
       const names = skipped.map((s) => `${s.name} (${"type" in s ? s.type : "stdio"})`).join(", ");
       this.dispatch({ type: "notice", level: "warning", text: `${this.opts.agent.name} does not support these MCP servers' transports, so they were not passed: ${names}` });
     }
-    return servers.filter(ok);
+    return usable;
   }
 
   private started(info: SessionInfo): void {
@@ -440,38 +426,35 @@ export class Orchestrator {
     this.questions.answer(key, response);
   }
 
-  async setMode(modeId: string): Promise<void> {
-    const sid = this.state.info?.sessionId;
-    if (!sid || !this.link) return;
-    try {
-      await this.link.conn.setMode(sid, modeId);
-      this.dispatch({ type: "update", notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } } });
-    } catch (err) {
-      this.dispatch({ type: "notice", level: "error", text: `could not switch to mode ${modeId}: ${describeRpcError(err)}` });
-    }
+  /** `session/set_mode`; the mode shows at once, and a refusal as an error notice. */
+  setMode(modeId: string): Promise<void> {
+    return this.settle(`switch to mode ${modeId}`, (sid, conn) => conn.setMode(sid, modeId), (sid) => ({
+      type: "update",
+      notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } },
+    }));
   }
 
-  async setConfigOption(configId: string, value: string): Promise<void> {
-    const sid = this.state.info?.sessionId;
-    if (!sid || !this.link) return;
-    try {
-      const resp = await this.link.conn.setConfigOption(sid, configId, value);
-      if (resp?.configOptions) {
-        this.dispatch({ type: "update", notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } } });
-      }
-    } catch (err) {
-      this.dispatch({ type: "notice", level: "error", text: `could not set ${configId}: ${describeRpcError(err)}` });
-    }
+  /** `session/set_config_option`; the agent's answer carries the new options. */
+  setConfigOption(configId: string, value: string): Promise<void> {
+    return this.settle(`set ${configId}`, (sid, conn) => conn.setConfigOption(sid, configId, value), (sid, resp) =>
+      resp?.configOptions ? { type: "update", notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } } } : undefined,
+    );
   }
 
-  async setModel(modelId: string): Promise<void> {
+  /** `session/set_model` (unstable; claude and gemini serve it). */
+  setModel(modelId: string): Promise<void> {
+    return this.settle(`switch to model ${modelId}`, (sid, conn) => conn.setModel(sid, modelId), () => ({ type: "notice", level: "info", text: `model: ${modelId}` }));
+  }
+
+  /** One settings request to the agent: what it changed becomes an event, a refusal an error notice. */
+  private async settle<R>(what: string, call: (sid: string, conn: AgentPort["conn"]) => Promise<R>, changed: (sid: string, resp: R) => SessionEventInput | undefined): Promise<void> {
     const sid = this.state.info?.sessionId;
     if (!sid || !this.link) return;
     try {
-      await this.link.conn.setModel(sid, modelId);
-      this.dispatch({ type: "notice", level: "info", text: `model: ${modelId}` });
+      const ev = changed(sid, await call(sid, this.link.conn));
+      if (ev) this.dispatch(ev);
     } catch (err) {
-      this.dispatch({ type: "notice", level: "error", text: `could not switch to model ${modelId}: ${describeRpcError(err)}` });
+      this.dispatch({ type: "notice", level: "error", text: `could not ${what}: ${describeRpcError(err)}` });
     }
   }
 

@@ -1,0 +1,22 @@
+import type { AgentCapabilities, McpServer } from "@agentclientprotocol/sdk";
+import type { ModelState } from "../session/events.js";
+
+/** ACP's auth_required error code. */
+export function isAuthRequired(err: unknown): boolean {
+  return (err as { code?: unknown } | undefined)?.code === -32000;
+}
+
+/** The unstable `models` field of a session/new, load or resume answer, when well formed. */
+export function readModels(resp: unknown): ModelState | undefined {
+  const m = (resp as { models?: unknown } | undefined)?.models;
+  if (!m || typeof m !== "object") return undefined;
+  const r = m as { currentModelId?: unknown; availableModels?: unknown };
+  if (typeof r.currentModelId !== "string") return undefined;
+  return { currentModelId: r.currentModelId, availableModels: Array.isArray(r.availableModels) ? (r.availableModels as ModelState["availableModels"]) : [] };
+}
+
+/** MCP servers an agent can take: stdio always; http and sse only when it advertises them. */
+export function usableMcpServers(servers: McpServer[], caps: AgentCapabilities): { usable: McpServer[]; skipped: McpServer[] } {
+  const ok = (s: McpServer) => !("type" in s) || (s.type === "http" ? !!caps.mcpCapabilities?.http : s.type === "sse" ? !!caps.mcpCapabilities?.sse : true);
+  return { usable: servers.filter(ok), skipped: servers.filter((s) => !ok(s)) };
+}
