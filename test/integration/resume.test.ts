@@ -90,3 +90,32 @@ describe("conch sessions / --resume / --continue from the command line", () => {
     expect(JSON.parse((await runConch(["sessions", "--json"], { stateDir, cwd })).stdout)).toEqual([]);
   });
 });
+
+describe("logging in to an agent that asks for it", () => {
+  it("print mode fails fast with exit 1 and the exact login command", async () => {
+    const r = await runConch(["-p", "hello", "--agent", "demo"], { env: { CONCH_DEMO_AUTH: "1", CONCH_DEMO_STATE: tempDir("conch-demo-") } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("needs you to log in");
+    expect(r.stderr).toMatch(/demo\/main\.js --login/);
+  });
+
+  it("the session waits in `auth`; logging in with the agent's own method opens it and the prompt goes through", async () => {
+    process.env.CONCH_DEMO_AUTH = "1";
+    process.env.CONCH_DEMO_STATE = tempDir("conch-demo-");
+    try {
+      const s = await prepareSession({ ...base, cwd: tempDir() }, "ask");
+      await s.orchestrator.start(s.mode);
+      expect(s.orchestrator.state.phase).toBe("auth");
+      expect(s.orchestrator.state.auth?.methods.map((m) => m.id)).toEqual(["demo-login", "demo-terminal-login"]);
+      await s.orchestrator.authenticate("demo-login");
+      expect(s.orchestrator.state.phase).toBe("idle");
+      s.orchestrator.send("hello");
+      const done = await until(s.orchestrator, (st) => st.phase === "idle" && st.turns.some((t) => t.stopReason === "end_turn"));
+      expect(done.items.some((i) => i.kind === "agent")).toBe(true);
+      await s.orchestrator.shutdown();
+      await s.recorder.close();
+    } finally {
+      delete process.env.CONCH_DEMO_AUTH;
+    }
+  });
+});
