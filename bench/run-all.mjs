@@ -117,7 +117,7 @@ for (const r of results) for (const m of r.metrics) rows.push([r.bench, m.name, 
 process.stdout.write(`\n${table(rows, ["bench", "metric", "goal", "median (min–max, n)", "result"])}\n`);
 const goals = results.flatMap((r) => r.metrics.filter((m) => m.goal));
 const short = goals.filter((m) => m.status !== "pass");
-process.stdout.write(`\n${goals.length - short.length} of ${goals.length} goals met${short.length ? `; short: ${short.map((m) => m.name).join("; ")}` : ""}\n`);
+if (goals.length) process.stdout.write(`\n${goals.length - short.length} of ${goals.length} goals met${short.length ? `; short: ${short.map((m) => m.name).join("; ")}` : ""}\n`);
 for (const r of results) for (const m of r.metrics) if (m.shortBy) process.stdout.write(`  ${r.bench}: ${m.name}: ${m.shortBy}\n`);
 process.stdout.write(`other work on the machine while each bench ran (share of all cores; before it → during it): ${results.map((r) => `${r.bench} ${r.busyBeforePct ?? "?"}% → ${r.otherWorkPct ?? "?"}%`).join(", ")}\n`);
 process.stdout.write(`took ${fmt((Date.now() - started.getTime()) / 1000)} s${args.quick ? " (--quick: smoke run, few samples)" : ""}\n`);
