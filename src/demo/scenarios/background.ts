@@ -34,16 +34,7 @@ async function startWithDisplayTerminal(turn: Turn, command: string): Promise<vo
   const { session, config } = turn;
   const toolCallId = turn.newToolCallId("bg");
   const terminalId = toolCallId;
-  await turn.send({
-    sessionUpdate: "tool_call",
-    toolCallId,
-    title: command,
-    kind: "execute",
-    status: "in_progress",
-    rawInput: { command },
-    content: [{ type: "terminal", terminalId }],
-    _meta: { terminal_info: { terminal_id: terminalId, cwd: session.cwd } },
-  });
+  await turn.send(jobStarted(toolCallId, command, { type: "terminal", terminalId }, { terminal_info: { terminal_id: terminalId, cwd: session.cwd } }));
   turn.runAfterTurn(toolCallId, async (signal) => {
     await sleep(config.backgroundMs, signal);
     if (signal.aborted) {
@@ -98,30 +89,14 @@ async function startWithClientTerminal(turn: Turn, command: string): Promise<voi
       await handle.release().catch(() => undefined);
     }
   });
-  await turn.send({
-    sessionUpdate: "tool_call",
-    toolCallId,
-    title: command,
-    kind: "execute",
-    status: "in_progress",
-    rawInput: { command },
-    content: [terminal],
-  });
+  await turn.send(jobStarted(toolCallId, command, terminal));
 }
 
 /** No terminal of any kind: the tool call alone stays `in_progress` until the pretend job ends. */
 async function startSimulated(turn: Turn, command: string): Promise<void> {
   const { session, config } = turn;
   const toolCallId = turn.newToolCallId("bg");
-  await turn.send({
-    sessionUpdate: "tool_call",
-    toolCallId,
-    title: command,
-    kind: "execute",
-    status: "in_progress",
-    rawInput: { command },
-    content: [textContent("running in the background (simulated: the client offers no terminal)")],
-  });
+  await turn.send(jobStarted(toolCallId, command, textContent("running in the background (simulated: the client offers no terminal)")));
   turn.runAfterTurn(toolCallId, async (signal) => {
     await sleep(config.backgroundMs, signal);
     if (signal.aborted) {
@@ -131,6 +106,20 @@ async function startSimulated(turn: Turn, command: string): Promise<void> {
     await session.send(closeUpdate(toolCallId, "completed", [], "done"));
     await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config);
   });
+}
+
+/** The `tool_call` that announces the background job, however it is shown. */
+function jobStarted(toolCallId: string, command: string, content: ToolCallContent, meta?: Record<string, unknown>) {
+  return {
+    sessionUpdate: "tool_call" as const,
+    toolCallId,
+    title: command,
+    kind: "execute" as const,
+    status: "in_progress" as const,
+    rawInput: { command },
+    content: [content],
+    ...(meta ? { _meta: meta } : {}),
+  };
 }
 
 function terminalOutput(toolCallId: string, data: string) {
