@@ -16,7 +16,7 @@ import type { AgentCommand } from "../agents/agent-process.js";
 import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import { PermissionDesk } from "./permission-desk.js";
-import { isAuthRequired, readModels, usableMcpServers } from "./session-response.js";
+import { isAuthRequired, readModels, reopenMode, usableMcpServers } from "./session-response.js";
 import { QuestionDesk } from "./question-desk.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
@@ -216,16 +216,14 @@ export class Orchestrator {
     });
     const caps = link.init.agentCapabilities ?? {};
     if (mode.kind === "reopen") {
-      const canResume = !!(caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume;
-      if (caps.loadSession) mode = { kind: "load", sessionId: mode.sessionId };
-      else if (canResume) mode = { kind: "resume", sessionId: mode.sessionId };
-      else {
-        this.foldHistory();
+      // A replay (load) is the agent's own transcript; after a resume, conch's log supplies it.
+      const chosen = reopenMode(caps, mode.sessionId, "replay");
+      if (chosen.kind !== "load") this.foldHistory();
+      if (chosen.kind === "new") {
         this.dispatch({ type: "notice", level: "warning", text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory` });
-        mode = { kind: "new" };
       }
+      mode = chosen;
     }
-    if (mode.kind === "resume") this.foldHistory();
     this.openMode = mode;
     this.mcp = this.mcpServersFor(caps);
     await this.openSession();
@@ -322,9 +320,8 @@ export class Orchestrator {
     this.terminals?.dispose();
     this.dispatch({ type: "restarted" });
     const id = this.state.info?.sessionId;
-    const caps = old?.init.agentCapabilities;
-    const canResume = !!(caps?.sessionCapabilities as { resume?: unknown } | undefined)?.resume;
-    await this.start(id && canResume ? { kind: "resume", sessionId: id } : id && caps?.loadSession ? { kind: "load", sessionId: id } : { kind: "new" });
+    // The transcript is still on screen: resume (no replay) is preferred over a load that repeats it.
+    await this.start(id && old ? reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay") : { kind: "new" });
   }
 
   /** Stops the agent (and every terminal); nothing conch started outlives this. */

@@ -20,3 +20,16 @@ export function usableMcpServers(servers: McpServer[], caps: AgentCapabilities):
   const ok = (s: McpServer) => !("type" in s) || (s.type === "http" ? !!caps.mcpCapabilities?.http : s.type === "sse" ? !!caps.mcpCapabilities?.sse : true);
   return { usable: servers.filter(ok), skipped: servers.filter((s) => !ok(s)) };
 }
+
+/**
+ * How to open an existing session with this agent: `session/load` (it replays the transcript) or
+ * `session/resume` (it does not), in the preferred order, else a new session.
+ */
+export function reopenMode(caps: AgentCapabilities, sessionId: string, prefer: "replay" | "no-replay"): { kind: "load" | "resume"; sessionId: string } | { kind: "new" } {
+  const canResume = !!(caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume;
+  const order: ("load" | "resume")[] = prefer === "replay" ? ["load", "resume"] : ["resume", "load"];
+  for (const kind of order) {
+    if (kind === "load" ? caps.loadSession : canResume) return { kind, sessionId };
+  }
+  return { kind: "new" };
+}
