@@ -34,6 +34,7 @@ describe("replay of every recorded trace", () => {
         "claude-agent-acp-0.100.0/s6-load-session.jsonl",
         "codex-acp-0.16.0/c5.jsonl",
         "gemini-cli-0.61.0/g5.jsonl",
+        "opencode-1.18.33/f-load.jsonl",
       ]),
     );
   });
