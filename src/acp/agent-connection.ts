@@ -31,7 +31,6 @@ import {
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
 import { CONCH_VERSION } from "./conch-version.js";
-import { quirksOf } from "./agent-quirks.js";
 import { readTextFile, writeTextFile } from "./fs-handlers.js";
 import { agentMessageStream, type WireTaps } from "./message-stream.js";
 
@@ -61,6 +60,8 @@ export interface ClientHooks {
   onNotice(level: "info" | "warning" | "error", text: string): void;
   /** Workspace root for fs/* confinement. */
   root(): string;
+  /** The agent reads a file before creating it and needs a missing file to read as empty. */
+  missingFileReadsAsEmpty?(): boolean;
   terminals?: TerminalHost;
 }
 
@@ -99,7 +100,7 @@ export class AgentConnection {
         hooks.onPermission(params, `agent:${String(requestId)}`, signal),
       )
       .onRequest(methods.client.fs.readTextFile, ({ params }) =>
-        readTextFile(hooks.root(), params, { missingAsEmpty: quirksOf(this.initializeResponse).missingFileReadsAsEmpty }),
+        readTextFile(hooks.root(), params, { missingAsEmpty: hooks.missingFileReadsAsEmpty?.() === true }),
       )
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(hooks.root(), params))
       .onRequest(methods.client.terminal.create, ({ params }) => this.terminals().create(params))

@@ -28,7 +28,7 @@ export interface DemoAgent {
 
 /** Builds the demo agent: an SDK `AgentApp` that plays scripted scenarios. */
 export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
-  const registry = new SessionRegistry(options.store ?? new SessionStore(options.config.stateDir));
+  const registry = new SessionRegistry(options.store ?? new SessionStore(options.config.stateDir), options.config.stateUpdates === true);
   const env: DemoEnvironment = {
     config: options.config,
     clientCapabilities: {},

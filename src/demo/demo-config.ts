@@ -13,6 +13,11 @@ export interface DemoConfig {
   floodChunks: number;
   /** Demand a login before any session opens (`CONCH_DEMO_AUTH=1`), to show conch's auth flow. */
   requireAuth: boolean;
+  /**
+   * Report running/idle and background work as ACP v2's `state_update` (draft), the best turn
+   * signal there is. On unless `CONCH_DEMO_STATE_UPDATES=0`, which shows an agent with no signal.
+   */
+  stateUpdates?: boolean;
 }
 
 const DEFAULT_DELAY_MS = 15;
@@ -27,6 +32,7 @@ export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     stateDir: env.CONCH_DEMO_STATE || join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "conch-demo"),
     floodChunks: readCount(env.CONCH_DEMO_FLOOD_CHUNKS, DEFAULT_FLOOD_CHUNKS),
     requireAuth: env.CONCH_DEMO_AUTH === "1",
+    stateUpdates: env.CONCH_DEMO_STATE_UPDATES !== "0",
   };
 }
 

@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { AgentContext, ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { BackgroundWork } from "@agentclientprotocol/sdk/experimental/v2";
+
+/** ACP v2's `state_update` (draft), as the demo sends it on a v1 connection. */
+interface DemoStateUpdate {
+  sessionUpdate: "state_update";
+  state: "running" | "idle";
+  stopReason?: StopReason | null;
+  background: BackgroundWork[];
+}
 import { appendToHistory } from "./session-history.js";
 import { DEFAULT_MODE, DEFAULT_MODEL } from "./session-options.js";
 import type { SessionStore, StoredSession } from "./session-store.js";
@@ -23,6 +32,10 @@ export class DemoSession {
   private turnQueue: Promise<unknown> = Promise.resolve();
   private currentTurn: AbortController | undefined;
   private readonly backgroundJobs = new Map<string, AbortController>();
+  /** Jobs a previous process started that this one carries on (after a load or resume). */
+  private readonly adoptedJobs = new Set<string>();
+  /** Report running/idle as `state_update` (see DemoConfig.stateUpdates). */
+  stateUpdates = false;
 
   constructor(
     readonly record: StoredSession,
@@ -79,6 +92,29 @@ export class DemoSession {
   /** Sends an update without adding it to the transcript: replays send what is already there. */
   sendUnrecorded(update: SessionUpdate): Promise<void> {
     return this.client.notify("session/update", { sessionId: this.id, update });
+  }
+
+  /**
+   * The agent's foreground state and the work it runs in the background, as ACP v2's draft
+   * `state_update`. `finishing` is a job whose end is being reported now: no longer listed.
+   */
+  async reportState(state: "running" | "idle", opts: { stopReason?: StopReason; finishing?: string } = {}): Promise<void> {
+    if (!this.stateUpdates) return;
+    const background: BackgroundWork[] = [...this.backgroundJobs.keys(), ...this.adoptedJobs]
+      .filter((id) => id !== opts.finishing)
+      .map((toolCallId) => ({ type: "tool_call", toolCallId }));
+    const update: DemoStateUpdate = { sessionUpdate: "state_update", state, background, ...(state === "idle" ? { stopReason: opts.stopReason ?? null } : {}) };
+    // A v2 update on a v1 connection: conch reads it; other v1 clients show or skip an unknown kind.
+    await this.client.notify("session/update", { sessionId: this.id, update: update as unknown as SessionUpdate });
+  }
+
+  /** Carries on a job a previous process started; `release` when it ends. */
+  adoptBackground(toolCallId: string): void {
+    this.adoptedJobs.add(toolCallId);
+  }
+
+  releaseBackground(toolCallId: string): void {
+    this.adoptedJobs.delete(toolCallId);
   }
 
   /** Records a prompt the way real agents replay it: one `user_message_chunk` per content block. */
@@ -138,6 +174,7 @@ export class DemoSession {
         )
         .finally(() => {
           this.backgroundJobs.delete(toolCallId);
+          if (!this.currentTurn) void this.reportState("idle").catch(() => undefined);
           void this.save().catch(() => undefined);
         });
     };

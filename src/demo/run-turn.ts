@@ -33,6 +33,7 @@ export function runTurn(
     const text = promptText(request.prompt);
     session.recordPrompt(request.prompt, text);
     const controller = session.beginTurn(requestSignal);
+    await session.reportState("running");
     const turn = new Turn(session, controller.signal, env);
     let stopReason: StopReason;
     try {
@@ -52,6 +53,7 @@ export function runTurn(
     session.record.usedTokens += inputTokens + turn.outputTokens;
     await session.send(usageUpdate(session.record.usedTokens, session.record.model));
     await session.save().catch((error: unknown) => env.processControl.writeStderr(`demo: could not save session: ${String(error)}\n`));
+    await session.reportState("idle", { stopReason });
     // Like claude-agent-acp, a cancelled turn reports no usage.
     const response: DemoPromptResponse =
       stopReason === "cancelled" ? { stopReason } : { stopReason, usage: turnUsage(inputTokens, turn.outputTokens) };

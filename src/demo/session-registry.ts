@@ -6,11 +6,15 @@ import type { SessionStore } from "./session-store.js";
 export class SessionRegistry {
   private readonly live = new Map<string, DemoSession>();
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly stateUpdates = false,
+  ) {}
 
   /** Creates and saves a new session. */
   async create(cwd: string, client: AgentContext): Promise<DemoSession> {
     const session = DemoSession.create(cwd, client, this.store);
+    session.stateUpdates = this.stateUpdates;
     this.live.set(session.id, session);
     await session.save();
     return session;
@@ -35,6 +39,7 @@ export class SessionRegistry {
       const record = await this.store.load(sessionId);
       if (!record) throw RequestError.sessionNotFound(sessionId);
       session = new DemoSession(record, client, this.store);
+      session.stateUpdates = this.stateUpdates;
       this.live.set(sessionId, session);
     }
     session.attach(client, cwd);

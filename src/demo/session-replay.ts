@@ -22,12 +22,15 @@ export async function closeOrphanedToolCalls(session: DemoSession, config: DemoC
     if (call.terminalId) {
       const terminalId = call.terminalId;
       const output = (data: string) => session.send({ sessionUpdate: "tool_call_update", toolCallId: call.toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data } } });
+      session.adoptBackground(call.toolCallId);
+      await session.reportState("idle");
       await output("(still running after the agent restarted)\r\n");
       setTimeout(() => {
         void (async () => {
           await output("done\r\n");
           await session.send({ sessionUpdate: "tool_call_update", toolCallId: call.toolCallId, status: "completed", _meta: { terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } } });
-          await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config);
+          await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config, call.toolCallId);
+          session.releaseBackground(call.toolCallId);
           await session.save();
         })().catch(() => undefined);
       }, config.backgroundMs);

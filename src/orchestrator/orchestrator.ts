@@ -11,6 +11,7 @@ import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/ev
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents, reduce } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
+import { profileOf } from "../session/profiles/select-profile.js";
 import { planAuth, shellLine } from "../agents/auth-methods.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
@@ -87,7 +88,7 @@ export class Orchestrator {
   private queueCounter = 0;
   /** The session's terminals (client PTYs and display-only panes), once started. */
   terminals?: TerminalService;
-  private readonly timing: TurnTiming;
+  readonly timing: TurnTiming;
   private readonly now: () => number;
   private shuttingDown = false;
   private openMode: OpenMode = { kind: "new" };
@@ -164,7 +165,7 @@ export class Orchestrator {
         this.dispatch({ type: "settled" });
         return;
       case "stall":
-        this.dispatch({ type: "tool_stalled", toolCallId: action.toolCallId });
+        this.dispatch({ type: "work_stalled", kind: action.kind, id: action.id });
         return;
       case "wait":
         this.schedule(action.until ?? this.now() + this.timing.quietMs);
@@ -201,6 +202,7 @@ export class Orchestrator {
       onQuestionComplete: (id) => this.dispatch({ type: "notice", level: "info", text: `the agent says the request ${id} is complete` }),
       onNotice: (level, text) => this.dispatch({ type: "notice", level, text }),
       root: () => this.opts.cwd,
+      missingFileReadsAsEmpty: () => profileOf(this.state).missingFileReadsAsEmpty,
       terminals: this.terminals,
     };
     const withTerminals = this.terminals !== undefined;
@@ -208,6 +210,7 @@ export class Orchestrator {
       ? await this.opts.connect(hooks, withTerminals)
       : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals }, hooks);
     this.link = link;
+    this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities });
     link.exited.then((exit) => {
       if (this.link !== link) return;
       this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown });
@@ -423,8 +426,13 @@ export class Orchestrator {
     this.questions.answer(key, response);
   }
 
-  /** `session/set_mode`; the mode shows at once, and a refusal as an error notice. */
+  /**
+   * Switches mode: `session/set_mode`, or the config option the modes come from (opencode); the mode
+   * shows at once, and a refusal as an error notice.
+   */
   setMode(modeId: string): Promise<void> {
+    const configId = this.state.modeConfigId;
+    if (configId) return this.setConfigOption(configId, modeId);
     return this.settle(`switch to mode ${modeId}`, (sid, conn) => conn.setMode(sid, modeId), (sid) => ({
       type: "update",
       notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } },

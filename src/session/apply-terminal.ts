@@ -18,7 +18,7 @@ export function appendTerminalOutput(d: Draft, terminalId: string, data: string)
     d.orphans()[terminalId] = { ...o, output: appendTail(o.output, data) };
     return;
   }
-  d.terminals()[terminalId] = { ...t, outputTail: appendTail(t.outputTail, data), outputBytes: t.outputBytes + data.length };
+  d.terminals()[terminalId] = { ...t, outputTail: appendTail(t.outputTail, data), outputBytes: t.outputBytes + data.length, lastAt: d.at };
 }
 
 /** Records a terminal's exit, or holds it until the terminal is announced. */
@@ -33,7 +33,7 @@ export function exitTerminal(d: Draft, terminalId: string, exitCode: number | nu
 }
 
 /** Opens a terminal view and applies whatever arrived for it before it was announced. */
-export function openTerminal(d: Draft, view: Omit<TerminalView, "outputTail" | "outputBytes" | "exited">): void {
+export function openTerminal(d: Draft, view: Omit<TerminalView, "outputTail" | "outputBytes" | "exited" | "lastAt">): void {
   if (d.s.terminals[view.terminalId]) return;
   const orphan = d.s.orphanTerminalMeta[view.terminalId];
   d.terminals()[view.terminalId] = {
@@ -43,6 +43,7 @@ export function openTerminal(d: Draft, view: Omit<TerminalView, "outputTail" | "
     signal: orphan?.exit?.signal,
     outputTail: orphan?.output ?? "",
     outputBytes: orphan?.output.length ?? 0,
+    lastAt: d.at,
   };
   if (orphan) delete d.orphans()[view.terminalId];
 }

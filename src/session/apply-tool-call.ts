@@ -3,6 +3,7 @@ import type { Draft } from "./draft.js";
 import { applyTerminalMeta } from "./apply-terminal.js";
 import type { ToolCallView } from "./state.js";
 import { metaWithoutTerminalStreams, readTerminalMeta } from "./terminal-meta.js";
+import { profileOf } from "./profiles/select-profile.js";
 
 type ToolCallFields = ToolCall | ToolCallUpdate;
 
@@ -20,17 +21,12 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
   const id = fields.toolCallId;
   const old = d.tool(id);
   const meta = metaWithoutTerminalStreams(fields._meta);
+  const profile = profileOf(d.s);
   let tool: ToolCallView;
-  const parent = old ? undefined : pollParent(d, fields);
-  if (parent) {
-    // A poll of a running command (codex replays each `write_stdin` as its own call): shown under it.
-    d.setTool({ ...parent, polls: [...(parent.polls ?? []), id] });
-  }
   if (!old) {
-    const tid = parent?.turnId ?? turnId();
     tool = {
       toolCallId: id,
-      turnId: tid,
+      turnId: "",
       title: fields.title ?? "",
       kind: fields.kind ?? undefined,
       status: fields.status ?? "pending",
@@ -44,8 +40,17 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
       lastAt: d.at,
       startedAt: d.at,
     };
-    if (parent) tool.pollOf = parent.toolCallId;
-    else d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tid, toolCallId: id, history });
+    // A poll of a running command (codex replays each `write_stdin` as its own call): shown under it.
+    const parentId = profile.pollParent(tool, d.s.toolCalls);
+    const parent = parentId ? d.tool(parentId) : undefined;
+    if (parent) {
+      d.setTool({ ...parent, polls: [...(parent.polls ?? []), id] });
+      tool.turnId = parent.turnId;
+      tool.pollOf = parent.toolCallId;
+    } else {
+      tool.turnId = turnId();
+      d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tool.turnId, toolCallId: id, history });
+    }
   } else {
     tool = {
       ...old,
@@ -67,30 +72,19 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
   if (terminalId) tool.terminalId = terminalId;
   const tmeta = readTerminalMeta(fields._meta, id);
   if (tmeta.info && !tool.terminalId) tool.terminalId = tmeta.info.terminalId;
-  if ((tool.status === "completed" || tool.status === "failed") && tool.endedAt === undefined) tool.endedAt = d.at;
+  if (tool.status === "completed" || tool.status === "failed") {
+    if (tool.endedAt === undefined) tool.endedAt = d.at;
+    tool.detached = undefined;
+  }
   d.setTool(tool);
   applyTerminalMeta(d, tmeta, id, history);
-  if (tool.pollOf) settleFromPoll(d, tool);
+  if (tool.pollOf) settleFromPoll(d, tool, profile.hasExitStatus(tool));
   return tool;
 }
 
-/** The command a `write_stdin` poll belongs to: the call whose output named the same session id. */
-function pollParent(d: Draft, fields: ToolCallFields): ToolCallView | undefined {
-  if (fields.title !== "write_stdin") return undefined;
-  const sid = (fields.rawInput as { session_id?: unknown } | undefined)?.session_id;
-  if (sid === undefined) return undefined;
-  const named = new RegExp(`session ID ${String(sid)}\\b`);
-  return Object.values(d.s.toolCalls).find((t) => {
-    if (t.pollOf) return false;
-    const out = t.rawOutput;
-    if (typeof out === "string") return named.test(out);
-    return (out as { process_id?: unknown } | undefined)?.process_id === String(sid);
-  });
-}
-
 /** A poll that saw the process exit settles its command's "unknown after resume" state. */
-function settleFromPoll(d: Draft, poll: ToolCallView): void {
+function settleFromPoll(d: Draft, poll: ToolCallView, sawExit: boolean): void {
   const parent = d.tool(poll.pollOf!);
-  if (!parent || parent.localStatus !== "unknown") return;
-  if (typeof poll.rawOutput === "string" && /Process exited with code \d+/.test(poll.rawOutput)) d.setTool({ ...parent, localStatus: undefined });
+  if (!parent || parent.localStatus !== "unknown" || !sawExit) return;
+  d.setTool({ ...parent, localStatus: undefined });
 }

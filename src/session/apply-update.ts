@@ -1,10 +1,12 @@
 import type { ContentBlock, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
+import { exitTerminal } from "./apply-terminal.js";
 import { upsertToolCall } from "./apply-tool-call.js";
-import { contentText, isInternalUserText } from "./content-text.js";
+import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
+import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
+import { profileOf } from "./profiles/select-profile.js";
+import { deriveModes } from "./session-modes.js";
 import { isFinalStatus, type TranscriptItem } from "./state.js";
-
-const MODE_UPDATE = /^\[MODE_UPDATE\]\s*(\S+)\s*$/;
 
 /** Whether this update is history: replayed by `session/load`, or the tail of a replay after its response. */
 function isHistory(d: Draft, n: SessionNotification, history: boolean | undefined): boolean {
@@ -15,6 +17,13 @@ function isHistory(d: Draft, n: SessionNotification, history: boolean | undefine
     if (tool && !isFinalStatus(tool)) d.s.replayTail = false;
   }
   return history === true || d.s.replaying || (d.s.replayTail === true && d.s.pendingPrompts.length === 0);
+}
+
+/** The agent starts work with no prompt in flight: the session drains until that work is over. */
+export function beginAgentWork(d: Draft): void {
+  if (d.s.phase !== "idle") return;
+  d.s.phase = "draining";
+  d.s.drainStartedAt = d.at;
 }
 
 /**
@@ -30,15 +39,13 @@ export function currentTurn(d: Draft, history: boolean): string {
     return d.openTurn(d.nextId("h"), "history", true);
   }
   if (cur && cur.origin === "agent" && cur.endedAt === undefined) return cur.id;
+  beginAgentWork(d);
   return d.openTurn(d.nextId("a"), "agent", false);
 }
 
-function appendChunk(d: Draft, kind: "agent" | "thought" | "user", block: ContentBlock, messageId: string | null | undefined, history: boolean): void {
+function appendChunk(d: Draft, profile: AgentProfile, kind: "agent" | "thought" | "user", block: ContentBlock, messageId: string | null | undefined, history: boolean): void {
   let text = contentText(block);
-  if (text === "") {
-    d.s.blockBreak = true;
-    return;
-  }
+  if (text === "") return;
   const blockBreak = d.s.blockBreak === true;
   d.s.blockBreak = false;
   const last = d.s.items[d.s.items.length - 1];
@@ -47,18 +54,19 @@ function appendChunk(d: Draft, kind: "agent" | "thought" | "user", block: Conten
   // A user chunk with no prompt in flight can only be replayed history (gemini replays after its load response).
   const hist = kind === "user" && d.s.pendingPrompts.length === 0 ? true : history;
   const turnId = kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
-  // Replayed internal context (claude's `<command-name>…`) is its own message, never glued to the prompt.
-  const separate = kind === "user" && last?.kind === "user" && (last.internal === true || isInternalUserText(text));
+  const internal = kind === "user" && profile.isInternalUserText(text);
+  // Replayed internal context is its own message, never glued to the prompt.
+  const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
   if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {
     d.updateItem(last.id, (item) => ({ ...item, text: (item as { text: string }).text + text }) as TranscriptItem);
     return;
   }
-  // Agents open blocks with filler ("" from claude, "\n\n" from codex thoughts): not content.
+  // Agents open blocks with filler (blank lines): not content.
   if (text.trim() === "") return;
   text = text.replace(/^\n+/, "");
   const id = d.nextId("i");
   if (kind === "user") {
-    d.addItem({ kind, id, turnId, text, blocks: [block], history: hist, messageId, internal: isInternalUserText(text) });
+    d.addItem({ kind, id, turnId, text, blocks: [block], history: hist, messageId, internal });
   } else {
     d.addItem({ kind, id, turnId, text, history: hist, messageId });
   }
@@ -72,34 +80,97 @@ function applyPlan(d: Draft, entries: SessionUpdate & { sessionUpdate: "plan" },
   else d.addItem({ kind: "plan", id: d.nextId("i"), turnId, entries: entries.entries, history });
 }
 
-/** Applies one `session/update` notification. Unknown kinds become visible "unknown" items. */
-export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boolean | undefined): void {
-  const history = isHistory(d, n, historyFlag);
-  // The kind may be one this SDK does not know (newer protocol versions add them): see default.
-  const u = n.update as SessionUpdate;
-  if (!history) d.s.lastAgentActivityAt = d.at;
-  switch (u.sessionUpdate) {
-    case "agent_message_chunk": {
-      const text = contentText(u.content);
-      const mode = MODE_UPDATE.exec(text);
-      if (mode) {
-        // gemini announces mode changes as message text instead of current_mode_update.
-        if (d.s.modes) d.s.modes = { ...d.s.modes, currentModeId: mode[1] };
-        return;
+/** Ends the turns the agent runs on its own that are still open. */
+export function endAgentTurns(d: Draft): void {
+  for (const t of d.s.turns) if (t.endedAt === undefined && t.origin === "agent") d.patchTurn(t.id, { endedAt: d.at });
+}
+
+/** The background task an agent's own turn just reported on: the oldest that ended, else the oldest. */
+function markReported(d: Draft): void {
+  const open = Object.values(d.s.background).filter((t) => t.reportedAt === undefined && t.abandonedAt === undefined);
+  const task = open.find((t) => t.endedAt !== undefined) ?? open[0];
+  if (task) d.background()[task.taskId] = { ...task, reportedAt: d.at };
+}
+
+/** Applies what a profile read in the agent's traffic. Signals replayed as history change nothing live. */
+function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
+  const s = d.s;
+  switch (sig.signal) {
+    case "block_break":
+      s.blockBreak = true;
+      return;
+    case "replay_over":
+      s.replayTail = false;
+      return;
+    case "agent_state":
+      s.agentState = sig.state;
+      s.agentBackground = sig.background;
+      if (sig.state === "idle" && s.pendingPrompts.length === 0) endAgentTurns(d);
+      else if (sig.state !== "idle" && !s.replaying) beginAgentWork(d);
+      return;
+    default:
+      break;
+  }
+  if (history) return;
+  switch (sig.signal) {
+    case "turn_marker":
+      s.turnMarkers = true;
+      if (sig.origin === "agent") {
+        markReported(d);
+        if (s.pendingPrompts.length === 0) endAgentTurns(d);
       }
-      appendChunk(d, "agent", u.content, u.messageId, history);
+      return;
+    case "background_started":
+      if (s.background[sig.taskId]) return;
+      d.background()[sig.taskId] = {
+        taskId: sig.taskId,
+        toolCallId: sig.toolCallId,
+        label: sig.label || (sig.toolCallId ? d.tool(sig.toolCallId)?.title : undefined) || sig.taskId,
+        startedAt: d.at,
+      };
+      return;
+    case "background_ended": {
+      const task = s.background[sig.taskId];
+      if (!task || task.endedAt !== undefined) return;
+      d.background()[sig.taskId] = { ...task, endedAt: d.at };
+      s.backgroundEndedAt = d.at;
       return;
     }
+    case "exit_seen": {
+      const tool = d.tool(sig.toolCallId);
+      if (!tool || isFinalStatus(tool)) return;
+      d.setTool({ ...tool, status: sig.exitCode === 0 ? "completed" : "failed", detached: false, endedAt: d.at });
+      if (tool.terminalId && s.terminals[tool.terminalId] && !s.terminals[tool.terminalId].exited) exitTerminal(d, tool.terminalId, sig.exitCode, null);
+      if (s.pendingPrompts.length === 0) s.backgroundEndedAt = d.at;
+      return;
+    }
+  }
+}
+
+function normalizeContext(d: Draft): NormalizeContext {
+  return { tool: (id) => d.tool(id), background: d.s.background, replayTail: d.s.replayTail === true };
+}
+
+/** Applies one protocol update, already normalized by the agent's profile. */
+function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: boolean): void {
+  switch (u.sessionUpdate) {
+    case "agent_message_chunk":
+      appendChunk(d, profile, "agent", u.content, u.messageId, history);
+      return;
     case "agent_thought_chunk":
-      appendChunk(d, "thought", u.content, u.messageId, history);
+      appendChunk(d, profile, "thought", u.content, u.messageId, history);
       return;
     case "user_message_chunk":
-      appendChunk(d, "user", u.content, u.messageId, history);
+      appendChunk(d, profile, "user", u.content, u.messageId, history);
       return;
     case "tool_call":
-    case "tool_call_update":
-      upsertToolCall(d, u, () => currentTurn(d, history), history);
+    case "tool_call_update": {
+      const before = d.tool(u.toolCallId);
+      const tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      // Work ending with no prompt in flight is background work ending: see the quiet period.
+      if (!history && d.s.pendingPrompts.length === 0 && isFinalStatus(tool) && !(before && isFinalStatus(before))) d.s.backgroundEndedAt = d.at;
       return;
+    }
     case "plan":
       applyPlan(d, u, history);
       return;
@@ -111,6 +182,7 @@ export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boole
       return;
     case "config_option_update":
       d.s.configOptions = u.configOptions ?? [];
+      deriveModes(d.s);
       return;
     case "session_info_update":
       if (typeof u.title === "string" && u.title) d.s.title = u.title;
@@ -128,12 +200,30 @@ export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boole
       d.addItem({ kind: "notice", id: d.nextId("i"), turnId: d.s.currentTurnId, level: "info", text: `context compaction ${u.status}${u.error ? `: ${u.error}` : ""}` });
       return;
     case "compaction_summary_chunk":
-      appendChunk(d, "thought", u.content, undefined, history);
+      appendChunk(d, profile, "thought", u.content, undefined, history);
       return;
     default: {
-      const raw = (n.update as { sessionUpdate?: unknown } | undefined)?.sessionUpdate;
-      const kind = typeof raw === "string" ? raw : "(no sessionUpdate)";
-      d.addItem({ kind: "unknown", id: d.nextId("i"), turnId: d.s.currentTurnId, updateKind: kind, raw: n.update, history });
+      const kindRaw = (u as { sessionUpdate?: unknown } | undefined)?.sessionUpdate;
+      const kind = typeof kindRaw === "string" ? kindRaw : "(no sessionUpdate)";
+      d.addItem({ kind: "unknown", id: d.nextId("i"), turnId: d.s.currentTurnId, updateKind: kind, raw: u, history });
     }
+  }
+}
+
+/**
+ * Applies one `session/update` notification: the agent's profile reads it first (filler, mode text,
+ * turn markers, background tasks), then each resulting update is folded. Unknown kinds become
+ * visible "unknown" items.
+ */
+export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boolean | undefined): void {
+  const history = isHistory(d, n, historyFlag);
+  const profile = profileOf(d.s);
+  // The kind may be one this SDK does not know (newer protocol versions add them).
+  const normalized = profile.normalize(n.update as SessionUpdate, normalizeContext(d));
+  // A replay's tail after the load response counts as activity: its quiet period waits it out.
+  if (!history || d.s.replayTail) d.s.lastAgentActivityAt = d.at;
+  for (const item of normalized) {
+    if ("signal" in item) applySignal(d, item, history);
+    else applyOne(d, profile, item.update, history);
   }
 }

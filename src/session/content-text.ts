@@ -20,9 +20,3 @@ export function contentText(block: ContentBlock | undefined): string {
       return "";
   }
 }
-
-/** Agent-internal text some agents replay as user messages (claude, gemini). */
-export function isInternalUserText(text: string): boolean {
-  return /^\s*<(session_context|command-name|command-message|command-args|local-command-stdout|system-reminder)\b/.test(text)
-    || /^\s*\[Function Response:/.test(text);
-}

@@ -91,4 +91,7 @@ export class Draft {
   pendingPrompts() {
     return this.own("pendingPrompts");
   }
+  background() {
+    return this.own("background");
+  }
 }

@@ -15,6 +15,12 @@ import type {
 
 import type { LocalHistory } from "./local-history.js";
 
+/**
+ * The kinds of work a turn can wait on: a tool call, a terminal, a person's decision, the agent's
+ * report on a background task, a turn the agent runs on its own, the agent's own running state.
+ */
+export type OpenWorkKind = "tool" | "terminal" | "permission" | "report" | "agent_turn" | "agent_state";
+
 /** The agent's model list, an unstable ACP field that claude and gemini send in `session/new`. */
 export interface ModelState {
   currentModelId: string;
@@ -40,6 +46,8 @@ export type PermissionAnswerSource = "user" | "policy" | "cancel";
 
 /** Every event that happens in a session. The session state is a pure fold of these. */
 export type SessionEvent =
+  /** The agent answered `initialize`: who it is chooses how its traffic is read (its profile). */
+  | { type: "agent_ready"; at: number; info?: Implementation | null; capabilities?: AgentCapabilities | null }
   | { type: "session_started"; at: number; info: SessionInfo }
   /** A `session/update` as received. `history` marks updates replayed by `session/load`. */
   | { type: "update"; at: number; notification: SessionNotification; history?: boolean }
@@ -69,8 +77,10 @@ export type SessionEvent =
   | { type: "detached"; at: number }
   /** Orchestrator's quiet-period timer fired with no open work left. */
   | { type: "settled"; at: number }
-  /** A tool call showed no sign of life for the stall timeout. */
+  /** A tool call showed no sign of life for the stall timeout (logs before `work_stalled`). */
   | { type: "tool_stalled"; at: number; toolCallId: string }
+  /** Open work showed no sign of life for the stall timeout: conch stops waiting for it and says so. */
+  | { type: "work_stalled"; at: number; kind: OpenWorkKind; id: string }
   | { type: "replay_started"; at: number }
   /** `local` carries what conch's own log knew, to fill what the replay lacks. */
   | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }

@@ -1,15 +1,20 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
+import { profileOf } from "./profiles/select-profile.js";
 import { isFinalStatus, type SessionState, type TerminalView } from "./state.js";
 
 /** What conch's own log knew about a tool call when its last process ended. */
 export interface LocalToolFacts {
+  /** The title shown live: a replay may name the call by its tool ("exec_command") instead. */
+  title?: string;
   kind?: ToolKind;
   content: ToolCallContent[];
   locations: ToolCallLocation[];
   terminalId?: string;
   /** Not final, and its terminal had not exited, when the log ends: it was still running. */
   openAtEnd: boolean;
+  /** The agent died while it ran: shown so, whatever a later replay says. */
+  interrupted?: boolean;
 }
 
 /**
@@ -27,24 +32,17 @@ export function localHistoryOf(local: SessionState): LocalHistory {
   for (const t of Object.values(local.toolCalls)) {
     const term = t.terminalId ? local.terminals[t.terminalId] : undefined;
     tools[t.toolCallId] = {
+      title: t.title || undefined,
       kind: t.kind,
       content: t.content,
       locations: t.locations,
       terminalId: t.terminalId,
       // A call conch closed itself (rejected, cancelled) is not running, whatever its terminal said.
-      openAtEnd: !isFinalStatus(t) || (term !== undefined && !term.exited && !t.localStatus),
+      openAtEnd: !isFinalStatus(t) || t.localStatus === "interrupted" || (term !== undefined && !term.exited && !t.localStatus),
+      interrupted: t.localStatus === "interrupted" || undefined,
     };
   }
   return { tools, terminals: local.terminals };
-}
-
-function hasExitStatus(rawOutput: unknown, meta: Record<string, unknown>): boolean {
-  if (meta.terminal_exit) return true;
-  if (rawOutput && typeof rawOutput === "object") {
-    const r = rawOutput as Record<string, unknown>;
-    return typeof r.exit_code === "number" || typeof r.exitCode === "number";
-  }
-  return typeof rawOutput === "string" && /exited with code \d+/i.test(rawOutput);
 }
 
 /**
@@ -53,17 +51,22 @@ function hasExitStatus(rawOutput: unknown, meta: Record<string, unknown>): boole
  * completed without any exit status is shown as "state unknown after resume", not a false completion.
  */
 export function applyLocalHistory(d: Draft, local: LocalHistory): void {
+  const profile = profileOf(d.s);
   for (const [id, facts] of Object.entries(local.tools)) {
     const tool = d.tool(id);
     if (!tool) continue;
     const next = { ...tool };
+    if (facts.title) next.title = facts.title;
     if (!next.kind && facts.kind) next.kind = facts.kind;
     if (next.content.length === 0 && facts.content.length) next.content = facts.content;
     if (next.locations.length === 0 && facts.locations.length) next.locations = facts.locations;
     if (!next.terminalId && facts.terminalId) next.terminalId = facts.terminalId;
-    const exitedInPoll = (next.polls ?? []).some((pid) => hasExitStatus(d.tool(pid)?.rawOutput, {}));
-    if (facts.openAtEnd && next.status === "completed" && !hasExitStatus(next.rawOutput, next.meta) && !exitedInPoll && !next.localStatus) {
-      next.localStatus = "unknown";
+    const exitedInPoll = (next.polls ?? []).some((pid) => {
+      const poll = d.tool(pid);
+      return poll !== undefined && profile.hasExitStatus(poll);
+    });
+    if (facts.openAtEnd && next.status === "completed" && !profile.hasExitStatus(next) && !exitedInPoll && !next.localStatus) {
+      next.localStatus = facts.interrupted ? "interrupted" : "unknown";
     }
     d.setTool(next);
   }

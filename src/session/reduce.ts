@@ -1,11 +1,13 @@
 import type { PromptResponse } from "@agentclientprotocol/sdk";
 import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-terminal.js";
 import { upsertToolCall } from "./apply-tool-call.js";
-import { applyUpdate, currentTurn } from "./apply-update.js";
+import { applyUpdate, currentTurn, endAgentTurns } from "./apply-update.js";
 import { contentText } from "./content-text.js";
 import { applyLocalHistory } from "./local-history.js";
 import { Draft } from "./draft.js";
-import type { SessionEvent } from "./events.js";
+import type { OpenWorkKind, SessionEvent } from "./events.js";
+import { agentLabel, profileOf } from "./profiles/select-profile.js";
+import { deriveModes } from "./session-modes.js";
 import { openWork } from "./open-work.js";
 import { initialSessionState, isFinalStatus, type PromptUsage, type SessionState } from "./state.js";
 
@@ -35,11 +37,70 @@ function addTokens(a: PromptUsage, b: PromptUsage | undefined): PromptUsage {
 }
 
 /** Closes the open tool calls of the given turns locally: the agent may never say so itself. */
-function closeOpenTools(d: Draft, status: "cancelled" | "unknown", turnIds?: Set<string>): void {
+function closeOpenTools(d: Draft, status: "cancelled" | "interrupted", turnIds?: Set<string>): void {
   for (const tool of Object.values(d.s.toolCalls)) {
     if (isFinalStatus(tool)) continue;
     if (turnIds && !turnIds.has(tool.turnId)) continue;
-    d.setTool({ ...tool, localStatus: status, endedAt: d.at });
+    d.setTool({ ...tool, localStatus: status, endedAt: d.at, detached: undefined });
+  }
+}
+
+/** Stops waiting for the reports the agent owes: its turn was cancelled, or the process is gone. */
+function abandonTasks(d: Draft): void {
+  for (const task of Object.values(d.s.background)) {
+    if (task.reportedAt === undefined && task.abandonedAt === undefined) d.background()[task.taskId] = { ...task, abandonedAt: d.at };
+  }
+}
+
+/**
+ * A turn answered while some of its calls still run: an agent whose calls outlive their turn
+ * (codex) keeps them running in its own session, where they are shown, not waited on.
+ */
+function detachOpenTools(d: Draft, turnId: string): void {
+  if (!profileOf(d.s).turns.callsOutliveTurn) return;
+  for (const tool of Object.values(d.s.toolCalls)) {
+    if (tool.turnId === turnId && !isFinalStatus(tool) && !tool.detached) d.setTool({ ...tool, detached: true });
+  }
+}
+
+/** What conch gives up waiting for when open work stalls; the notice says it. */
+function applyStall(d: Draft, kind: OpenWorkKind, id: string): void {
+  const s = d.s;
+  const agent = agentLabel(s);
+  switch (kind) {
+    case "tool": {
+      // Also a finished call whose terminal never reported an exit: it stops holding the turn open.
+      const tool = d.tool(id);
+      if (tool && !tool.localStatus) d.setTool({ ...tool, localStatus: "stalled" });
+      return;
+    }
+    case "terminal": {
+      const term = s.terminals[id];
+      if (!term) return;
+      const tool = term.toolCallId ? d.tool(term.toolCallId) : undefined;
+      if (tool && !tool.localStatus) d.setTool({ ...tool, localStatus: "stalled" });
+      else d.terminals()[id] = { ...term, exited: true, exitCode: null, signal: null };
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `no output from \`${term.command ?? id}\` for a long while: no longer waiting for it` });
+      return;
+    }
+    case "report": {
+      const task = s.background[id];
+      if (!task || task.reportedAt !== undefined || task.abandonedAt !== undefined) return;
+      d.background()[id] = { ...task, abandonedAt: d.at };
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `${agent} has not reported on \`${task.label}\`: no longer waiting for it` });
+      return;
+    }
+    case "agent_turn":
+      endAgentTurns(d);
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `${agent} went silent during its own turn: no longer waiting for it` });
+      return;
+    case "agent_state":
+      s.agentState = "idle";
+      s.agentBackground = undefined;
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `${agent} still says it is working but has been silent: no longer waiting for it` });
+      return;
+    case "permission":
+      return;
   }
 }
 
@@ -54,11 +115,20 @@ function goIdle(d: Draft): void {
   endOpenTurns(d);
 }
 
+/** The prompt's turn answered and nothing else is in flight: the turn drains until its work is over. */
+function beginDrain(d: Draft): void {
+  d.s.phase = "draining";
+  d.s.drainStartedAt = d.at;
+}
+
 /** Applies one event to the session state. Pure: no I/O, no clock; time comes from the event. */
 export function reduce(state: SessionState, ev: SessionEvent): SessionState {
   const d = new Draft(state, ev.at);
   const s = d.s;
   switch (ev.type) {
+    case "agent_ready":
+      s.agent = { info: ev.info, capabilities: ev.capabilities };
+      break;
     case "auth_required":
       s.auth = { methods: ev.methods, message: ev.message };
       s.phase = "auth";
@@ -69,8 +139,13 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.modes = ev.info.modes ?? s.modes;
       s.models = ev.info.models ?? s.models;
       s.configOptions = ev.info.configOptions ?? s.configOptions;
+      if (ev.info.modes) s.modeConfigId = undefined;
+      deriveModes(s);
       // After a load the replay already set the phase (draining until its tail is quiet).
-      if (s.phase === "starting" || s.phase === "auth") s.phase = openWork(s).length ? "draining" : "idle";
+      if (s.phase === "starting" || s.phase === "auth") {
+        if (openWork(s).length) beginDrain(d);
+        else s.phase = "idle";
+      }
       s.failure = undefined;
       break;
     case "update":
@@ -106,11 +181,15 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.lastAgentActivityAt = ev.at;
       if (stopReason === "cancelled" || s.phase === "cancelling") {
         closeOpenTools(d, "cancelled", new Set([ev.turnId]));
-        if (pending.length === 0) goIdle(d);
+        if (pending.length === 0) {
+          abandonTasks(d);
+          goIdle(d);
+        }
         break;
       }
-      // Even with nothing open the turn drains: a short quiet period absorbs an agent's own follow-up.
-      if (pending.length === 0) s.phase = "draining";
+      detachOpenTools(d, ev.turnId);
+      // The turn drains even with nothing open: the turn machine asks the agent's profile when it is over.
+      if (pending.length === 0) beginDrain(d);
       break;
     }
     case "permission_asked": {
@@ -164,6 +243,7 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       if (s.pendingPrompts.length > 0) s.phase = "cancelling";
       else if (s.phase === "draining") {
         closeOpenTools(d, "cancelled");
+        abandonTasks(d);
         goIdle(d);
       }
       break;
@@ -173,25 +253,26 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
     case "settled":
       if (s.phase === "draining" && openWork(s).length === 0) goIdle(d);
       break;
-    case "tool_stalled": {
-      // Also a finished call whose terminal never reported an exit: it stops holding the turn open.
-      const tool = d.tool(ev.toolCallId);
-      if (tool && !tool.localStatus) d.setTool({ ...tool, localStatus: "stalled" });
+    case "tool_stalled":
+      applyStall(d, "tool", ev.toolCallId);
       break;
-    }
+    case "work_stalled":
+      applyStall(d, ev.kind, ev.id);
+      break;
     case "replay_started":
       s.replaying = true;
       s.phase = "replaying";
       break;
     case "replay_ended":
       s.replaying = false;
-      s.replayTail = !ev.error;
+      s.replayTail = !ev.error && profileOf(s).turns.replayOutlivesResponse;
       if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });
       if (ev.local) applyLocalHistory(d, ev.local);
       endOpenTurns(d);
       s.currentTurnId = undefined;
-      // Some agents (gemini) go on replaying after they answered the load: wait for quiet first.
-      s.phase = ev.error ? "idle" : "draining";
+      // Some agents (gemini) go on replaying after they answered the load: the turn machine waits for it.
+      if (ev.error) s.phase = "idle";
+      else beginDrain(d);
       s.lastAgentActivityAt = ev.at;
       break;
     case "queue_added":
@@ -232,7 +313,10 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.pendingPrompts = [];
       s.permissions = [];
       s.questions = [];
-      closeOpenTools(d, "cancelled");
+      closeOpenTools(d, "interrupted");
+      abandonTasks(d);
+      s.agentState = undefined;
+      s.agentBackground = undefined;
       for (const t of Object.values(s.terminals)) if (!t.exited && t.source === "display") exitTerminal(d, t.terminalId, null, null);
       s.phase = "failed";
       endOpenTurns(d);
@@ -245,6 +329,9 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
     case "restarted":
       s.failure = undefined;
       s.phase = "starting";
+      abandonTasks(d);
+      s.agentState = undefined;
+      s.agentBackground = undefined;
       break;
   }
   return s;

@@ -1,4 +1,5 @@
 import type {
+  AgentCapabilities,
   AuthMethod,
   AvailableCommand,
   CreateElicitationRequest,
@@ -13,8 +14,10 @@ import type {
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
+  Implementation,
 } from "@agentclientprotocol/sdk";
 import type { ModelState, SessionInfo } from "./events.js";
+import type { AgentRunState } from "./profiles/profile.js";
 
 /**
  * Where a turn is. `draining` means the prompt answered but work it started is still open;
@@ -23,7 +26,10 @@ import type { ModelState, SessionInfo } from "./events.js";
 export type Phase = "starting" | "auth" | "idle" | "prompting" | "draining" | "cancelling" | "replaying" | "failed";
 
 /** A tool call status as conch shows it: the protocol's, plus what conch concluded itself. */
-export type ToolDisplayStatus = ToolCallStatus | "cancelled" | "rejected" | "stalled" | "unknown";
+export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
+
+/** What conch concluded about a call the agent never closed. */
+export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted";
 
 /** One tool call, merged field by field from every message that mentioned it. */
 export interface ToolCallView {
@@ -33,8 +39,16 @@ export interface ToolCallView {
   kind?: ToolKind;
   /** The agent's last reported status. */
   status: ToolCallStatus;
-  /** What conch concluded when the agent never said (rejected, cancelled, stalled, unknown after resume). */
-  localStatus?: "cancelled" | "rejected" | "stalled" | "unknown";
+  /**
+   * What conch concluded when the agent never said: rejected, cancelled, stalled, unknown after a
+   * resume, interrupted when the agent died while it ran.
+   */
+  localStatus?: LocalToolStatus;
+  /**
+   * Still running in the agent's own session after its turn answered (codex's unified exec): shown
+   * as running in the background, not waited on. A later update for it goes on as usual.
+   */
+  detached?: boolean;
   content: ToolCallContent[];
   locations: ToolCallLocation[];
   rawInput?: unknown;
@@ -141,6 +155,26 @@ export interface TerminalView {
   outputTail: string;
   outputBytes: number;
   history: boolean;
+  /** Last sign of life (event clock): output, or when it opened. */
+  lastAt?: number;
+}
+
+/**
+ * Work the agent runs after the tool call that started it has completed (a background shell task),
+ * and whose end it reports in a turn of its own (claude-agent-acp 0.100).
+ */
+export interface BackgroundTask {
+  taskId: string;
+  toolCallId?: string;
+  /** The command or task name, for "waiting for Claude's report on …". */
+  label: string;
+  startedAt: number;
+  /** The work itself ended. */
+  endedAt?: number;
+  /** The agent's own turn about it ended. */
+  reportedAt?: number;
+  /** conch stopped waiting for the report: it stalled, the turn was cancelled, or the agent is gone. */
+  abandonedAt?: number;
 }
 
 /** Context-window usage as the agent last reported it. */
@@ -153,6 +187,8 @@ export interface ContextUsage {
 /** The whole session as the user sees it. */
 export interface SessionState {
   info?: SessionInfo;
+  /** What the agent said about itself in `initialize`: it chooses the agent's profile. */
+  agent?: { info?: Implementation | null; capabilities?: AgentCapabilities | null };
   phase: Phase;
   /** The event sequence number last applied (1-based). */
   seq: number;
@@ -178,6 +214,8 @@ export interface SessionState {
   plan?: PlanEntry[];
   commands: AvailableCommand[];
   modes?: SessionModeState | null;
+  /** Set when the modes are a config option of category `mode` (opencode): switching sets that option. */
+  modeConfigId?: string;
   models?: ModelState | null;
   configOptions: SessionConfigOption[];
   title?: string;
@@ -195,6 +233,18 @@ export interface SessionState {
   lastStopReason?: StopReason;
   /** Last time (event clock) anything arrived from the agent; for the quiet period. */
   lastAgentActivityAt: number;
+  /** When the current drain began: the last prompt's response, or the agent starting work on its own. */
+  drainStartedAt?: number;
+  /** When background work (a call, a terminal, a task) last ended while no prompt was in flight. */
+  backgroundEndedAt?: number;
+  /** Background tasks by id. */
+  background: Record<string, BackgroundTask>;
+  /** The agent closes its turns with markers (seen at least once in this session). */
+  turnMarkers?: boolean;
+  /** The agent's own foreground state, once it reports one (ACP v2 `state_update`). */
+  agentState?: AgentRunState;
+  /** How many background items the agent's last state update listed; undefined when it lists none. */
+  agentBackground?: number;
   counter: number;
 }
 
@@ -216,6 +266,7 @@ export function initialSessionState(): SessionState {
     commands: [],
     configOptions: [],
     tokens: {},
+    background: {},
     replaying: false,
     lastAgentActivityAt: 0,
     counter: 0,
@@ -238,5 +289,6 @@ export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
   // "completed" with no exit status after a resume is the agent's guess; conch's doubt is shown instead.
   if (tool.localStatus === "unknown") return "unknown";
   if (tool.status === "completed" || tool.status === "failed") return tool.status;
-  return tool.localStatus ?? tool.status;
+  if (tool.localStatus) return tool.localStatus;
+  return tool.detached ? "background" : tool.status;
 }

@@ -145,7 +145,7 @@ export function App(props: AppProps): React.ReactElement {
 
   const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);
   const commands = useMemo(() => allSlashCommands(state.commands), [state.commands]);
-  const status = describeStatus(state, { agentName, launch: launchView, runningTerminal: shell.runningTerminals.length > 0, terminalFocused: shell.focus === "terminal" });
+  const status = describeStatus(state, { agentName, launch: launchView, runningTerminal: shell.runningTerminals.length > 0, terminalFocused: shell.focus === "terminal", timing: session.timing });
   const focused = shell.terminalFocus ? access?.get(shell.terminalFocus.id) : undefined;
   const busy = isBusy(state);
   // A prompt's height is only known after it is painted; a short live tail keeps that first frame on screen.

@@ -1,4 +1,5 @@
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
+import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import type { SessionState } from "../session/state.js";
 import type { Terminal } from "../terminals/terminal.js";
 
@@ -25,6 +26,8 @@ export interface SessionPort {
   setModel(modelId: string): Promise<void>;
   setConfigOption(configId: string, value: string): Promise<void>;
   restart(): Promise<void>;
+  /** How long the turn machine waits out quiet periods and stalls, for the status line. */
+  readonly timing?: TurnTiming;
   /** The session's terminals; typed loosely because only the registry-backed service can show and type into them. */
   readonly terminals?: object;
 }

@@ -69,15 +69,15 @@ describe("the agent's message stream", () => {
   });
 });
 
-import { quirksOf } from "../../src/acp/agent-quirks.js";
+import { profileFor } from "../../src/session/profiles/select-profile.js";
 
 describe("agent quirks", () => {
   it("gemini-cli reads a missing file as empty (it must, to create files); other agents get resource-not-found", async () => {
     const root = tempDir();
-    const gemini = quirksOf({ protocolVersion: 1, agentInfo: { name: "gemini-cli", version: "0.61.0" } });
+    const gemini = profileFor({ name: "gemini-cli", version: "0.61.0" });
     expect(gemini.missingFileReadsAsEmpty).toBe(true);
     expect(await readTextFile(root, { sessionId: sid, path: path.join(root, "new.py") }, { missingAsEmpty: gemini.missingFileReadsAsEmpty })).toEqual({ content: "" });
-    expect(quirksOf({ protocolVersion: 1, agentInfo: { name: "codex-acp", version: "0.16.0" } }).missingFileReadsAsEmpty).toBe(false);
+    expect(profileFor({ name: "codex-acp", version: "0.16.0" }).missingFileReadsAsEmpty).toBe(false);
   });
 
   it("lines the agent writes after the connection closed are dropped, not a crash", () => {

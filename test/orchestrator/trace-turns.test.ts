@@ -2,6 +2,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import { describeOpenWork, openWork } from "../../src/session/open-work.js";
 import { displayStatus, type SessionState } from "../../src/session/state.js";
 import { REPLAY, ROOT, tempDir } from "../support/run-conch.js";
 
@@ -70,15 +71,21 @@ describe("the orchestrator against real agents' recorded behaviour", () => {
     expect(s.queue).toHaveLength(0);
   });
 
-  it("claude 0.100.0 s4 (no terminal meta): the follow-up turn after end_turn is its own agent turn, not the next prompt's", async () => {
+  it("claude 0.100.0 s4 (no terminal meta): each background job's report is a turn of Claude's own, and the drain ends at its marker", async () => {
     const orch = await start("claude-agent-acp-0.100.0/s4-background-bash.jsonl");
+    // The recorded client sent p2-p4 without waiting for the reports: here that is "send now" (detach).
     for (const [i, p] of ["Start the background job", "Second prompt", "Start another background job", "Fourth prompt"].entries()) {
-      orch.send(p);
-      await until(orch, answered(i));
+      orch.sendNow(p);
+      await until(orch, (st) => userTurn(st, i)?.stopReason !== undefined);
+      if (i === 0) expect(describeOpenWork(openWork(orch.state), "Claude")).toContain("`sleep 3; echo done` running in the background");
     }
-    const s = await until(orch, (st) => st.turns.filter((t) => t.origin === "agent").length >= 1 && st.phase === "idle");
+    const s = await until(orch, (st) => st.phase === "idle" && Object.values(st.background).every((t) => t.reportedAt !== undefined));
     for (const t of s.turns.filter((x) => x.origin === "user")) expect(t.stopReason).toBe("end_turn");
-    expect(s.turns.some((t) => t.origin === "agent")).toBe(true);
+    const own = s.turns.filter((t) => t.origin === "agent");
+    expect(own).toHaveLength(2);
+    expect(own.every((t) => t.endedAt !== undefined)).toBe(true);
+    const reads = Object.values(s.toolCalls).filter((t) => t.title.startsWith("Read "));
+    expect(reads.map((t) => own.some((o) => o.id === t.turnId))).toEqual([true, true]);
   });
 
   it("claude 0.23.1 s4 terminal_output: the held p1 response carries the follow-up; the pane said exit 0 while the command still ran", async () => {

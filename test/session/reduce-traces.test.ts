@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldEvents, reduce } from "../../src/session/reduce.js";
-import { openWork } from "../../src/session/open-work.js";
+import { describeOpenWork, openWork } from "../../src/session/open-work.js";
 import { displayStatus, type SessionState, type TranscriptItem } from "../../src/session/state.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { traceToEvents } from "../support/trace-events.js";
@@ -83,12 +83,19 @@ describe("the session reducer over real agents' traces", () => {
     expect(s.plan!.length).toBeGreaterThan(1);
   });
 
-  it("claude 0.100.0 s4 terminal_output: the background pane is open work after end_turn until its late exit", () => {
+  it("claude 0.100.0 s4 terminal_output: after end_turn the turn waits for the background job and then for Claude's own report on it", () => {
     const { state, rest } = foldUntilResponse("claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl", 1);
     expect(state.phase).toBe("draining");
-    const open = openWork(state);
-    expect(open.some((w) => w.kind === "terminal")).toBe(true);
+    expect(openWork(state)).toMatchObject([{ kind: "report", label: "sleep 3; echo done", ended: false }]);
+    // The job's late terminal_exit: the work is over, Claude's report on it is not yet.
+    const exitAt = rest.findIndex((e) => e.type === "update" && JSON.stringify(e.notification).includes("terminal_exit"));
+    const afterExit = foldEvents(rest.slice(0, exitAt + 1), state);
+    const bg1 = openWork(afterExit).filter((w) => w.label === "sleep 3; echo done");
+    expect(bg1).toMatchObject([{ kind: "report", ended: true }]);
+    expect(describeOpenWork(bg1, "Claude")).toBe("waiting for Claude's report on `sleep 3; echo done`");
     const end = foldEvents(rest, state);
+    expect(Object.values(end.background).every((t) => t.reportedAt !== undefined)).toBe(true);
+    expect(openWork(end)).toEqual([]);
     expect(Object.values(end.terminals).every((t) => t.exited)).toBe(true);
     // The agent's own follow-up turns are shown as turns the agent started, never merged into a prompt.
     expect(end.turns.filter((t) => t.origin === "agent").length).toBeGreaterThanOrEqual(1);

@@ -71,7 +71,10 @@ export function traceToEvents(rel: string, opts: { process?: number } = {}): Ses
     } else if (!msg.method && msg.id !== undefined) {
       const req = clientReq.get(String(msg.id));
       if (!req) continue;
-      if (req.method === "session/prompt") {
+      if (req.method === "initialize" && msg.result) {
+        const r = msg.result as Record<string, unknown>;
+        events.push({ type: "agent_ready", at, info: r.agentInfo as never, capabilities: r.agentCapabilities as never });
+      } else if (req.method === "session/prompt") {
         events.push({ type: "prompt_response", at, turnId: req.turnId!, response: msg.result as never, error: msg.error?.message });
       } else if (req.method === "session/new" || req.method === "session/load" || req.method === "session/resume") {
         const r = (msg.result ?? {}) as Record<string, unknown>;

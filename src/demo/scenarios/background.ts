@@ -53,7 +53,7 @@ async function startWithDisplayTerminal(turn: Turn, command: string): Promise<vo
       status: "completed",
       _meta: { terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } },
     });
-    await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config);
+    await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config, toolCallId);
   });
   await turn.send(terminalOutput(toolCallId, "working...\r\n"));
 }
@@ -84,7 +84,7 @@ async function startWithClientTerminal(turn: Turn, command: string): Promise<voi
         rawOutput: result,
       });
       const lastLine = output.trim().split(/\r?\n/).pop() ?? "";
-      await sendFollowUp(session, `The background job finished: ${lastLine}.`, config);
+      await sendFollowUp(session, `The background job finished: ${lastLine}.`, config, toolCallId);
     } finally {
       await handle.release().catch(() => undefined);
     }
@@ -104,7 +104,7 @@ async function startSimulated(turn: Turn, command: string): Promise<void> {
       return;
     }
     await session.send(closeUpdate(toolCallId, "completed", [], "done"));
-    await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config);
+    await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config, toolCallId);
   });
 }
 

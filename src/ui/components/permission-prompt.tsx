@@ -1,13 +1,13 @@
 import React, { useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
-import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { PendingPermission, SessionState } from "../../session/state.js";
 import { DiffView } from "./diff-view.js";
 import { defaultOption, optionForKey, optionKeys } from "./permission-options.js";
 import { KIND_ICONS, color } from "./theme.js";
-import { ClippedMarkdown } from "./tool-call-content.js";
-import { commandOf, cwdOf, relativePath, withoutCwdPrefix } from "./tool-call-fields.js";
-import { contentText } from "../../session/content-text.js";
+import { ClippedMarkdown, ClippedOutput } from "./tool-call-content.js";
+import { relativePath } from "./tool-call-fields.js";
+import { requestDisplayOf } from "../../session/profiles/display-of.js";
 
 /** Props of the permission prompt. */
 export interface PermissionPromptProps {
@@ -93,26 +93,21 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   );
 }
 
-/** What the request would do: the tool, its command and cwd, its diffs, its paths. */
+/** What the request would do: the tool, its command and cwd, its diffs, its paths, the agent's reason. */
 function RequestDetails({ permission, state, width }: { permission: PendingPermission; state: SessionState; width: number }) {
-  const asked = permission.request.toolCall;
+  const display = requestDisplayOf(state, permission);
+  const kind: ToolKind = display.kind ?? "other";
   const known = state.toolCalls[permission.toolCallId];
-  // The request's own copy of the call is the one the agent is asking about; the merged view fills gaps.
-  const title = asked.title ?? known?.title ?? permission.toolCallId;
-  const kind: ToolKind = asked.kind ?? known?.kind ?? "other";
-  const rawInput = asked.rawInput ?? known?.rawInput;
-  const content: ToolCallContent[] = asked.content ?? known?.content ?? [];
-  const locations: ToolCallLocation[] = asked.locations ?? known?.locations ?? [];
+  const locations: ToolCallLocation[] = permission.request.toolCall.locations ?? known?.locations ?? [];
   const cwd = state.info?.cwd;
 
-  const command = kind === "execute" ? (commandOf(rawInput) ?? title) : undefined;
-  const commandCwd = kind === "execute" ? (cwdOf(rawInput, content) ?? cwd) : undefined;
-  const diffs = content.flatMap((c) => (c.type === "diff" ? [c] : []));
-  const texts = content
-    .flatMap((c) => (c.type === "content" ? [withoutCwdPrefix(contentText(c.content))] : []))
-    .filter((t) => t.trim() !== "" && t.trim() !== command?.trim());
+  const command = kind === "execute" ? (display.command ?? display.title) : undefined;
+  const commandCwd = kind === "execute" ? (display.cwd ?? cwd) : undefined;
+  const diffs = display.blocks.flatMap((b) => (b.type === "diff" ? [b] : []));
+  const texts = display.blocks.flatMap((b) => ((b.type === "prose" || b.type === "output") && b.text.trim() !== command?.trim() ? [b] : []));
   const diffPaths = new Set(diffs.map((d) => d.path));
   const paths = locations.filter((l) => !diffPaths.has(l.path));
+  const rawInput = permission.request.toolCall.rawInput ?? known?.rawInput;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -121,7 +116,7 @@ function RequestDetails({ permission, state, width }: { permission: PendingPermi
           {"Permission "}
         </Text>
         <Text dimColor>{`${KIND_ICONS[kind] ?? KIND_ICONS.other} ${kind} `}</Text>
-        <Text bold>{title}</Text>
+        <Text bold>{display.title}</Text>
       </Text>
       {command !== undefined ? (
         <Box flexDirection="column" marginTop={1}>
@@ -150,7 +145,11 @@ function RequestDetails({ permission, state, width }: { permission: PendingPermi
       ) : null}
       {texts.map((t, i) => (
         <Box key={i} marginTop={1}>
-          <ClippedMarkdown text={t} width={width} expanded={false} maxLines={PROMPT_TEXT_LINES} />
+          {t.type === "prose" ? (
+            <ClippedMarkdown text={t.text} width={width} expanded={false} maxLines={PROMPT_TEXT_LINES} />
+          ) : (
+            <ClippedOutput text={t.text} expanded={false} maxLines={PROMPT_TEXT_LINES} />
+          )}
         </Box>
       ))}
       {command === undefined && diffs.length === 0 && texts.length === 0 && rawInput !== undefined ? (

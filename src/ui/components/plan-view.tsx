@@ -37,7 +37,7 @@ function PlanRow({ entry }: { entry: PlanEntry }) {
           {icon}
         </Text>
       </Box>
-      {/* Only "high" gets a mark: claude sends every entry as "medium", so marking those would be noise. */}
+      {/* Only "high" gets a mark: agents that send every entry as "medium" would make any other mark noise. */}
       {entry.priority === "high" ? (
         <Box width={2} flexShrink={0}>
           <Text color={color("error")} bold>

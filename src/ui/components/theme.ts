@@ -80,6 +80,8 @@ export const STATUS_LOOK: Record<ToolDisplayStatus, { icon: string; word: string
   rejected: { icon: "⊘", word: "rejected", role: "error" },
   stalled: { icon: "…", word: "stalled", role: "warning" },
   unknown: { icon: "?", word: "unknown", role: "muted" },
+  interrupted: { icon: "⊘", word: "interrupted", role: "warning" },
+  background: { icon: "◐", word: "running in the agent's session", role: "accent" },
 };
 
 /** Frames of the running spinner. */

@@ -13,7 +13,7 @@ export interface ThoughtViewProps {
 
 /** The agent's reasoning, dimmed and italic; collapsed to its first line unless expanded. */
 export const ThoughtView = React.memo(function ThoughtView({ text, width, expanded }: ThoughtViewProps): React.ReactElement | null {
-  // Codex opens every summary with "\n\n"; leading and trailing blank lines carry nothing.
+  // Leading and trailing blank lines carry nothing (some agents open every summary with them).
   const lines = text.replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n");
   const shown = expanded ? lines : lines.slice(0, 1);
   const more = lines.length - shown.length;

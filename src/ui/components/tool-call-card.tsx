@@ -4,8 +4,9 @@ import type { ToolKind } from "@agentclientprotocol/sdk";
 import { displayStatus, type SessionState, type ToolCallView } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { KIND_ICONS, STATUS_LOOK, color } from "./theme.js";
-import { ClippedMarkdown, ToolCallContentView, contentShowsSomething, shownOutput } from "./tool-call-content.js";
-import { commandOf, cwdOf, permissionLabel, rawOutputText, relativePath } from "./tool-call-fields.js";
+import { displayOf } from "../../session/profiles/display-of.js";
+import { ToolBlockView } from "./tool-call-content.js";
+import { permissionLabel, relativePath } from "./tool-call-fields.js";
 import { useSpinner } from "./use-spinner.js";
 
 /** Props of a tool call card. */
@@ -29,17 +30,14 @@ export const ToolCallCard = React.memo(function ToolCallCard(props: ToolCallCard
   const awaiting = state.permissions.some((p) => p.toolCallId === tool.toolCallId);
   const kind: ToolKind = tool.kind ?? "other";
   const inner = Math.max(10, width - 2);
+  const display = displayOf(state, tool);
 
-  const command = kind === "execute" ? commandOf(tool.rawInput) : undefined;
-  const showCommand = command !== undefined && command.trim() !== tool.title.trim();
-  const commandCwd = kind === "execute" ? cwdOf(tool.rawInput, tool.content) : undefined;
-  const showCwd = commandCwd !== undefined && commandCwd !== cwd;
-  const diffPaths = new Set(tool.content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
+  const showCommand = display.command !== undefined && display.command.trim() !== display.title.trim();
+  const showCwd = display.cwd !== undefined && display.cwd !== cwd;
+  const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
   const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
-  const shown = tool.content.filter((c) => contentShowsSomething(c, state.terminals, props.terminal));
-  const fallback = outputNotShown(tool, shown.length === 0, state);
   const permission = permissionLabel(tool.permission);
-  const termCommand = command ?? (kind === "execute" ? tool.title : undefined);
+  const termCommand = display.command ?? (kind === "execute" ? display.title : undefined);
 
   return (
     <Box flexDirection="column" width={width}>
@@ -51,7 +49,7 @@ export const ToolCallCard = React.memo(function ToolCallCard(props: ToolCallCard
           <Text dimColor>{KIND_ICONS[kind] ?? KIND_ICONS.other}</Text>
         </Box>
         <Box flexGrow={1} flexShrink={1}>
-          <Text bold>{tool.title || tool.toolCallId}</Text>
+          <Text bold>{display.title}</Text>
         </Box>
         {look.word ? (
           <Box flexShrink={0} marginLeft={1}>
@@ -68,15 +66,15 @@ export const ToolCallCard = React.memo(function ToolCallCard(props: ToolCallCard
         {showCommand ? (
           <Text>
             <Text color={color("accent")}>$ </Text>
-            <Text>{command}</Text>
+            <Text>{display.command}</Text>
           </Text>
         ) : null}
-        {showCwd ? <Text dimColor>{`in ${commandCwd}`}</Text> : null}
+        {showCwd ? <Text dimColor>{`in ${display.cwd}`}</Text> : null}
         {expanded && tool.rawInput !== undefined ? <RawJson label="input" value={tool.rawInput} /> : null}
-        {shown.map((c, i) => (
-          <ToolCallContentView
+        {display.blocks.map((block, i) => (
+          <ToolBlockView
             key={i}
-            content={c}
+            block={block}
             width={inner}
             expanded={expanded}
             cwd={cwd}
@@ -86,12 +84,7 @@ export const ToolCallCard = React.memo(function ToolCallCard(props: ToolCallCard
             startedAt={tool.startedAt > 1e12 ? tool.startedAt : undefined}
           />
         ))}
-        {fallback !== undefined ? (
-          <ClippedMarkdown text={fenced(fallback)} width={inner} expanded={expanded} />
-        ) : null}
-        {expanded && tool.rawOutput !== undefined && fallback === undefined && shown.length === 0 ? (
-          <RawJson label="output" value={tool.rawOutput} />
-        ) : null}
+        {expanded && tool.rawOutput !== undefined && display.blocks.length === 0 ? <RawJson label="output" value={tool.rawOutput} /> : null}
         {awaiting ? <Text color={color("warning")}>awaiting permission</Text> : null}
         {permission ? (
           <Text color={color(permission.allowed ? "success" : "error")} dimColor={permission.allowed}>
@@ -102,19 +95,6 @@ export const ToolCallCard = React.memo(function ToolCallCard(props: ToolCallCard
     </Box>
   );
 });
-
-/**
- * `rawOutput` text to show: when no content shows anything, or for a command whose content is only
- * talk (codex keeps its permission reason as content and the output only in `rawOutput`).
- */
-function outputNotShown(tool: ToolCallView, nothingShown: boolean, state: SessionState): string | undefined {
-  const text = rawOutputText(tool.rawOutput);
-  if (text === undefined || text.trim() === "") return undefined;
-  if (nothingShown) return text;
-  if (tool.kind !== "execute") return undefined;
-  const squash = (t: string) => t.replace(/\s+/g, " ").trim();
-  return squash(shownOutput(tool.content, state.terminals)).includes(squash(text)) ? undefined : text;
-}
 
 function RawJson({ label, value }: { label: string; value: unknown }) {
   let text: string;
@@ -129,12 +109,4 @@ function RawJson({ label, value }: { label: string; value: unknown }) {
       <Text dimColor>{text}</Text>
     </Box>
   );
-}
-
-/** Raw output is program output, not markdown: fence it (unless it already is) so it shows verbatim. */
-function fenced(text: string): string {
-  if (/^\s*(```|~~~)/.test(text)) return text;
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}\n${text.replace(/\n+$/, "")}\n${fence}`;
 }

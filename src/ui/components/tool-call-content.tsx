@@ -1,13 +1,12 @@
 import React from "react";
 import { Box, Text } from "ink";
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { contentText } from "../../session/content-text.js";
+import type { ToolBlock } from "../../session/profiles/profile.js";
 import type { TerminalView } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { DiffView } from "./diff-view.js";
 import { Markdown } from "./markdown.js";
 import { TerminalPane } from "./terminal-pane.js";
-import { clipMarkdown, relativePath, tailLines, withoutCwdPrefix } from "./tool-call-fields.js";
+import { clipMarkdown, relativePath, stripControl, tailLines } from "./tool-call-fields.js";
 
 /** Lines of text content shown before "N more lines" when collapsed. */
 export const TEXT_LINES = 10;
@@ -18,9 +17,9 @@ export const LIVE_TERMINAL_ROWS = 10;
 export const DONE_TERMINAL_ROWS = 3;
 const EXPANDED_TERMINAL_ROWS = 40;
 
-/** Props of one tool call content item. */
-export interface ToolCallContentProps {
-  content: ToolCallContent;
+/** Props of one block of what a tool call shows. */
+export interface ToolBlockProps {
+  block: ToolBlock;
   width: number;
   expanded: boolean;
   cwd?: string;
@@ -32,30 +31,28 @@ export interface ToolCallContentProps {
   startedAt?: number;
 }
 
-/** One content item of a tool call: text (markdown), a diff, or a terminal. */
-export function ToolCallContentView(props: ToolCallContentProps): React.ReactElement | null {
-  const { content, width, expanded } = props;
-  switch (content.type) {
-    case "content": {
-      const text = withoutCwdPrefix(contentText(content.content));
-      if (text.trim() === "") return null;
-      if (content.content.type !== "text") return <Text dimColor>{text}</Text>;
-      return <ClippedMarkdown text={text} width={width} expanded={expanded} />;
-    }
+/** One block of a tool call: the agent's words (markdown), output (verbatim), a diff, or a terminal. */
+export function ToolBlockView(props: ToolBlockProps): React.ReactElement | null {
+  const { block, width, expanded } = props;
+  switch (block.type) {
+    case "prose":
+      return <ClippedMarkdown text={block.text} width={width} expanded={expanded} />;
+    case "output":
+      return <ClippedOutput text={block.text} expanded={expanded} />;
+    case "media":
+      return <Text dimColor>{block.text}</Text>;
     case "diff":
       return (
         <DiffView
-          path={relativePath(content.path, props.cwd)}
-          oldText={content.oldText}
-          newText={content.newText}
+          path={relativePath(block.path, props.cwd)}
+          oldText={block.oldText}
+          newText={block.newText}
           width={width}
           maxLines={expanded ? undefined : DIFF_LINES}
         />
       );
     case "terminal":
-      return <TerminalContent {...props} terminalId={content.terminalId} />;
-    default:
-      return null;
+      return <TerminalContent {...props} terminalId={block.terminalId} />;
   }
 }
 
@@ -66,12 +63,29 @@ export function ClippedMarkdown(props: { text: string; width: number; expanded: 
   return (
     <Box flexDirection="column">
       <Markdown text={clipped.text} width={width} />
-      {clipped.hidden > 0 ? <Text dimColor>{`… ${clipped.hidden} more line${clipped.hidden === 1 ? "" : "s"}`}</Text> : null}
+      <MoreLines hidden={clipped.hidden} />
     </Box>
   );
 }
 
-function TerminalContent(props: ToolCallContentProps & { terminalId: string }) {
+/** Program output, verbatim (never markdown), its first lines unless expanded. */
+export function ClippedOutput(props: { text: string; expanded: boolean; maxLines?: number }) {
+  const lines = stripControl(props.text).replace(/\n+$/, "").split("\n");
+  const max = props.expanded ? Infinity : (props.maxLines ?? TEXT_LINES);
+  const shown = lines.length > max ? lines.slice(0, max) : lines;
+  return (
+    <Box flexDirection="column">
+      <Text>{shown.join("\n")}</Text>
+      <MoreLines hidden={lines.length - shown.length} />
+    </Box>
+  );
+}
+
+function MoreLines({ hidden }: { hidden: number }) {
+  return hidden > 0 ? <Text dimColor>{`… ${hidden} more line${hidden === 1 ? "" : "s"}`}</Text> : null;
+}
+
+function TerminalContent(props: ToolBlockProps & { terminalId: string }) {
   const live = props.terminal?.(props.terminalId);
   const known = props.terminals[props.terminalId];
   if (live) {
@@ -96,37 +110,4 @@ function TerminalContent(props: ToolCallContentProps & { terminalId: string }) {
       <Text>{tail.text}</Text>
     </Box>
   );
-}
-
-/** Whether an item would show anything; empty ones let the card fall back to `rawOutput`. */
-export function contentShowsSomething(
-  content: ToolCallContent,
-  terminals: Record<string, TerminalView>,
-  terminal?: (id: string) => Terminal | undefined,
-): boolean {
-  switch (content.type) {
-    case "content":
-      return withoutCwdPrefix(contentText(content.content)).trim() !== "";
-    case "diff":
-      return true;
-    case "terminal":
-      return terminal?.(content.terminalId) !== undefined || (terminals[content.terminalId]?.outputTail ?? "") !== "";
-    default:
-      return false;
-  }
-}
-
-/**
- * The program output a call's content already shows (fenced code and terminal output, not prose),
- * to tell whether `rawOutput` would only repeat it.
- */
-export function shownOutput(content: ToolCallContent[], terminals: Record<string, TerminalView>): string {
-  return content
-    .map((c) => {
-      if (c.type === "terminal") return terminals[c.terminalId]?.outputTail ?? "";
-      if (c.type !== "content") return "";
-      const text = contentText(c.content);
-      return /(^|\n)\s*(```|~~~)/.test(text) ? text : "";
-    })
-    .join("\n");
 }

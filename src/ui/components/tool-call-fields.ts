@@ -1,42 +1,4 @@
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { ToolCallView } from "../../session/state.js";
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
-
-/**
- * The command an execute call runs, from `rawInput.command` (a string, or an argv array as codex
- * sends it). A `bash -lc "script"` wrapper is unwrapped to the script, which is what the user reads.
- */
-export function commandOf(rawInput: unknown): string | undefined {
-  const command = record(rawInput)?.command;
-  if (typeof command === "string") return command;
-  if (Array.isArray(command) && command.every((c) => typeof c === "string")) {
-    const argv = command as string[];
-    if (argv.length === 3 && SHELLS.test(argv[0]) && /^-\w*c$/.test(argv[1])) return argv[2];
-    return argv.map(quoteArg).join(" ");
-  }
-  return undefined;
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
-}
-
-/** The working directory of a command: `rawInput.cwd`, or gemini's "[current working directory …]" text. */
-export function cwdOf(rawInput: unknown, content: ToolCallContent[] | null | undefined): string | undefined {
-  const cwd = record(rawInput)?.cwd;
-  if (typeof cwd === "string" && cwd !== "") return cwd;
-  for (const item of content ?? []) {
-    if (item.type !== "content" || item.content.type !== "text") continue;
-    const m = /\[current working directory ([^\]]+)\]/.exec(item.content.text);
-    if (m) return m[1];
-  }
-  return undefined;
-}
 
 /** A path relative to the session cwd when it is inside it, as given otherwise. */
 export function relativePath(path: string, cwd: string | undefined): string {
@@ -44,21 +6,6 @@ export function relativePath(path: string, cwd: string | undefined): string {
   const base = cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
   if (path === base) return ".";
   return path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
-}
-
-/**
- * The readable output hidden in `rawOutput` when a call has no content: codex puts it in
- * `formatted_output` / `aggregated_output`, others use a plain string or `stdout`.
- */
-export function rawOutputText(rawOutput: unknown): string | undefined {
-  if (typeof rawOutput === "string") return rawOutput;
-  const r = record(rawOutput);
-  if (!r) return undefined;
-  for (const key of ["formatted_output", "aggregated_output", "stdout", "output", "result", "error"]) {
-    const v = r[key];
-    if (typeof v === "string" && v.trim() !== "") return v;
-  }
-  return undefined;
 }
 
 /** What the permission answer was, in words: "allowed once", "rejected", "permission cancelled". */
@@ -132,9 +79,4 @@ export function compactJson(value: unknown, max: number): string {
     text = String(value);
   }
   return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
-}
-
-/** Gemini prefixes a command's description with "[current working directory …]", shown separately. */
-export function withoutCwdPrefix(text: string): string {
-  return text.replace(/^\s*\[current working directory [^\]]+\]\s*/, "");
 }

@@ -25,7 +25,7 @@ export interface EditorState {
 export type EditorAction =
   | { type: "insert"; text: string }
   | { type: "newline" }
-  /** Enter right after a `\`: the backslash becomes a line break (the Claude Code convention). */
+  /** Enter right after a `\`: the backslash becomes a line break (a convention of terminal coding agents). */
   | { type: "backslash-newline" }
   | { type: "backspace" }
   | { type: "delete" }

@@ -1,4 +1,6 @@
+import { quietPeriod, type TurnTiming } from "../../orchestrator/turn-machine.js";
 import { describeOpenWork, openWork } from "../../session/open-work.js";
+import { agentLabel } from "../../session/profiles/select-profile.js";
 import type { SessionState } from "../../session/state.js";
 
 /** Where the agent launch stands, as far as the status line cares. */
@@ -31,6 +33,26 @@ export interface StatusContext {
   runningTerminal?: boolean;
   /** A terminal pane has the keys: Esc leaves it rather than cancelling. */
   terminalFocused?: boolean;
+  /** The turn machine's timing, to name a quiet period the turn waits out. */
+  timing?: TurnTiming;
+}
+
+/** What a drain with nothing open waits for, in words: only agents that give no turn signal get here. */
+function describeQuiet(state: SessionState, timing: TurnTiming | undefined): string {
+  const quiet = quietPeriod(state, timing);
+  if (!quiet) return "finishing…";
+  const agent = agentLabel(state);
+  const secs = `${Math.max(1, Math.round((quiet.until - state.lastAgentActivityAt) / 1000))} s`;
+  switch (quiet.reason) {
+    case "replay":
+      return "loading the rest of the history…";
+    case "agent_turn":
+      return `${agent} is working on its own (it gives no turn signal: done after ${secs} of quiet)`;
+    case "background":
+      return `background work ended: waiting ${secs} for ${agent} to follow up (it gives no turn signal)`;
+    case "streaming":
+      return `finishing… (${agent} gives no turn signal: done after ${secs} of quiet)`;
+  }
 }
 
 const BUSY = new Set(["prompting", "draining", "cancelling", "replaying"]);
@@ -75,10 +97,10 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
       return { busy: true, tone: n ? "warning" : "normal", text: n ? `waiting for permission (${n})` : "working", detail: [], hints, since };
     }
     case "draining": {
-      const work = describeOpenWork(openWork(state));
+      const work = describeOpenWork(openWork(state), agentLabel(state));
       hints.unshift(...escHint);
       if (state.queue.length) hints.push("ctrl-d send next now");
-      return { busy: true, tone: "normal", text: work || "finishing…", detail: [], hints, since };
+      return { busy: true, tone: "normal", text: work || describeQuiet(state, ctx.timing), detail: [], hints, since };
     }
     case "cancelling":
       return { busy: true, tone: "warning", text: "cancelling…", detail: [], hints, since };

@@ -1,0 +1,101 @@
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { contentText } from "../content-text.js";
+import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
+import { normalizePlain, plainExitStatus } from "./generic.js";
+import { buildDisplay, PLAIN_RULES, record } from "./tool-display.js";
+
+const INTERNAL = /^\s*<(command-name|command-message|command-args|local-command-stdout|system-reminder)\b/;
+const BACKGROUND_ID = /running in background with ID: (\S+?)\.?(\s|$)/;
+
+/** The background task a Bash call started: Claude Code names it in the tool response and the output text. */
+function backgroundTaskId(update: { _meta?: unknown; rawOutput?: unknown }): string | undefined {
+  const claudeCode = record(record(update._meta)?.claudeCode);
+  const id = record(claudeCode?.toolResponse)?.backgroundTaskId;
+  if (typeof id === "string" && id !== "") return id;
+  return typeof update.rawOutput === "string" ? BACKGROUND_ID.exec(update.rawOutput)?.[1] : undefined;
+}
+
+/** `_meta["_claude/origin"]` on the usage update that closes each turn (0.100): whose turn it was. */
+function turnOrigin(update: { _meta?: unknown }): "prompt" | "agent" | undefined {
+  const origin = record(record(update._meta)?.["_claude/origin"]);
+  if (typeof origin?.kind !== "string") return undefined;
+  return origin.kind === "human" ? "prompt" : "agent";
+}
+
+function taskOfCall(ctx: NormalizeContext, toolCallId: string): string | undefined {
+  return Object.values(ctx.background).find((t) => t.toolCallId === toolCallId)?.taskId;
+}
+
+function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normalized[] {
+  const u = update as SessionUpdate & Record<string, unknown>;
+  switch (update.sessionUpdate) {
+    case "agent_message_chunk":
+    case "agent_thought_chunk":
+    case "user_message_chunk":
+      // 0.23 opens every content block with an empty chunk: it only says a new block begins.
+      return contentText(update.content) === "" ? [{ signal: "block_break" }] : [{ update }];
+    case "usage_update": {
+      const origin = turnOrigin(update);
+      return origin ? [{ update }, { signal: "turn_marker", origin }] : [{ update }];
+    }
+    case "tool_call":
+    case "tool_call_update": {
+      const out: Normalized[] = [{ update }];
+      const started = backgroundTaskId(update);
+      if (started && !ctx.background[started]) {
+        const title = update.title ?? ctx.tool(update.toolCallId)?.title;
+        out.push({ signal: "background_started", taskId: started, toolCallId: update.toolCallId, label: title ?? undefined });
+      }
+      const exit = record(record(update._meta)?.terminal_exit);
+      const task = exit ? taskOfCall(ctx, update.toolCallId) : undefined;
+      // With `_meta.terminal_output`, the bare update carrying the exit is the job's real end (0.100).
+      if (task && update.sessionUpdate === "tool_call_update" && update.status == null) out.push({ signal: "background_ended", taskId: task });
+      return out;
+    }
+    default:
+      break;
+  }
+  // The JetBrains "asyncTasks" extension, if an agent sends it unasked: tasks as their own updates.
+  switch (u.sessionUpdate as string) {
+    case "async_task_spawned": {
+      const id = typeof u.asyncTaskId === "string" ? u.asyncTaskId : undefined;
+      if (!id || u.taskType !== "shell" || ctx.background[id]) return [];
+      const toolCallId = typeof u.toolCallId === "string" ? u.toolCallId : undefined;
+      return [{ signal: "background_started", taskId: id, toolCallId, label: typeof u.name === "string" ? u.name : undefined }];
+    }
+    case "async_task_state_update": {
+      const id = typeof u.asyncTaskId === "string" ? u.asyncTaskId : undefined;
+      const done = u.state === "completed" || u.state === "failed" || u.state === "stopped" || u.state === "killed";
+      return id && done && ctx.background[id] ? [{ signal: "background_ended", taskId: id }] : [];
+    }
+    case "async_task_progress":
+      return [];
+  }
+  return normalizePlain(update);
+}
+
+function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
+  return {
+    id: variant === "0.100" ? "claude-agent-acp" : "claude-agent-acp-0.23",
+    label: "Claude",
+    turns: {
+      // 0.23 holds the prompt response until its background tasks and their follow-up are done;
+      // 0.100 answers at once, then runs a turn of its own when a task ends, closed by a marker.
+      endsAtResponse: true,
+      callsOutliveTurn: false,
+      markers: variant === "0.100" ? "always" : "observed",
+      replayOutlivesResponse: false,
+    },
+    missingFileReadsAsEmpty: false,
+    normalize: normalizeClaude,
+    display: (tool, ctx) => buildDisplay(tool, ctx, PLAIN_RULES),
+    isInternalUserText: (text) => INTERNAL.test(text),
+    pollParent: () => undefined,
+    hasExitStatus: plainExitStatus,
+  };
+}
+
+/** claude-agent-acp 0.100 and later (`@agentclientprotocol/claude-agent-acp`). */
+export const claudeAgentProfile = claudeProfile("0.100");
+/** claude-agent-acp before 0.100 (`@zed-industries/claude-agent-acp` 0.23). */
+export const claudeAgent023Profile = claudeProfile("0.23");

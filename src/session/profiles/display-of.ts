@@ -1,0 +1,34 @@
+import type { PendingPermission, SessionState, TerminalView, ToolCallView } from "../state.js";
+import type { ToolDisplay } from "./profile.js";
+import { profileOf } from "./select-profile.js";
+
+const cache = new WeakMap<ToolCallView, { terminals: Record<string, TerminalView>; display: ToolDisplay }>();
+
+/** What a tool call shows, as the session's agent means it; derived once per change of the call. */
+export function displayOf(state: SessionState, tool: ToolCallView): ToolDisplay {
+  const hit = cache.get(tool);
+  if (hit && hit.terminals === state.terminals) return hit.display;
+  const display = profileOf(state).display(tool, { terminals: state.terminals });
+  cache.set(tool, { terminals: state.terminals, display });
+  return display;
+}
+
+/**
+ * What a permission request would run: the request's own copy of the call, which is what the agent
+ * asks about, with gaps filled from the call as merged so far.
+ */
+export function requestDisplayOf(state: SessionState, permission: PendingPermission): ToolDisplay & { kind?: ToolCallView["kind"] } {
+  const asked = permission.request.toolCall;
+  const known = state.toolCalls[permission.toolCallId];
+  const merged: ToolCallView = {
+    ...(known ?? { toolCallId: permission.toolCallId, turnId: "", status: "pending", meta: {}, history: false, lastSeq: 0, startedAt: permission.askedAt }),
+    title: asked.title ?? known?.title ?? permission.toolCallId,
+    kind: asked.kind ?? known?.kind ?? undefined,
+    content: asked.content ?? known?.content ?? [],
+    locations: asked.locations ?? known?.locations ?? [],
+    rawInput: asked.rawInput ?? known?.rawInput,
+    // Output is what ran; a request is about what will run.
+    rawOutput: undefined,
+  };
+  return { ...profileOf(state).display(merged, { terminals: state.terminals }), kind: merged.kind };
+}

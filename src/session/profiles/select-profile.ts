@@ -1,0 +1,40 @@
+import type { Implementation } from "@agentclientprotocol/sdk";
+import type { SessionState } from "../state.js";
+import { claudeAgent023Profile, claudeAgentProfile } from "./claude.js";
+import { codexProfile } from "./codex.js";
+import { geminiProfile } from "./gemini.js";
+import { genericProfile } from "./generic.js";
+import { opencodeProfile } from "./opencode.js";
+import type { AgentProfile } from "./profile.js";
+
+/** `major.minor` of a version string; missing parts are 0. */
+function minorVersion(version: string | undefined): [number, number] {
+  const [major, minor] = (version ?? "").split(".").map((p) => Number.parseInt(p, 10));
+  return [Number.isFinite(major) ? major : 0, Number.isFinite(minor) ? minor : 0];
+}
+
+/** The profile for the agent that answered `initialize` with this `agentInfo`. */
+export function profileFor(info: Implementation | null | undefined): AgentProfile {
+  const name = info?.name ?? "";
+  if (/claude-(agent|code)-acp/.test(name)) {
+    const [major, minor] = minorVersion(info?.version);
+    return major === 0 && minor < 100 ? claudeAgent023Profile : claudeAgentProfile;
+  }
+  if (/^codex-acp$|\/codex-acp$/.test(name)) return codexProfile;
+  if (/^gemini-cli$/i.test(name)) return geminiProfile;
+  if (/^opencode$/i.test(name)) return opencodeProfile;
+  return genericProfile;
+}
+
+/** The profile of the session's agent, from what it said in `initialize`. */
+export function profileOf(state: Pick<SessionState, "agent" | "info">): AgentProfile {
+  return profileFor(state.agent?.info ?? state.info?.agentInfo);
+}
+
+/** How to name the session's agent in a sentence: its family's name, else what it calls itself. */
+export function agentLabel(state: Pick<SessionState, "agent" | "info">): string {
+  const profile = profileOf(state);
+  if (profile.id !== "generic") return profile.label;
+  const info = state.agent?.info ?? state.info?.agentInfo;
+  return info?.title || info?.name || state.info?.agentName || profile.label;
+}
