@@ -47,6 +47,7 @@ export const configSchema = z
       .object({
         notify: z.boolean().optional(),
         quietMs: z.number().nonnegative().optional(),
+        backgroundQuietMs: z.number().nonnegative().optional(),
         stallTimeoutSeconds: z.number().positive().optional(),
       })
       .strict()

@@ -12,6 +12,7 @@ export interface SessionOptions {
   resume?: string;
   continue: boolean;
   quietMs?: number;
+  backgroundQuietMs?: number;
   stallTimeoutMs?: number;
 }
 
@@ -51,7 +52,8 @@ Options:
   -r, --resume <id>             resume a session by id (a unique prefix is enough)
   -c, --continue                resume the most recent session in this directory
       --trace <file>            record every JSON-RPC message as JSON lines
-      --quiet-ms <ms>           quiet period that ends a draining turn (default 500)
+      --quiet-ms <ms>           for agents that give no turn signal: quiet that ends a turn (default 500)
+      --background-quiet-ms <ms>  the same after background work ended (default 5000)
       --stall-timeout <s>       report a silent tool call as stalled after this long (default 120)
       --no-notify               no bell or desktop notification when a turn ends
       --json                    machine-readable output for sessions/agents/doctor
@@ -90,6 +92,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         continue: { type: "boolean", short: "c" },
         trace: { type: "string" },
         "quiet-ms": { type: "string" },
+        "background-quiet-ms": { type: "string" },
         "stall-timeout": { type: "string" },
         notify: { type: "boolean" },
         "no-notify": { type: "boolean" },
@@ -134,6 +137,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     resume: v.resume,
     continue: !!v.continue,
     quietMs: num("quiet-ms", v["quiet-ms"]),
+    backgroundQuietMs: num("background-quiet-ms", v["background-quiet-ms"]),
     stallTimeoutMs: num("stall-timeout", v["stall-timeout"], 1000),
   };
   const prompt = pos.length ? pos.join(" ") : undefined;

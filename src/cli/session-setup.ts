@@ -5,6 +5,7 @@ import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/pres
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { SessionRecorder } from "../orchestrator/session-recorder.js";
+import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import { RegistryTerminalService } from "../orchestrator/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
@@ -86,8 +87,9 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
   return { orchestrator, recorder, agent, mode, resumed, config };
 }
 
-function timingFor(opts: SessionOptions, config: ConchConfig): { quietMs?: number; stallMs?: number } {
-  const quietMs = opts.quietMs ?? config.ui.quietMs;
+function timingFor(opts: SessionOptions, config: ConchConfig): Partial<TurnTiming> {
   const stallMs = opts.stallTimeoutMs ?? (config.ui.stallTimeoutSeconds !== undefined ? config.ui.stallTimeoutSeconds * 1000 : undefined);
-  return { ...(quietMs !== undefined ? { quietMs } : {}), ...(stallMs !== undefined ? { stallMs } : {}) };
+  const timing: Partial<TurnTiming> = { quietMs: opts.quietMs ?? config.ui.quietMs, backgroundQuietMs: opts.backgroundQuietMs ?? config.ui.backgroundQuietMs, stallMs };
+  for (const key of Object.keys(timing) as (keyof TurnTiming)[]) if (timing[key] === undefined) delete timing[key];
+  return timing;
 }

@@ -18,7 +18,9 @@ function deferred<T>(): Deferred<T> {
 /** A scripted agent: the test decides when each prompt answers and what streams meanwhile. */
 export class FakeAgent implements AgentPort {
   hooks!: ClientHooks;
-  readonly init = { protocolVersion: 1, agentCapabilities: { loadSession: true } };
+  init: AgentPort["init"] = { protocolVersion: 1, agentCapabilities: { loadSession: true } };
+  configCalls: { configId: string; value: string }[] = [];
+  modeCalls: string[] = [];
   prompts: { text: string; answer: Deferred<PromptResponse> }[] = [];
   cancels = 0;
   private exitD = deferred<AgentExit>();
@@ -36,8 +38,14 @@ export class FakeAgent implements AgentPort {
     cancel: async () => {
       this.cancels++;
     },
-    setMode: async () => ({}),
-    setConfigOption: async () => ({ configOptions: [] }),
+    setMode: async (_sid: string, modeId: string) => {
+      this.modeCalls.push(modeId);
+      return {};
+    },
+    setConfigOption: async (_sid: string, configId: string, value: string) => {
+      this.configCalls.push({ configId, value });
+      return { configOptions: [] };
+    },
     setModel: async () => ({}),
   } as unknown as AgentPort["conn"];
 
@@ -86,8 +94,10 @@ export class FakeAgent implements AgentPort {
 }
 
 /** An orchestrator wired to a fake agent, with short timings. */
-export async function startWithFake(opts: Partial<OrchestratorOptions> = {}): Promise<{ orch: Orchestrator; agent: FakeAgent }> {
+export async function startWithFake(opts: Partial<OrchestratorOptions> = {}, init?: Partial<AgentPort["init"]>, session?: Record<string, unknown>): Promise<{ orch: Orchestrator; agent: FakeAgent }> {
   const agent = new FakeAgent();
+  if (init) agent.init = { ...agent.init, ...init };
+  if (session) (agent.conn as unknown as { newSession: () => Promise<unknown> }).newSession = async () => ({ sessionId: "s1", ...session });
   const orch = new Orchestrator({
     agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
     cwd: "/tmp",
