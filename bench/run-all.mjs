@@ -15,6 +15,7 @@ const BENCHES = [
   { name: "startup", file: "startup.mjs" },
   { name: "idle", file: "idle.mjs" },
   { name: "decode", file: "decode.mjs" },
+  { name: "settle", file: "settle.mjs" },
   { name: "replay", file: "replay.mjs" },
   { name: "memory", file: "memory.mjs" },
   { name: "pty", file: "pty.mjs" },

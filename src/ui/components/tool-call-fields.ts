@@ -57,7 +57,7 @@ export function tailLines(text: string, max: number): { text: string; hidden: nu
 
 /**
  * Removes escape sequences that move the cursor or clear the screen (they would wreck the layout)
- * and carriage-return overwrites; colour (SGR) sequences stay.
+ * and carriage-return overwrites, and expands tabs; colour (SGR) sequences stay.
  */
 export function stripControl(text: string): string {
   return text
@@ -66,8 +66,16 @@ export function stripControl(text: string): string {
     .replace(/\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)/g, "")
     .replace(/\u001b[()][0-9A-Za-z]/g, "")
     .split("\n")
-    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
+    .map((line) => expandTabs(line.slice(line.lastIndexOf("\r") + 1)))
     .join("\n");
+}
+
+/** Tabs as spaces to the next multiple of 8: the layout counts a tab as one column, the terminal does not. */
+function expandTabs(line: string): string {
+  if (!line.includes("\t")) return line;
+  let out = "";
+  for (const ch of line) out += ch === "\t" ? " ".repeat(8 - (out.length % 8)) : ch;
+  return out;
 }
 
 /** Compact one-line JSON of anything, cut to `max` characters. */

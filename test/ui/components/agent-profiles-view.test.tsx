@@ -32,6 +32,13 @@ describe("what each agent's tool calls show, read through its profile", () => {
     expect(out).toContain("notes*.md");
   });
 
+  it("output with tabs (claude's Read shows line numbers) keeps every character: tabs become spaces", () => {
+    const s = finalState("claude-agent-acp-0.100.0/s4-background-bash.jsonl");
+    const out = card(s, /b38xlv5rg\.output$/);
+    expect(out).toMatch(/^ {2}1 {7}done$/m);
+    expect(out).toMatch(/^ {2}3 {7}\[exited with code 0\]$/m);
+  });
+
   it("opencode: a shell call's output is shown once, though it comes both as content and in rawOutput", () => {
     const s = finalState(OPENCODE_B);
     const tool = toolByTitle(s, /echo hello/);
