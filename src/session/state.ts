@@ -286,8 +286,8 @@ export function isFinalStatus(tool: ToolCallView): boolean {
 
 /** The status to show: a local conclusion wins over a stale agent status. */
 export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
-  // "completed" with no exit status after a resume is the agent's guess; conch's doubt is shown instead.
-  if (tool.localStatus === "unknown") return "unknown";
+  // "completed" with no exit status after a resume is the agent's guess; what conch's own log knew wins.
+  if (tool.localStatus === "unknown" || tool.localStatus === "interrupted") return tool.localStatus;
   if (tool.status === "completed" || tool.status === "failed") return tool.status;
   if (tool.localStatus) return tool.localStatus;
   return tool.detached ? "background" : tool.status;

@@ -71,6 +71,20 @@ describe("a resumed session shows the same conversation as the original", () => 
     const end = foldEvents(events);
     expect(displayStatus(end.toolCalls.call_c4_exec)).toBe("completed");
   });
+
+  it("codex c5: a command running when the agent died shows interrupted after the resume, under its real command, though the replay calls it a completed `exec_command`", () => {
+    const all = traceToEvents("codex-acp-0.16.0/c5.jsonl", { process: 1 });
+    const cut = all.findIndex((e) => e.type === "update" && JSON.stringify(e.notification).includes('"data":"tick\\n"'));
+    const died: SessionEvent = { type: "agent_exited", at: all[cut].at + 1, code: null, signal: "SIGKILL", stderrTail: "", expected: false };
+    const local = [...all.slice(0, cut + 1), died];
+    expect(displayStatus(foldEvents(local).toolCalls.call_c4_exec)).toBe("interrupted");
+    const events = resumedWithLocal("codex-acp-0.16.0/c5.jsonl", local);
+    const beforePolls = events.findIndex((e) => e.type === "update" && JSON.stringify(e.notification).includes("call_c5_1"));
+    const replayed = events.findIndex((e) => e.type === "replay_ended");
+    const resumed = foldEvents([...events.slice(0, beforePolls), events[replayed]]);
+    expect(displayStatus(resumed.toolCalls.call_c4_exec)).toBe("interrupted");
+    expect(resumed.toolCalls.call_c4_exec.title).toBe("sleep 1; echo tick; sleep 6; echo done");
+  });
 });
 
 describe("local history after a refused call", () => {

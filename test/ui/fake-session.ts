@@ -136,8 +136,8 @@ export class FakeSession implements SessionPort {
 /** Lets Ink's input parser, effects and timers run. */
 export const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously), or fails after `ms`. */
-export async function until(check: () => void, ms = 2000): Promise<void> {
+/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously), or fails after `ms`: a safety net for a loaded machine, not a timing assertion. */
+export async function until(check: () => void, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
