@@ -88,12 +88,15 @@ const show = (s: string) => s.replace(/\t/g, "  ");
  */
 export function InputEditor(props: InputEditorProps): React.ReactElement {
   const { editor, dispatch, isActive, width } = props;
-  const [selected, setSelected] = useState(0);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const inPaste = useRef(false);
   const menu = useMenu(props, dismissed);
   const menuKey = menu ? `${menu.kind}:${menu.items.join("|")}` : "";
-  useEffect(() => setSelected(0), [menuKey]);
+  // The selection belongs to one list of items: a new list starts at its top, in the same render,
+  // so an arrow key typed right after the list changed is never undone by a later reset.
+  const [selection, setSelection] = useState({ menuKey: "", index: 0 });
+  const selected = selection.menuKey === menuKey ? selection.index : 0;
+  const setSelected = (i: number) => setSelection({ menuKey, index: i });
   const index = menu ? Math.min(selected, menu.items.length - 1) : 0;
 
   const completeSelected = (submit: boolean) => {
