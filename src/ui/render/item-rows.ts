@@ -1,0 +1,110 @@
+import { Lexer } from "marked";
+import type { PlanEntry } from "@agentclientprotocol/sdk";
+import type { SessionState, TranscriptItem } from "../../session/state.js";
+import type { Terminal } from "../../terminals/terminal.js";
+import { PLAN_ICONS, USER_PROMPT } from "../components/theme.js";
+import { compactJson } from "../components/tool-call-fields.js";
+import { inlineAnsi, markdownRows, type MarkdownMemo } from "./markdown-rows.js";
+import { paint, type Style } from "./style.js";
+import { hang, truncateRow, wrapRows } from "./text.js";
+import { toolCardRows } from "./tool-card-rows.js";
+
+/** What an item is drawn with besides itself. */
+export interface ItemContext {
+  state: SessionState;
+  width: number;
+  /** Still streaming: markdown lexes only its open last block (with `memo` kept between frames). */
+  live?: boolean;
+  memo?: MarkdownMemo;
+  expanded?: boolean;
+  terminal?: (id: string) => Terminal | undefined;
+  frame?: number;
+  now?: number;
+}
+
+/** A turn's divider: a rule, named when the turn is the agent's own or history. */
+export function dividerRows(origin: string, history: boolean, width: number): string[] {
+  const label = origin === "agent" ? "agent started a turn" : origin === "history" || history ? "history" : "";
+  const rule = label ? `── ${label} ` : "";
+  return [truncateRow(paint(rule + "─".repeat(Math.max(0, width - rule.length)), { dim: true }), width)];
+}
+
+/** A prompt; agent context replayed as a user message is one dim line unless expanded. */
+export function userRows(text: string, internal: boolean, width: number, expanded: boolean): string[] {
+  if (internal && !expanded) {
+    const first = text.trim().split("\n")[0] ?? "";
+    return [truncateRow(paint(`${USER_PROMPT} (agent context) ${first}`, { dim: true }), width)];
+  }
+  const style: Style = internal ? { dim: true } : { role: "user" };
+  return hang(`${paint(USER_PROMPT, { role: "user", bold: true })} `, "  ", paint(text, style), width);
+}
+
+const NOTICE: Record<"info" | "warning" | "error", { icon: string; role: "info" | "warning" | "error" }> = {
+  info: { icon: "•", role: "info" },
+  warning: { icon: "!", role: "warning" },
+  error: { icon: "✗", role: "error" },
+};
+
+/** A message from conch itself, coloured by level. */
+export function noticeRows(level: "info" | "warning" | "error", text: string, width: number): string[] {
+  const look = NOTICE[level] ?? NOTICE.info;
+  return hang(`${paint(look.icon, { role: look.role, bold: true })} `, "  ", paint(text, { role: look.role, dim: level === "info" }), width);
+}
+
+/** The agent's reasoning, dim and italic; its first line unless expanded. */
+export function thoughtRows(text: string, width: number, expanded: boolean): string[] {
+  const lines = text.replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n");
+  if (lines.length === 1 && lines[0].trim() === "") return [];
+  const shown = expanded ? lines : lines.slice(0, 1);
+  const hidden = lines.length - shown.length;
+  // Only inline markdown: reasoning summaries use **bold** titles, and block layout would fight the dim style.
+  const body = paint(inlineAnsi(Lexer.lexInline(shown.join("\n"))), { dim: true, italic: true });
+  const rows = hang(`${paint("✻", { dim: true })} `, "  ", body, width);
+  if (hidden > 0) rows.push(`  ${paint(`(${hidden} more line${hidden === 1 ? "" : "s"})`, { dim: true })}`);
+  return rows;
+}
+
+/** The agent's plan as a checklist: the running step highlighted, done steps dimmed and struck through. */
+export function planRows(entries: PlanEntry[], width: number): string[] {
+  const done = entries.filter((e) => e.status === "completed").length;
+  const rows = [paint("Plan", { bold: true }) + paint(` ${done}/${entries.length} done`, { dim: true })];
+  for (const entry of entries) {
+    const running = entry.status === "in_progress";
+    const completed = entry.status === "completed";
+    const icon = paint(PLAN_ICONS[entry.status] ?? PLAN_ICONS.pending, { role: running ? "accent" : completed ? "success" : undefined, dim: completed });
+    // Only "high" gets a mark: agents that send every entry as "medium" would make any other mark noise.
+    const mark = entry.priority === "high" ? `${paint("!", { role: "error", bold: true })} ` : "";
+    const text = paint(entry.content, { bold: running, role: running ? "accent" : undefined, dim: completed || (entry.priority === "low" && !running), strike: completed });
+    rows.push(...hang(`${icon} ${mark}`, mark ? "    " : "  ", text, width));
+  }
+  return rows;
+}
+
+/** One transcript item as styled rows of at most `width` cells. */
+export function itemRows(item: TranscriptItem, ctx: ItemContext): string[] {
+  const { width } = ctx;
+  const expanded = ctx.expanded === true;
+  switch (item.kind) {
+    case "turn":
+      return dividerRows(item.origin, item.history, width);
+    case "user":
+      return userRows(item.text, item.internal === true, width, expanded);
+    case "agent":
+      return markdownRows(item.text, width, { live: ctx.live, memo: ctx.memo });
+    case "thought":
+      return thoughtRows(item.text, width, expanded);
+    case "tool": {
+      const tool = ctx.state.toolCalls[item.toolCallId];
+      if (!tool) return [paint(`tool call ${item.toolCallId}`, { dim: true })];
+      return toolCardRows(tool, ctx);
+    }
+    case "plan":
+      return planRows(item.entries, width);
+    case "notice":
+      return noticeRows(item.level, item.text, width);
+    case "unknown":
+      return [paint(`unknown update ${item.updateKind}`, { dim: true }), truncateRow(paint(compactJson(item.raw, expanded ? 10_000 : Math.max(20, width * 2)), { dim: true }), width)];
+    default:
+      return wrapRows("", width);
+  }
+}

@@ -1,0 +1,78 @@
+import type { ScreenLine } from "../../terminals/terminal-screen.js";
+import type { ExitStatus, Terminal } from "../../terminals/terminal.js";
+import { inkColor } from "../components/screen-colors.js";
+import { formatElapsed } from "../components/use-elapsed.js";
+import { paint } from "./style.js";
+import { cellWidth, truncateRow } from "./text.js";
+
+/** One emulator row as ANSI, cut to `width` cells. */
+export function screenRowAnsi(line: ScreenLine, width: number): string {
+  if (line.length === 0) return "";
+  const text = line
+    .map((seg) => paint(seg.text, { fg: inkColor(seg.fg), bg: inkColor(seg.bg), bold: seg.bold, dim: seg.dim, italic: seg.italic, underline: seg.underline, inverse: seg.inverse }))
+    .join("");
+  return truncateRow(text, width);
+}
+
+/** `exit 0`, `exit 2`, `SIGTERM`; null while running. */
+export function exitLabel(status: ExitStatus | null | undefined): string | null {
+  if (!status) return null;
+  if (status.signal) return status.signal;
+  return status.exitCode === null ? "exited" : `exit ${status.exitCode}`;
+}
+
+/** What a pane shows besides the screen. */
+export interface PaneOptions {
+  /** Screen rows (the border adds two). */
+  rows: number;
+  /** Outer width, border included. */
+  width: number;
+  focused?: boolean;
+  /** Rows scrolled up from the live bottom. */
+  scrollOffset?: number;
+  title?: string;
+  /** Milliseconds the command has run, while it runs. */
+  elapsedMs?: number;
+}
+
+function clip(text: string, max: number): string {
+  if (max <= 0) return "";
+  const flat = text.replace(/\s*\n\s*/g, " ⏎ ");
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/**
+ * A terminal's screen in a titled round border: the title, cwd and state written into the top
+ * border, the last `rows` rows (or a scrolled window) inside.
+ */
+export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
+  const rows = Math.max(1, Math.floor(opts.rows));
+  const width = Math.max(4, opts.width);
+  const inner = width - 2;
+  const status = terminal.exitStatus;
+  const focused = opts.focused === true;
+  const border = { role: focused ? ("focus" as const) : ("border" as const), dim: !focused };
+  const state = exitLabel(status) ?? formatElapsed(opts.elapsedMs ?? 0);
+  const scroll = opts.scrollOffset ? ` ↑${opts.scrollOffset}` : "";
+  const fixed = 3 + 1 + 1 + state.length + scroll.length + 3;
+  let room = Math.max(0, width - fixed);
+  const title = clip(opts.title ?? "terminal", room);
+  room -= title.length;
+  const cwd = terminal.cwd && room > 6 ? clip(terminal.cwd, room - 3) : "";
+  room -= cwd ? cwd.length + 3 : 0;
+  const stateRole = status === null ? "muted" : status.exitCode === 0 ? "success" : "error";
+  const top =
+    paint("╭─ ", border) +
+    paint(title, { bold: focused }) +
+    (cwd ? paint(` · ${cwd}`, { dim: true }) : "") +
+    paint(` ${"─".repeat(Math.max(0, room))}`, border) +
+    paint(` ${state}`, { role: stateRole, dim: status === null }) +
+    (scroll ? paint(scroll, { role: "warning" }) : "") +
+    paint(" ─╮", border);
+  const offset = opts.scrollOffset ?? 0;
+  const lines = offset > 0 ? terminal.screen.snapshot({ scrollOffset: offset, rows }) : terminal.screen.snapshot({ tail: rows });
+  const side = paint("│", border);
+  const body = lines.length === 0 ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })] : lines.map((l) => screenRowAnsi(l, inner));
+  const framed = body.map((row) => `${side}${row}${" ".repeat(Math.max(0, inner - cellWidth(row)))}${side}`);
+  return [truncateRow(top, width), ...framed, paint(`╰${"─".repeat(inner)}╯`, border)];
+}

@@ -1,0 +1,100 @@
+import { color, colorsEnabled, type ColorRole } from "../components/theme.js";
+
+/** How a run of text looks. Colours are roles (or a terminal's own colour, for screens); NO_COLOR drops them, not the rest. */
+export interface Style {
+  role?: ColorRole;
+  /** A literal colour: a palette name ("red", "blueBright"), `ansi256(n)`, or `#rrggbb`. */
+  fg?: string;
+  bg?: string;
+  bold?: boolean;
+  dim?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  strike?: boolean;
+  inverse?: boolean;
+}
+
+/** 0: no colour; 1: 16 colours; 2: 256; 3: truecolor. */
+export type ColorLevel = 0 | 1 | 2 | 3;
+
+/** What the terminal on stdout can show, decided the way Ink's own colouring does (FORCE_COLOR, a TTY, TERM, COLORTERM). */
+function detectLevel(env: NodeJS.ProcessEnv = process.env, tty = process.stdout.isTTY === true): ColorLevel {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== "") {
+    if (force === "false" || force === "0") return 0;
+    const n = Number(force);
+    return (Number.isInteger(n) && n >= 1 && n <= 3 ? n : 1) as ColorLevel;
+  }
+  if (!tty || env.TERM === "dumb") return 0;
+  if (env.COLORTERM === "truecolor" || env.COLORTERM === "24bit") return 3;
+  if (/-256(color)?$/i.test(env.TERM ?? "")) return 2;
+  return 1;
+}
+
+let level: ColorLevel = detectLevel();
+
+/** Sets the colour level (tests, and `--color` style overrides); returns the previous one. */
+export function setColorLevel(next: ColorLevel): ColorLevel {
+  const prev = level;
+  level = next;
+  return prev;
+}
+
+const PALETTE = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"];
+
+/** SGR parameters for a colour, at the current level; undefined when it cannot be shown. */
+function colorCode(value: string, background: boolean): string | undefined {
+  const base = background ? 40 : 30;
+  const idx = PALETTE.indexOf(value.replace(/Bright$/, ""));
+  if (idx >= 0) return String((value.endsWith("Bright") ? base + 60 : base) + idx);
+  if (value === "gray" || value === "grey") return String(base + 60);
+  const ext = background ? 48 : 38;
+  const n = /^ansi256\((\d+)\)$/.exec(value);
+  if (n) {
+    const code = Number(n[1]);
+    if (level >= 2) return `${ext};5;${code}`;
+    return code < 16 ? String((code < 8 ? base : base + 60) + (code % 8)) : undefined;
+  }
+  const hex = /^#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})$/.exec(value);
+  if (hex) {
+    const [r, g, b] = hex.slice(1).map((h) => parseInt(h, 16));
+    if (level >= 3) return `${ext};2;${r};${g};${b}`;
+    if (level === 2) return `${ext};5;${16 + 36 * Math.round((r / 255) * 5) + 6 * Math.round((g / 255) * 5) + Math.round((b / 255) * 5)}`;
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Text in a style, as ANSI: the same colours and attributes an Ink `<Text>` would draw. */
+export function paint(text: string, style: Style): string {
+  if (text === "") return "";
+  const open: string[] = [];
+  const close: string[] = [];
+  const colors = level > 0 && colorsEnabled();
+  const fg = style.role ? color(style.role) : style.fg;
+  const fgCode = colors && fg ? colorCode(fg, false) : undefined;
+  const bgCode = colors && style.bg ? colorCode(style.bg, true) : undefined;
+  if (fgCode) open.push(fgCode), close.push("39");
+  if (bgCode) open.push(bgCode), close.push("49");
+  // Attributes need no colour support, but a stream that is not a terminal gets plain text.
+  if (level > 0) {
+    if (style.bold) open.push("1"), close.push("22");
+    if (style.dim) open.push("2"), close.push("22");
+    if (style.italic) open.push("3"), close.push("23");
+    if (style.underline) open.push("4"), close.push("24");
+    if (style.inverse) open.push("7"), close.push("27");
+    if (style.strike) open.push("9"), close.push("29");
+  }
+  if (open.length === 0) return text;
+  const start = `\u001b[${open.join(";")}m`;
+  const end = `\u001b[${close.join(";")}m`;
+  // Styles nest: an inner run's close codes would end the outer style, so it is opened again after them.
+  const body = text.replace(/\u001b\[(22|23|24|27|29|39|49)m/g, (m) => m + start);
+  // A style never runs over a line break: rows are cut at breaks and must each close what they open.
+  return body.split("\n").map((line) => (line === "" ? "" : start + line + end)).join("\n");
+}
+
+/** Shorthands for the styles used most. */
+export const dim = (text: string): string => paint(text, { dim: true });
+export const bold = (text: string): string => paint(text, { bold: true });
+export const role = (r: ColorRole, text: string, extra: Omit<Style, "role"> = {}): string => paint(text, { ...extra, role: r });

@@ -1,0 +1,42 @@
+import cliTruncate from "cli-truncate";
+import stringWidth from "string-width";
+import wrapAnsi from "wrap-ansi";
+
+/** Terminal cells a (possibly styled) string takes. */
+export function cellWidth(text: string): number {
+  return stringWidth(text);
+}
+
+/**
+ * A (possibly styled) text as rows of at most `width` cells: words wrap, words longer than a row
+ * are cut, the text's own line breaks are kept, and styles carry over the breaks.
+ */
+export function wrapRows(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  return wrapAnsi(text, w, { hard: true, trim: false, wordWrap: true }).split("\n");
+}
+
+/** One row cut to `width` cells, ending with "…" when something was cut. */
+export function truncateRow(text: string, width: number): string {
+  if (width <= 0) return "";
+  return cellWidth(text) <= width ? text : cliTruncate(text, width, { position: "end" });
+}
+
+/**
+ * Rows with a hanging indent: the first row starts with `first`, the others with `rest` (usually
+ * blanks of the same width), the text wrapped to what is left of `width`.
+ */
+export function hang(first: string, rest: string, text: string, width: number): string[] {
+  const inner = Math.max(1, width - Math.max(cellWidth(first), cellWidth(rest)));
+  return wrapRows(text, inner).map((row, i) => (i === 0 ? first : rest) + row);
+}
+
+/** Every row prefixed (an indent, a quote bar). */
+export function prefixRows(rows: string[], prefix: string): string[] {
+  return rows.map((r) => prefix + r);
+}
+
+/** Blanks as wide as `text`. */
+export function pad(text: string): string {
+  return " ".repeat(cellWidth(text));
+}

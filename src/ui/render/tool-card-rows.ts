@@ -1,0 +1,128 @@
+import type { ToolKind } from "@agentclientprotocol/sdk";
+import { displayOf } from "../../session/profiles/display-of.js";
+import type { ToolBlock } from "../../session/profiles/profile.js";
+import { displayStatus, type SessionState, type ToolCallView } from "../../session/state.js";
+import type { Terminal } from "../../terminals/terminal.js";
+import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "../components/theme.js";
+import { clipMarkdown, permissionLabel, relativePath, stripControl, tailLines } from "../components/tool-call-fields.js";
+import { diffRows } from "./diff-rows.js";
+import { markdownRows } from "./markdown-rows.js";
+import { paneRows } from "./pane-rows.js";
+import { paint } from "./style.js";
+import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
+
+/** Lines of text content shown before "N more lines" when collapsed. */
+export const TEXT_LINES = 10;
+/** Diff lines shown when collapsed. */
+export const DIFF_LINES = 20;
+/** Rows of a running terminal, and of a finished one when collapsed. */
+export const LIVE_TERMINAL_ROWS = 10;
+export const DONE_TERMINAL_ROWS = 3;
+const EXPANDED_TERMINAL_ROWS = 40;
+
+/** What a card is drawn with besides the call: the session, the width, and live terminal screens. */
+export interface CardContext {
+  state: SessionState;
+  width: number;
+  expanded?: boolean;
+  /** The live screen of a terminal, when there is one. */
+  terminal?: (id: string) => Terminal | undefined;
+  /** Spinner frame for a running call (the live region animates it; printed cards never run). */
+  frame?: number;
+  /** Milliseconds since epoch, for a running pane's elapsed time. */
+  now?: number;
+}
+
+const more = (hidden: number, what = "more line") => paint(`… ${hidden} ${what}${hidden === 1 ? "" : "s"}`, { dim: true });
+
+/** Markdown cut to its first lines unless expanded. */
+export function clippedMarkdownRows(text: string, width: number, expanded: boolean, maxLines = TEXT_LINES): string[] {
+  const clipped = expanded ? { text, hidden: 0 } : clipMarkdown(text, maxLines);
+  return [...markdownRows(clipped.text, width), ...(clipped.hidden > 0 ? [more(clipped.hidden)] : [])];
+}
+
+/** Program output, verbatim (never markdown), its first lines unless expanded. */
+export function clippedOutputRows(text: string, width: number, expanded: boolean, maxLines = TEXT_LINES): string[] {
+  const lines = stripControl(text).replace(/\n+$/, "").split("\n");
+  const max = expanded ? Infinity : maxLines;
+  const shown = lines.length > max ? lines.slice(0, max) : lines;
+  return [...shown.flatMap((l) => wrapRows(l, width)), ...(lines.length > shown.length ? [more(lines.length - shown.length)] : [])];
+}
+
+function terminalRows(terminalId: string, ctx: CardContext, width: number, title: string | undefined, startedAt: number | undefined): string[] {
+  const expanded = ctx.expanded === true;
+  const live = ctx.terminal?.(terminalId);
+  const known = ctx.state.terminals[terminalId];
+  if (live) {
+    const done = live.exitStatus !== null;
+    const rows = expanded ? EXPANDED_TERMINAL_ROWS : done ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS;
+    const elapsedMs = startedAt !== undefined ? Math.max(0, (ctx.now ?? Date.now()) - startedAt) : 0;
+    return paneRows(live, { rows, width, title: known?.command ?? title, elapsedMs });
+  }
+  if (!known || known.outputTail === "") return [];
+  const tail = tailLines(known.outputTail, expanded ? Infinity : known.exited ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS);
+  return [...(tail.hidden > 0 ? [more(tail.hidden, "earlier line")] : []), ...tail.text.split("\n").map((l) => truncateRow(l, width))];
+}
+
+function blockRows(block: ToolBlock, ctx: CardContext, width: number, title: string | undefined, startedAt: number | undefined): string[] {
+  const expanded = ctx.expanded === true;
+  switch (block.type) {
+    case "prose":
+      return clippedMarkdownRows(block.text, width, expanded);
+    case "output":
+      return clippedOutputRows(block.text, width, expanded);
+    case "media":
+      return [paint(block.text, { dim: true })];
+    case "diff":
+      return diffRows(relativePath(block.path, ctx.state.info?.cwd), block.oldText, block.newText, width, expanded ? undefined : DIFF_LINES);
+    case "terminal":
+      return terminalRows(block.terminalId, ctx, width, title, startedAt);
+  }
+}
+
+function rawJsonRows(label: string, value: unknown, width: number): string[] {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return [paint(`${label}:`, { dim: true }), ...wrapRows(paint(text, { dim: true }), width)];
+}
+
+/** One tool call: status and kind, title, where it works, what it runs, what came back, the permission answer. */
+export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
+  const { state, width } = ctx;
+  const expanded = ctx.expanded === true;
+  const cwd = state.info?.cwd;
+  const status = displayStatus(tool);
+  const look = STATUS_LOOK[status] ?? STATUS_LOOK.unknown;
+  const kind: ToolKind = tool.kind ?? "other";
+  const inner = Math.max(10, width - 2);
+  const display = displayOf(state, tool);
+  const icon = status === "in_progress" ? SPINNER_FRAMES[(ctx.frame ?? 0) % SPINNER_FRAMES.length] : look.icon;
+  // The status word sits at the right edge of the first row, as the card's header reads.
+  const wordWidth = look.word ? cellWidth(look.word) + 1 : 0;
+  const lead = `${paint(icon, { role: look.role })} ${paint(KIND_ICONS[kind] ?? KIND_ICONS.other, { dim: true })} `;
+  const rows = hang(lead, "    ", paint(display.title, { bold: true }), width - wordWidth);
+  if (look.word) rows[0] = `${rows[0]}${" ".repeat(Math.max(0, width - wordWidth - cellWidth(rows[0])))} ${paint(look.word, { role: look.role })}`;
+  const body: string[] = [];
+  const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
+  const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
+  if (locations.length > 0) {
+    body.push(truncateRow(paint(locations.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  "), { dim: true }), inner));
+  }
+  if (display.command !== undefined && display.command.trim() !== display.title.trim()) {
+    body.push(...hang(paint("$ ", { role: "accent" }), "  ", display.command, inner));
+  }
+  if (display.cwd !== undefined && display.cwd !== cwd) body.push(...wrapRows(paint(`in ${display.cwd}`, { dim: true }), inner));
+  if (expanded && tool.rawInput !== undefined) body.push(...rawJsonRows("input", tool.rawInput, inner));
+  const termTitle = display.command ?? (kind === "execute" ? display.title : undefined);
+  const startedAt = tool.startedAt > 1e12 ? tool.startedAt : undefined;
+  for (const block of display.blocks) body.push(...blockRows(block, ctx, inner, termTitle, startedAt));
+  if (expanded && tool.rawOutput !== undefined && display.blocks.length === 0) body.push(...rawJsonRows("output", tool.rawOutput, inner));
+  if (state.permissions.some((p) => p.toolCallId === tool.toolCallId)) body.push(paint("awaiting permission", { role: "warning" }));
+  const permission = permissionLabel(tool.permission);
+  if (permission) body.push(paint(permission.text, { role: permission.allowed ? "success" : "error", dim: permission.allowed }));
+  return [...rows, ...prefixRows(body, "  ")];
+}
