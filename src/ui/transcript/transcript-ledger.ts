@@ -15,6 +15,10 @@ function turnEnded(state: SessionState, turnId: string | undefined): boolean {
 
 /** Whether a tool call can still change what it shows: not final, or a terminal of its still running. */
 export function toolIsOpen(state: SessionState, tool: ToolCallView): boolean {
+  // conch closed it itself (rejected, cancelled, stalled, interrupted): a pane that never exits changes nothing.
+  if (tool.localStatus) return false;
+  // Running on in the agent's own session after its turn: shown so, it must not hold the transcript.
+  if (tool.detached) return false;
   if (!isFinalStatus(tool)) return true;
   // A terminal whose exit never comes must not pin the card forever once the session is idle.
   if (state.phase === "idle" || state.phase === "failed") return false;

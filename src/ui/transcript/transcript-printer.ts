@@ -1,0 +1,89 @@
+import type { SessionState, TranscriptItem } from "../../session/state.js";
+import { isSettled } from "./transcript-ledger.js";
+
+/** What to draw this frame. */
+export interface PrintPlan {
+  /** Rows to write to the terminal's scrollback now, in transcript order. */
+  rows: string[];
+  /** Items drawn live: everything from the first item that may still change. */
+  live: TranscriptItem[];
+  /**
+   * While a long backlog is being written in slices: the newest settled rows, drawn live at the
+   * bottom so the latest screenful is there at once; empty when nothing is left to write.
+   */
+  preview: string[];
+  /** Rows are left to write: ask again in the next slice. */
+  more: boolean;
+}
+
+/** A blank row before each item except a prompt (it follows its turn's divider). */
+function spaced(item: TranscriptItem): boolean {
+  return item.kind !== "user";
+}
+
+/**
+ * Writes the transcript to the terminal's scrollback in transcript order: an item is printed once
+ * every item before it is settled, so nothing is printed out of order; what may still change is
+ * drawn live below. A long backlog (a resumed session, a reprint after a resize) goes out in slices
+ * of `budgetMs`, so keys are handled between them.
+ */
+export class TranscriptPrinter {
+  /** Items before this index are in the scrollback. */
+  private printed = 0;
+
+  constructor(
+    private readonly rowsOf: (item: TranscriptItem, width: number) => string[],
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Start over: the screen was cleared to print everything again (a resize). */
+  reset(): void {
+    this.printed = 0;
+  }
+
+  /** Everything settled so far counts as printed, without printing it (after /clear). */
+  skip(state: SessionState): void {
+    this.printed = this.settledEnd(state);
+  }
+
+  /** Index after the last item of the settled prefix that starts at the printed mark. */
+  private settledEnd(state: SessionState): number {
+    let end = this.printed;
+    while (end < state.items.length && isSettled(state, end)) end++;
+    return end;
+  }
+
+  /**
+   * The rows to write now, and what to draw live. Writes settled items until the settled prefix
+   * is out or `budgetMs` is spent; `previewRows` is how many rows the preview may show.
+   */
+  plan(state: SessionState, width: number, budgetMs: number, previewRows: number): PrintPlan {
+    const end = this.settledEnd(state);
+    const rows: string[] = [];
+    const deadline = this.now() + budgetMs;
+    while (this.printed < end) {
+      const item = state.items[this.printed];
+      if (spaced(item)) rows.push("");
+      rows.push(...this.rowsOf(item, width));
+      this.printed++;
+      if (this.now() >= deadline) break;
+    }
+    const more = this.printed < end;
+    const live = state.items.slice(end);
+    return { rows, live, preview: more ? this.previewOf(state, end, width, previewRows) : [], more };
+  }
+
+  /** The last `max` rows of the settled items before `end`, newest last. */
+  private previewOf(state: SessionState, end: number, width: number, max: number): string[] {
+    const out: string[][] = [];
+    let count = 0;
+    for (let i = end - 1; i >= this.printed && count < max; i--) {
+      const item = state.items[i];
+      const rows = [...(spaced(item) ? [""] : []), ...this.rowsOf(item, width)];
+      out.push(rows);
+      count += rows.length;
+    }
+    const flat = out.reverse().flat();
+    return flat.slice(Math.max(0, flat.length - max));
+  }
+}

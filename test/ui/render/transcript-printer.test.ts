@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { foldEvents } from "../../../src/session/reduce.js";
+import type { SessionEvent } from "../../../src/session/events.js";
+import type { TranscriptItem } from "../../../src/session/state.js";
+import { TranscriptPrinter } from "../../../src/ui/transcript/transcript-printer.js";
+import { liveRows } from "../../../src/ui/transcript/live-rows.js";
+
+const text = (t: string) => ({ type: "text" as const, text: t });
+const rowsOf = (item: TranscriptItem) => [`${item.kind}:${"text" in item ? item.text : "toolCallId" in item ? item.toolCallId : item.id}`];
+const update = (at: number, u: Record<string, unknown>): SessionEvent => ({ type: "update", at, notification: { sessionId: "s", update: u as never } });
+
+/** A session: a prompt, a background call, the answer after it, and the turn still draining. */
+function session(extra: SessionEvent[] = []) {
+  return foldEvents([
+    { type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } },
+    { type: "prompt_sent", at: 1, turnId: "t1", prompt: [text("go")] },
+    update(2, { sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep 9", kind: "execute", status: "in_progress" }),
+    update(3, { sessionUpdate: "agent_message_chunk", content: text("Started it.") }),
+    { type: "prompt_response", at: 4, turnId: "t1", response: { stopReason: "end_turn" } },
+    ...extra,
+  ]);
+}
+
+describe("the transcript is printed in its true order", () => {
+  it("an item that settles late keeps its place: what follows it stays live until it settles", () => {
+    const printer = new TranscriptPrinter((item) => rowsOf(item));
+    const running = printer.plan(session(), 80, 1000, 10);
+    expect(running.rows).toEqual(["", "turn:i1", "user:go"]);
+    expect(running.live.map(rowsOf).flat()).toEqual(["tool:bg", "agent:Started it."]);
+    const done = printer.plan(session([update(5, { sessionUpdate: "tool_call_update", toolCallId: "bg", status: "completed" }), { type: "settled", at: 6 }]), 80, 1000, 10);
+    expect(done.rows).toEqual(["", "tool:bg", "", "agent:Started it."]);
+    expect(done.live).toEqual([]);
+  });
+
+  it("a call conch closed itself (rejected) no longer holds back the reply that followed it", () => {
+    const s = foldEvents([
+      { type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } },
+      { type: "prompt_sent", at: 1, turnId: "t1", prompt: [text("rm")] },
+      { type: "permission_asked", at: 2, key: "agent:0", request: { sessionId: "s", toolCall: { toolCallId: "x", title: "rm -f a", kind: "execute", _meta: { terminal_info: { terminal_id: "x" } } }, options: [{ optionId: "no", name: "No", kind: "reject_once" }] } },
+      { type: "permission_answered", at: 3, key: "agent:0", outcome: { outcome: "selected", optionId: "no" }, source: "user" },
+      update(4, { sessionUpdate: "agent_message_chunk", content: text("Understood.") }),
+    ]);
+    const plan = new TranscriptPrinter((item) => rowsOf(item)).plan(s, 80, 1000, 10);
+    expect(plan.rows.filter(Boolean)).toEqual(["turn:i1", "user:rm", "tool:x"]);
+    expect(plan.live.map(rowsOf).flat()).toEqual(["agent:Understood."]);
+  });
+
+  it("a long backlog goes out in slices, with the newest rows shown live meanwhile", () => {
+    const events: SessionEvent[] = [{ type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } }];
+    for (let i = 0; i < 50; i++) {
+      events.push({ type: "prompt_sent", at: 10 * i + 1, turnId: `t${i}`, prompt: [text(`p${i}`)] });
+      events.push({ type: "prompt_response", at: 10 * i + 2, turnId: `t${i}`, response: { stopReason: "end_turn" } });
+      events.push({ type: "settled", at: 10 * i + 3 });
+    }
+    let clock = 0;
+    const printer = new TranscriptPrinter(
+      (item) => {
+        clock += 1;
+        return rowsOf(item);
+      },
+      () => clock,
+    );
+    const s = foldEvents(events);
+    const first = printer.plan(s, 80, 10, 4);
+    expect(first.more).toBe(true);
+    expect(first.preview).toHaveLength(4);
+    expect(first.preview.at(-1)).toBe("user:p49");
+    const all = [...first.rows];
+    for (let plan = printer.plan(s, 80, 10, 4); ; plan = printer.plan(s, 80, 10, 4)) {
+      all.push(...plan.rows);
+      if (!plan.more) break;
+    }
+    expect(all.filter((r) => r.startsWith("user:"))).toEqual(Array.from({ length: 50 }, (_, i) => `user:p${i}`));
+  });
+});
+
+describe("the live region", () => {
+  it("keeps the newest rows that fit and counts the rows above", () => {
+    const items: TranscriptItem[] = [
+      { kind: "agent", id: "a", turnId: "t", text: "x", history: false },
+      { kind: "agent", id: "b", turnId: "t", text: "y", history: false },
+    ];
+    const rows = (item: TranscriptItem) => Array.from({ length: 5 }, (_, i) => `${item.id}${i}`);
+    expect(liveRows(items, rows, 6)).toEqual({ rows: ["b0", "b1", "b2", "b3", "b4"], hidden: 7 });
+    expect(liveRows(items, rows, 20).hidden).toBe(0);
+  });
+});
