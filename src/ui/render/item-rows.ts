@@ -5,6 +5,7 @@ import type { Terminal } from "../../terminals/terminal.js";
 import { PLAN_ICONS, USER_PROMPT } from "../components/theme.js";
 import { compactJson } from "../components/tool-call-fields.js";
 import { inlineAnsi, markdownRows, type MarkdownMemo } from "./markdown-rows.js";
+import { safeText } from "../../text/terminal-safe.js";
 import { paint, type Style } from "./style.js";
 import { hang, truncateRow, wrapRows } from "./text.js";
 import { toolCardRows } from "./tool-card-rows.js";
@@ -30,7 +31,9 @@ export function dividerRows(origin: string, history: boolean, width: number): st
 }
 
 /** A prompt; agent context replayed as a user message is one dim line unless expanded. */
-export function userRows(text: string, internal: boolean, width: number, expanded: boolean): string[] {
+export function userRows(source: string, internal: boolean, width: number, expanded: boolean): string[] {
+  // A prompt replayed by the agent is the agent's text.
+  const text = safeText(source);
   if (internal && !expanded) {
     const first = text.trim().split("\n")[0] ?? "";
     return [truncateRow(paint(`${USER_PROMPT} (agent context) ${first}`, { dim: true }), width)];
@@ -48,12 +51,12 @@ const NOTICE: Record<"info" | "warning" | "error", { icon: string; role: "info" 
 /** A message from conch itself, coloured by level. */
 export function noticeRows(level: "info" | "warning" | "error", text: string, width: number): string[] {
   const look = NOTICE[level] ?? NOTICE.info;
-  return hang(`${paint(look.icon, { role: look.role, bold: true })} `, "  ", paint(text, { role: look.role, dim: level === "info" }), width);
+  return hang(`${paint(look.icon, { role: look.role, bold: true })} `, "  ", paint(safeText(text), { role: look.role, dim: level === "info" }), width);
 }
 
 /** The agent's reasoning, dim and italic; its first line unless expanded. */
 export function thoughtRows(text: string, width: number, expanded: boolean): string[] {
-  const lines = text.replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n");
+  const lines = safeText(text).replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n");
   if (lines.length === 1 && lines[0].trim() === "") return [];
   const shown = expanded ? lines : lines.slice(0, 1);
   const hidden = lines.length - shown.length;
@@ -74,7 +77,7 @@ export function planRows(entries: PlanEntry[], width: number): string[] {
     const icon = paint(PLAN_ICONS[entry.status] ?? PLAN_ICONS.pending, { role: running ? "accent" : completed ? "success" : undefined, dim: completed });
     // Only "high" gets a mark: agents that send every entry as "medium" would make any other mark noise.
     const mark = entry.priority === "high" ? `${paint("!", { role: "error", bold: true })} ` : "";
-    const text = paint(entry.content, { bold: running, role: running ? "accent" : undefined, dim: completed || (entry.priority === "low" && !running), strike: completed });
+    const text = paint(safeText(entry.content), { bold: running, role: running ? "accent" : undefined, dim: completed || (entry.priority === "low" && !running), strike: completed });
     rows.push(...hang(`${icon} ${mark}`, mark ? "    " : "  ", text, width));
   }
   return rows;

@@ -4,6 +4,7 @@ import { decodeEntities, inlinePlainText } from "../components/markdown-inline.j
 import { splitStreamingMarkdown } from "../components/markdown-split.js";
 import { fitColumns } from "../components/markdown-table.js";
 import { colorsEnabled } from "../components/theme.js";
+import { safeText } from "../../text/terminal-safe.js";
 import { paint, role } from "./style.js";
 import { cellWidth, prefixRows, wrapRows } from "./text.js";
 
@@ -191,7 +192,8 @@ export interface MarkdownMemo {
  * text cannot change) are taken from `memo` when they did not change, so a frame lexes only the
  * open last block and highlights no code still being written.
  */
-export function markdownRows(text: string, width: number, opts: { live?: boolean; memo?: MarkdownMemo } = {}): string[] {
+export function markdownRows(source: string, width: number, opts: { live?: boolean; memo?: MarkdownMemo } = {}): string[] {
+  const text = safeText(source);
   if (!opts.live) return blocksRows(lexBlocks(text), width, false);
   const { stable, tail } = splitStreamingMarkdown(text);
   const memo = opts.memo ?? {};

@@ -1,15 +1,36 @@
 import type { ToolKind } from "@agentclientprotocol/sdk";
 import { displayOf } from "../../session/profiles/display-of.js";
-import type { ToolBlock } from "../../session/profiles/profile.js";
+import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
+import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
 import { displayStatus, type SessionState, type ToolCallView } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "../components/theme.js";
-import { clipMarkdown, permissionLabel, relativePath, stripControl, tailLines } from "../components/tool-call-fields.js";
+import { clipMarkdown, permissionLabel, relativePath, tailLines } from "../components/tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
 import { markdownRows } from "./markdown-rows.js";
 import { paneRows } from "./pane-rows.js";
 import { paint } from "./style.js";
 import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
+
+/** A display with the agent's strings made safe to print (blocks are made safe where they are drawn). */
+function safeDisplay(d: ToolDisplay): ToolDisplay {
+  return { ...d, title: safeLine(d.title), command: d.command === undefined ? undefined : safeText(d.command), cwd: d.cwd === undefined ? undefined : safeLine(d.cwd) };
+}
+
+const nullable = (t: string | null | undefined) => (t === null || t === undefined ? t : safeText(t));
+
+/** Tabs as spaces to the next multiple of 8: the layout counts a tab as one column, the terminal does not. */
+function expandTabs(text: string): string {
+  if (!text.includes("\t")) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      let out = "";
+      for (const ch of line) out += ch === "\t" ? " ".repeat(8 - (out.length % 8)) : ch;
+      return out;
+    })
+    .join("\n");
+}
 
 /** Lines of text content shown before "N more lines" when collapsed. */
 export const TEXT_LINES = 10;
@@ -43,7 +64,7 @@ export function clippedMarkdownRows(text: string, width: number, expanded: boole
 
 /** Program output, verbatim (never markdown), its first lines unless expanded. */
 export function clippedOutputRows(text: string, width: number, expanded: boolean, maxLines = TEXT_LINES): string[] {
-  const lines = stripControl(text).replace(/\n+$/, "").split("\n");
+  const lines = expandTabs(safeOutput(text)).replace(/\n+$/, "").split("\n");
   const max = expanded ? Infinity : maxLines;
   const shown = lines.length > max ? lines.slice(0, max) : lines;
   return [...shown.flatMap((l) => wrapRows(l, width)), ...(lines.length > shown.length ? [more(lines.length - shown.length)] : [])];
@@ -57,10 +78,10 @@ function terminalRows(terminalId: string, ctx: CardContext, width: number, title
     const done = live.exitStatus !== null;
     const rows = expanded ? EXPANDED_TERMINAL_ROWS : done ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS;
     const elapsedMs = startedAt !== undefined ? Math.max(0, (ctx.now ?? Date.now()) - startedAt) : 0;
-    return paneRows(live, { rows, width, title: known?.command ?? title, elapsedMs });
+    return paneRows(live, { rows, width, title: safeLine(known?.command ?? title ?? "terminal"), elapsedMs });
   }
   if (!known || known.outputTail === "") return [];
-  const tail = tailLines(known.outputTail, expanded ? Infinity : known.exited ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS);
+  const tail = tailLines(safeOutput(known.outputTail), expanded ? Infinity : known.exited ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS);
   return [...(tail.hidden > 0 ? [more(tail.hidden, "earlier line")] : []), ...tail.text.split("\n").map((l) => truncateRow(l, width))];
 }
 
@@ -72,9 +93,9 @@ function blockRows(block: ToolBlock, ctx: CardContext, width: number, title: str
     case "output":
       return clippedOutputRows(block.text, width, expanded);
     case "media":
-      return [paint(block.text, { dim: true })];
+      return [paint(safeLine(block.text), { dim: true })];
     case "diff":
-      return diffRows(relativePath(block.path, ctx.state.info?.cwd), block.oldText, block.newText, width, expanded ? undefined : DIFF_LINES);
+      return diffRows(safeLine(relativePath(block.path, ctx.state.info?.cwd)), nullable(block.oldText), safeText(block.newText), width, expanded ? undefined : DIFF_LINES);
     case "terminal":
       return terminalRows(block.terminalId, ctx, width, title, startedAt);
   }
@@ -99,7 +120,7 @@ export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
   const look = STATUS_LOOK[status] ?? STATUS_LOOK.unknown;
   const kind: ToolKind = tool.kind ?? "other";
   const inner = Math.max(10, width - 2);
-  const display = displayOf(state, tool);
+  const display = safeDisplay(displayOf(state, tool));
   const icon = status === "in_progress" ? SPINNER_FRAMES[(ctx.frame ?? 0) % SPINNER_FRAMES.length] : look.icon;
   // The status word sits at the right edge of the first row, as the card's header reads.
   const wordWidth = look.word ? cellWidth(look.word) + 1 : 0;
@@ -110,7 +131,7 @@ export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
   const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
   const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
   if (locations.length > 0) {
-    body.push(truncateRow(paint(locations.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  "), { dim: true }), inner));
+    body.push(truncateRow(paint(safeLine(locations.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  ")), { dim: true }), inner));
   }
   if (display.command !== undefined && display.command.trim() !== display.title.trim()) {
     body.push(...hang(paint("$ ", { role: "accent" }), "  ", display.command, inner));
