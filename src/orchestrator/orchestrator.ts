@@ -206,7 +206,7 @@ export class Orchestrator {
     const withTerminals = this.terminals !== undefined;
     const link = this.opts.connect
       ? await this.opts.connect(hooks, withTerminals)
-      : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals }, hooks);
+      : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers }, hooks);
     this.link = link;
     link.exited.then((exit) => {
       if (this.link !== link) return;

@@ -28,7 +28,7 @@ describe("the workspace boundary under a symlink swapped between check and open"
     const { root, outside } = hostileWorkspace();
     stopSwapper = (await startSymlinkSwapper(root, "d", outside)).stop;
     const outcomes = { inside: 0, refused: 0, leaked: 0 };
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 2000; i++) {
       try {
         const { content } = await readTextFile(root, { sessionId: sid, path: path.join(root, "d/f.txt") });
         if (content.includes("SECRET")) outcomes.leaked++;
