@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, fsyncSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { dirname } from "node:path";
 import { errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
 import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js";
@@ -13,6 +14,8 @@ import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js"
 export class SessionLogWriter<T extends object> {
   private fd: number | undefined;
   private needsDirSync: boolean;
+  /** A write failed (a full disk) and may have left half a line: the next one starts a new line. */
+  private afterFailedWrite = false;
 
   private constructor(
     /** The log file this writer appends to. */
@@ -55,7 +58,14 @@ export class SessionLogWriter<T extends object> {
     if (line === undefined) {
       throw new Error(`Cannot record a session event of type ${describeType(event)}: not JSON`);
     }
-    writeAllSync(fd, `${line}\n`);
+    try {
+      // A blank line is skipped by the reader; a line glued to a torn one would be lost with it.
+      writeAllSync(fd, this.afterFailedWrite ? `\n${line}\n` : `${line}\n`);
+      this.afterFailedWrite = false;
+    } catch (error) {
+      this.afterFailedWrite = true;
+      throw error;
+    }
   }
 
   /** Make everything appended so far durable (fsync). */
@@ -122,39 +132,66 @@ export function readSessionLog<T extends object>(
   path: string,
   isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
 ): SessionLogContents<T> {
-  let text: string;
+  const events: T[] = [];
+  let skipped = 0;
+  let tornTail = false;
+  forEachLogLine(path, (line, terminated) => {
+    if (line.trim() === "") return;
+    const value = parseLine(line);
+    if (value !== undefined && isEvent(value)) {
+      // An unterminated line that still parses was fully written but for its newline: keep it.
+      events.push(value);
+      return;
+    }
+    skipped++;
+    if (!terminated) tornTail = true;
+  });
+  return { events, skipped, tornTail };
+}
+
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Calls `onLine` for each line of the file at `path`, reading it a chunk at a time so a log larger
+ * than the biggest string V8 allows still reads. `terminated` is false only for a last line with
+ * no newline after it.
+ */
+export function forEachLogLine(path: string, onLine: (line: string, terminated: boolean) => void): void {
+  let fd: number;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, "r");
   } catch (error) {
     if (errorCode(error) === "ENOENT") {
       throw new Error(`No session log at ${path}; the session cannot be restored.`, { cause: error });
     }
     throw error;
   }
-  const lines = text.split("\n");
-  // After a final newline split() leaves an empty string; anything else there is unterminated.
-  const tail = lines.pop() ?? "";
-  const events: T[] = [];
-  let skipped = 0;
-  const take = (line: string): boolean => {
-    const value = parseLine(line);
-    if (value !== undefined && isEvent(value)) {
-      events.push(value);
-      return true;
+  try {
+    const decoder = new StringDecoder("utf8");
+    const buf = Buffer.alloc(READ_CHUNK_BYTES);
+    let parts: string[] = [];
+    const feed = (text: string) => {
+      let from = 0;
+      let nl = text.indexOf("\n");
+      while (nl >= 0) {
+        parts.push(text.slice(from, nl));
+        onLine(parts.length === 1 ? parts[0] : parts.join(""), true);
+        parts = [];
+        from = nl + 1;
+        nl = text.indexOf("\n", from);
+      }
+      if (from < text.length) parts.push(text.slice(from));
+    };
+    for (;;) {
+      const n = readSync(fd, buf, 0, READ_CHUNK_BYTES, null);
+      if (n === 0) break;
+      feed(decoder.write(buf.subarray(0, n)));
     }
-    return false;
-  };
-  for (const line of lines) {
-    if (line.trim() === "") continue;
-    if (!take(line)) skipped++;
+    feed(decoder.end());
+    if (parts.length) onLine(parts.join(""), false);
+  } finally {
+    closeSync(fd);
   }
-  let tornTail = false;
-  // An unterminated line that still parses was fully written but for its newline: keep it.
-  if (tail.trim() !== "" && !take(tail)) {
-    tornTail = true;
-    skipped++;
-  }
-  return { events, skipped, tornTail };
 }
 
 function parseLine(line: string): unknown {
