@@ -96,6 +96,8 @@ export class Orchestrator {
   constructor(readonly opts: OrchestratorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.now = opts.now ?? Date.now;
+    // Turn ids go on from the log's: a resumed run that said "t1" again would fold wrongly from disk.
+    for (const ev of opts.history ?? []) if (ev.type === "prompt_sent") this.turnCounter = Math.max(this.turnCounter, Number(/^t(\d+)$/.exec(ev.turnId)?.[1] ?? 0));
     this.permissions = new PermissionDesk(opts.policy, (ev) => this.dispatch(ev));
     this.questions = new QuestionDesk(opts.policy === "ask", (ev) => this.dispatch(ev));
   }

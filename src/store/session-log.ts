@@ -4,6 +4,12 @@ import { dirname } from "node:path";
 import { errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
 import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js";
 
+/** The two system calls a log writer makes, replaceable to play a full disk in tests. */
+export interface LogWriterIo {
+  writeAll(fd: number, data: string): void;
+  fsync(fd: number): void;
+}
+
 /**
  * Appends a session's events to its JSONL log, one line per event, in call order.
  *
@@ -22,13 +28,17 @@ export class SessionLogWriter<T extends object> {
     readonly path: string,
     fd: number,
     created: boolean,
+    private readonly io: LogWriterIo,
   ) {
     this.fd = fd;
     this.needsDirSync = created;
   }
 
-  /** Open (or create, 0600) the log at `path` for appending; its folder must exist. */
-  static open<T extends object>(path: string): SessionLogWriter<T> {
+  /**
+   * Open (or create, 0600) the log at `path` for appending; its folder must exist. `io` replaces
+   * the writes and fsyncs, for tests that play a full disk.
+   */
+  static open<T extends object>(path: string, io: Partial<LogWriterIo> = {}): SessionLogWriter<T> {
     const fd = openPrivateFileSync(path, "a+");
     let created: boolean;
     try {
@@ -41,7 +51,7 @@ export class SessionLogWriter<T extends object> {
       closeSync(fd);
       throw error;
     }
-    return new SessionLogWriter<T>(path, fd, created);
+    return new SessionLogWriter<T>(path, fd, created, { writeAll: writeAllSync, fsync: fsyncSync, ...io });
   }
 
   /** Append one event; it reaches the kernel before this returns. */
@@ -60,7 +70,7 @@ export class SessionLogWriter<T extends object> {
     }
     try {
       // A blank line is skipped by the reader; a line glued to a torn one would be lost with it.
-      writeAllSync(fd, this.afterFailedWrite ? `\n${line}\n` : `${line}\n`);
+      this.io.writeAll(fd, this.afterFailedWrite ? `\n${line}\n` : `${line}\n`);
       this.afterFailedWrite = false;
     } catch (error) {
       this.afterFailedWrite = true;
@@ -71,7 +81,7 @@ export class SessionLogWriter<T extends object> {
   /** Make everything appended so far durable (fsync). */
   sync(): void {
     const fd = this.openFd();
-    fsyncSync(fd);
+    this.io.fsync(fd);
     if (this.needsDirSync) {
       // A new file's directory entry must be synced too, or a power cut can lose the file.
       fsyncDirSync(dirname(this.path));
