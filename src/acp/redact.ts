@@ -1,9 +1,10 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
+import { capDepth, NESTED_TOO_DEEP } from "../store/json-depth.js";
 
 /** What a secret is replaced by. */
 export const REDACTED = "[redacted]";
 /** What replaces a value nested deeper than {@link MAX_REDACT_DEPTH}. */
-export const TOO_DEEP = "[nested too deep]";
+export const TOO_DEEP = NESTED_TOO_DEEP;
 /**
  * How deep the redacted copy goes. Real messages nest a dozen levels; a hostile one nested 100k
  * deep would otherwise take the walk (and JSON.stringify after it) past the call stack.
@@ -75,13 +76,6 @@ export function secretsPassedToAgent(env: Record<string, string> | undefined, mc
   return [...new Set(found.filter((v) => v.length >= 4))];
 }
 
-interface Frame {
-  src: unknown;
-  key: string;
-  depth: number;
-  set: (value: unknown) => void;
-}
-
 /**
  * Takes secrets out of what conch writes to files people attach to bug reports (traces, agent
  * logs): values under secret-looking keys, `{name, value}` env and header pairs, the values of
@@ -107,41 +101,31 @@ export class Redactor {
   }
 
   /**
-   * A copy of a JSON value with its secrets replaced; the input is never changed. Walks with its
-   * own stack, and replaces what is nested deeper than {@link MAX_REDACT_DEPTH} with a marker.
+   * A copy of a JSON value with its secrets replaced; the input is never changed. What is nested
+   * deeper than {@link MAX_REDACT_DEPTH} becomes a marker first, so the walk below stays shallow.
    */
   json<T>(value: T): T {
-    let result: unknown;
-    const stack: Frame[] = [{ src: value, key: "", depth: 0, set: (v) => (result = v) }];
-    while (stack.length > 0) {
-      const { src, key, depth, set } = stack.pop()!;
-      if (typeof src === "string") set(key && SECRET_KEY.test(key) ? REDACTED : this.text(src));
-      else if (src === null || typeof src !== "object") set(src);
-      else if (depth >= MAX_REDACT_DEPTH) set(TOO_DEEP);
-      else if (Array.isArray(src)) {
-        const out: unknown[] = new Array(src.length);
-        set(out);
-        src.forEach((item, i) => {
-          // `["--api-key", "abc"]`: the value after a secret flag is a secret, whatever it looks like.
-          const afterFlag = i > 0 && typeof src[i - 1] === "string" && SECRET_FLAG.test(src[i - 1] as string);
-          if (afterFlag && typeof item === "string") out[i] = REDACTED;
-          else if (typeof item === "string" && SECRET_FLAG_WITH_VALUE.test(item)) out[i] = item.replace(SECRET_FLAG_WITH_VALUE, `$1${REDACTED}`);
-          else stack.push({ src: item, key, depth: depth + 1, set: (v) => (out[i] = v) });
-        });
-      } else {
-        const obj = src as Record<string, unknown>;
-        // {name: "API_KEY", value: "…"} pairs: MCP env and headers. Every header value is a secret.
-        const pairSecret = typeof obj.name === "string" && "value" in obj && (SECRET_KEY.test(obj.name) || key === "headers");
-        const out: Record<string, unknown> = {};
-        set(out);
-        for (const [k, v] of Object.entries(obj)) {
-          // Placed now, filled later: the copy keeps the key order. A "__proto__" key stays a key.
-          Object.defineProperty(out, k, { value: REDACTED, enumerable: true, writable: true, configurable: true });
-          if (!(pairSecret && k === "value")) stack.push({ src: v, key: k, depth: depth + 1, set: (r) => (out[k] = r) });
-        }
-      }
+    return this.walk(capDepth(value, MAX_REDACT_DEPTH), "") as T;
+  }
+
+  private walk(value: unknown, key: string): unknown {
+    if (typeof value === "string") return key && SECRET_KEY.test(key) ? REDACTED : this.text(value);
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) {
+      return value.map((item, i) => {
+        // `["--api-key", "abc"]`: the value after a secret flag is a secret, whatever it looks like.
+        if (typeof item !== "string") return this.walk(item, key);
+        if (i > 0 && typeof value[i - 1] === "string" && SECRET_FLAG.test(value[i - 1] as string)) return REDACTED;
+        if (SECRET_FLAG_WITH_VALUE.test(item)) return item.replace(SECRET_FLAG_WITH_VALUE, `$1${REDACTED}`);
+        return this.walk(item, key);
+      });
     }
-    return result as T;
+    const obj = value as Record<string, unknown>;
+    // {name: "API_KEY", value: "…"} pairs: MCP env and headers. Every header value is a secret.
+    const pairSecret = typeof obj.name === "string" && "value" in obj && (SECRET_KEY.test(obj.name) || key === "headers");
+    // Changed in place: `value` is already capDepth's private copy.
+    for (const [k, v] of Object.entries(obj)) obj[k] = pairSecret && k === "value" ? REDACTED : this.walk(v, k);
+    return obj;
   }
 }
 

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { dirname } from "node:path";
+import { capDepth } from "./json-depth.js";
 import { errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
 import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js";
 
@@ -59,7 +60,7 @@ export class SessionLogWriter<T extends object> {
     const fd = this.openFd();
     let line: string | undefined;
     try {
-      line = JSON.stringify(event);
+      line = serialize(event);
     } catch (error) {
       throw new Error(`Cannot record a session event of type ${describeType(event)}: ${String(error)}`, {
         cause: error,
@@ -216,6 +217,18 @@ function endsWithNewline(fd: number, size: number): boolean {
   const last = Buffer.alloc(1);
   readSync(fd, last, 0, 1, size - 1);
   return last[0] === 0x0a;
+}
+
+/** Nesting a log keeps; deeper parts of a hostile message become a marker instead of losing the event. */
+const MAX_EVENT_DEPTH = 200;
+
+function serialize(event: object): string | undefined {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.stringify(capDepth(event, MAX_EVENT_DEPTH));
+  }
 }
 
 function describeType(event: object): string {

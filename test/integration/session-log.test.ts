@@ -117,6 +117,19 @@ function readSessionLogIn(dir: string): { id: string; text: string } | undefined
   }
 }
 
+describe("a message nested 100k deep", () => {
+  it("the run goes on; the trace and the session log keep the message with its deep part cut", async () => {
+    const stateDir = tempDir("conch-state-");
+    const trace = path.join(tempDir(), "t.jsonl");
+    const r = await runConch(["-p", "deep", "--agent", "hostile", "--trace", trace, "--output-format", "json"], { stateDir, env: { CONCH_CONFIG: hostileConfig() } });
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as { sessionId: string; text: string };
+    expect(result.text).toBe("deep ok");
+    expect(readFileSync(trace, "utf8")).toContain("[nested too deep]");
+    expect(logged(stateDir, result.sessionId).agent).toEqual(["deep ok"]);
+  });
+});
+
 describe("a damaged index", () => {
   it("conch sessions rebuilds it from the logs and says so; --resume still finds the session", async () => {
     const stateDir = tempDir("conch-state-");

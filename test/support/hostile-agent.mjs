@@ -6,6 +6,7 @@
 //   flood <bytes>   runs a client terminal (outputByteLimit 1 MiB) that prints <bytes> of output,
 //                   then a last line "LAST-LINE", waits for it, and ends the turn
 //   hang            streams one chunk and never answers (to be killed)
+//   deep            sends a message nested 100,000 levels deep in its _meta, then answers "ok"
 //   anything else   answers "ok"
 import { randomUUID } from "node:crypto";
 import readline from "node:readline";
@@ -62,6 +63,15 @@ async function prompt(id, { sessionId, prompt: blocks }) {
     await request("terminal/release", { sessionId, terminalId });
     update(sessionId, { sessionUpdate: "tool_call_update", toolCallId: "flood-1", status: "completed" });
     say(sessionId, `the agent got ${out.output.length} bytes back`);
+    reply(id, { stopReason: "end_turn" });
+    return;
+  }
+  if (word === "deep") {
+    // Built as text: JSON.stringify itself would overflow the stack on it.
+    const depth = 100_000;
+    const nested = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    process.stdout.write(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep "},"_meta":${nested}}}}\n`);
+    say(sessionId, "ok");
     reply(id, { stopReason: "end_turn" });
     return;
   }
