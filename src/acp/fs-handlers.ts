@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { open, realpath, type FileHandle } from "node:fs/promises";
 import {
   RequestError,
@@ -31,7 +31,7 @@ function tooLarge(requested: string, bytes: number, maxBytes: number, whole: boo
   return RequestError.invalidParams({ path: requested, maxBytes }, message);
 }
 
-function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function kindOf(st: Stats): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a FIFO";
   if (st.isSocket()) return "a socket";
