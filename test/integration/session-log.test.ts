@@ -105,16 +105,13 @@ describe("one session, two conch processes, and a kill -9", () => {
   });
 });
 
+/** The one session log in `dir`: its session id (from its session_started, wherever that is) and its text. */
 function readSessionLogIn(dir: string): { id: string; text: string } | undefined {
   const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"));
   if (!file) return undefined;
   const text = readFileSync(path.join(dir, file), "utf8");
-  const first = text.split("\n")[0];
-  try {
-    return { id: (JSON.parse(first) as { info?: { sessionId: string } }).info?.sessionId ?? "", text };
-  } catch {
-    return undefined;
-  }
+  const started = text.split("\n").find((line) => line.startsWith('{"type":"session_started"'));
+  return started ? { id: (JSON.parse(started) as { info: { sessionId: string } }).info.sessionId, text } : undefined;
 }
 
 describe("a message nested 100k deep", () => {
