@@ -47,13 +47,12 @@ describe("the workspace boundary under a symlink swapped between check and open"
     const { root, outside } = hostileWorkspace();
     stopSwapper = (await startSymlinkSwapper(root, "d", outside)).stop;
     let written = 0;
-    for (let i = 0; i < 600; i++) {
-      try {
-        await writeTextFile(root, { sessionId: sid, path: path.join(root, `d/new-${i}.txt`), content: "agent text" });
-        written++;
-      } catch {
-        // refused: the directory was outside when checked
-      }
+    // Ten at a time: more writes in flight, more of them straddle a swap.
+    for (let batch = 0; batch < 80; batch++) {
+      const writes = Array.from({ length: 10 }, (_, i) =>
+        writeTextFile(root, { sessionId: sid, path: path.join(root, `d/new-${batch}-${i}.txt`), content: "agent text" }),
+      );
+      for (const r of await Promise.allSettled(writes)) if (r.status === "fulfilled") written++;
     }
     stopSwapper();
     expect(readdirSync(outside)).toEqual(["f.txt"]);
