@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { constants, type Stats } from "node:fs";
+import { open, realpath, type FileHandle } from "node:fs/promises";
 import {
   RequestError,
   type ReadTextFileRequest,
@@ -8,47 +7,85 @@ import {
   type WriteTextFileRequest,
   type WriteTextFileResponse,
 } from "@agentclientprotocol/sdk";
-import { confinePath } from "./workspace-path.js";
+import { writeConfined } from "./confined-write.js";
+import { readLineWindow, ReadTooLargeError } from "./read-window.js";
+import { assertOpenedInside, confinePath } from "./workspace-path.js";
 
-/** Serves `fs/read_text_file`: whole file, or `limit` lines from 1-based `line`. */
-export async function readTextFile(root: string, req: ReadTextFileRequest, opts: { missingAsEmpty?: boolean } = {}): Promise<ReadTextFileResponse> {
+/**
+ * The most text one `fs/read_text_file` returns (UTF-8 bytes). A larger read is refused, not cut
+ * short: an agent that edits what it believes is the whole file would destroy the rest.
+ */
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
+
+/** O_NONBLOCK: opening a FIFO must not wait for a writer (and hold a thread-pool thread meanwhile). */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+function tooLarge(requested: string, bytes: number, maxBytes: number, whole: boolean): RequestError {
+  const message = whole
+    ? `${requested} is ${mib(bytes)}, more than one read returns (${mib(maxBytes)}): read it in parts with line and limit`
+    : `the requested lines of ${requested} hold more than one read returns (${mib(maxBytes)}): ask for fewer lines with limit`;
+  return RequestError.invalidParams({ path: requested, maxBytes }, message);
+}
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  return "a device";
+}
+
+/** Serves `fs/read_text_file`: whole file, or `limit` lines from 1-based `line`, from a regular file inside the workspace. */
+export async function readTextFile(
+  root: string,
+  req: ReadTextFileRequest,
+  opts: { missingAsEmpty?: boolean; maxBytes?: number } = {},
+): Promise<ReadTextFileResponse> {
+  const maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
   const file = await confinePath(root, req.path);
-  let text: string;
+  let handle: FileHandle;
   try {
-    text = await readFile(file, "utf8");
+    handle = await open(file, READ_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && opts.missingAsEmpty) return { content: "" };
     if (code === "ENOENT") throw RequestError.resourceNotFound(req.path);
-    if (code === "EISDIR") throw RequestError.invalidParams({ path: req.path }, "is a directory");
+    if (code === "ENXIO") throw RequestError.invalidParams({ path: req.path }, `${req.path} is a socket, not a regular file: conch reads only regular files`);
     throw RequestError.internalError({ path: req.path }, (err as Error).message);
   }
-  if (req.line == null && req.limit == null) return { content: text };
-  const lines = text.split("\n");
-  const start = Math.max(0, (req.line ?? 1) - 1);
-  const end = req.limit == null ? lines.length : start + Math.max(0, req.limit);
-  return { content: lines.slice(start, end).join("\n") };
+  try {
+    // What was opened is checked, not the path: a symlink swapped since confinePath cannot lead out.
+    await assertOpenedInside(await realpath(root), handle, file, req.path, root);
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      throw RequestError.invalidParams({ path: req.path }, `${req.path} is ${kindOf(st)}, not a regular file: conch reads only regular files`);
+    }
+    const whole = req.line == null && req.limit == null;
+    if (whole && st.size > maxBytes) throw tooLarge(req.path, st.size, maxBytes, true);
+    return { content: await readLineWindow(handle, req, maxBytes) };
+  } catch (err) {
+    if (err instanceof ReadTooLargeError) throw tooLarge(req.path, err.bytes, maxBytes, false);
+    if (err instanceof RequestError) throw err;
+    throw RequestError.internalError({ path: req.path }, (err as Error).message);
+  } finally {
+    await handle.close();
+  }
 }
 
-/** Serves `fs/write_text_file` atomically: a temp file beside the target, then rename. */
+/** Serves `fs/write_text_file` atomically (a temp file in the checked directory, then rename), inside the workspace only. */
 export async function writeTextFile(root: string, req: WriteTextFileRequest): Promise<WriteTextFileResponse> {
   const file = await confinePath(root, req.path);
   if (typeof req.content !== "string") throw RequestError.invalidParams(undefined, "content must be a string");
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.conch-${randomBytes(4).toString("hex")}`);
-  let mode: number | undefined;
   try {
-    mode = (await stat(file)).mode & 0o777;
-  } catch {
-    mode = undefined;
-  }
-  try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(tmp, req.content, { encoding: "utf8", mode: mode ?? 0o644, flush: true });
-    await rename(tmp, file);
+    await writeConfined({ root, realRoot: await realpath(root), requested: req.path }, file, req.content);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
+    if (err instanceof RequestError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw RequestError.resourceNotFound(path.dirname(req.path));
+    if (code === "ENOENT") throw RequestError.resourceNotFound(req.path);
+    if (code === "ENOTDIR") throw RequestError.invalidParams({ path: req.path }, `a parent of ${req.path} is not a directory`);
     throw RequestError.internalError({ path: req.path }, (err as Error).message);
   }
   return {};

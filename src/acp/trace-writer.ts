@@ -1,20 +1,39 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, mkdirSync, openSync } from "node:fs";
+import path from "node:path";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
-import { redactSecrets } from "./redact.js";
+import { writeAllSync } from "../store/private-fs.js";
+import { Redactor } from "./redact.js";
+
+/** A trace holds a whole conversation: only its owner reads it, even one written before by an older conch. */
+const TRACE_FILE_MODE = 0o600;
 
 /** Records every JSON-RPC message in the format of ../shared/traces: `{"t","dir","msg"}` per line. */
 export class TraceWriter {
   private fd: number;
   private readonly start = Date.now();
+  /** Why writing stopped (a full disk), once it has; the run goes on without its trace. */
+  failure?: string;
 
-  constructor(file: string) {
-    this.fd = openSync(file, "w", 0o600);
+  /**
+   * Opens (truncates) `file`, creating its missing folders 0700; the file is 0600 whatever it was.
+   * `onFailure` hears once if a later write fails.
+   */
+  constructor(
+    file: string,
+    private readonly redactor: Redactor = new Redactor(),
+    private readonly onFailure: (message: string) => void = () => undefined,
+  ) {
+    // Only the folders conch creates get 0700: an existing one is the user's to set.
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+    this.fd = openSync(file, "w", TRACE_FILE_MODE);
+    fchmodSync(this.fd, TRACE_FILE_MODE);
     this.note("agent process 1 started");
   }
 
   /** One wire message, secrets redacted; written synchronously so a crash loses nothing already seen. */
   message(dir: "client" | "agent", msg: AnyMessage): void {
-    this.line({ t: Date.now() - this.start, dir, msg: redactSecrets(msg) });
+    if (this.fd < 0) return;
+    this.line({ t: Date.now() - this.start, dir, msg: this.redactor.json(msg) });
   }
 
   /** An event that is not a wire message. */
@@ -24,7 +43,13 @@ export class TraceWriter {
 
   private line(obj: object): void {
     if (this.fd < 0) return;
-    writeSync(this.fd, `${JSON.stringify(obj)}\n`);
+    try {
+      writeAllSync(this.fd, `${JSON.stringify(obj)}\n`);
+    } catch (err) {
+      this.failure = `the trace could not be written, so it stops here: ${(err as Error).message}`;
+      this.close();
+      this.onFailure(this.failure);
+    }
   }
 
   close(): void {

@@ -1,7 +1,8 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import { execa, type ResultPromise } from "execa";
-import { redactSecrets } from "../acp/redact.js";
+import { Redactor } from "../acp/redact.js";
+import { openPrivateFileSync } from "../store/private-fs.js";
 
 /** How to start an agent: a program and its arguments, run in `cwd` with `env` added. */
 export interface AgentCommand {
@@ -21,6 +22,8 @@ export interface AgentExit {
 }
 
 const TAIL_LINES = 20;
+/** A stderr "line" longer than this is logged in pieces rather than held whole. */
+const MAX_LOG_LINE = 64 * 1024;
 
 /**
  * A running agent process. It gets its own process group so that stopping it also stops what it
@@ -32,14 +35,23 @@ export class AgentProcess {
   private partial = "";
   private stopping = false;
   private log?: WriteStream;
+  /** Stderr not yet logged: the log is written a whole line at a time so no secret is split in two. */
+  private logPartial = "";
   readonly exited: Promise<AgentExit>;
   exit?: AgentExit;
 
-  constructor(readonly spec: AgentCommand, cwd: string, logFile?: string) {
-    if (logFile) {
-      mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
-      this.log = createWriteStream(logFile, { flags: "a", mode: 0o600 });
-    }
+  /**
+   * Starts `spec` in `cwd`. Its stderr is appended to `logFile` (0600) with secrets redacted by
+   * `redactor`; `onLogFailure` hears once if the log cannot be written (the agent runs on).
+   */
+  constructor(
+    readonly spec: AgentCommand,
+    cwd: string,
+    logFile?: string,
+    private readonly redactor: Redactor = new Redactor(),
+    private readonly onLogFailure: (message: string) => void = () => undefined,
+  ) {
+    if (logFile) this.openLog(logFile);
     this.child = execa(spec.command, spec.args, {
       cwd,
       env: agentEnv(spec.env),
@@ -62,6 +74,22 @@ export class AgentProcess {
     this.child.stdout.on("error", () => undefined);
   }
 
+  private openLog(logFile: string): void {
+    const failed = (err: Error) => {
+      this.log?.destroy();
+      this.log = undefined;
+      this.onLogFailure(`the agent's stderr log ${logFile} could not be written, so it stops here: ${err.message}`);
+    };
+    try {
+      mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+      // 0600 even for a log an older conch left readable.
+      this.log = createWriteStream("", { fd: openPrivateFileSync(logFile, "a") });
+      this.log.on("error", failed);
+    } catch (err) {
+      failed(err as Error);
+    }
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }
@@ -73,8 +101,7 @@ export class AgentProcess {
   }
 
   private onStderr(chunk: Buffer): void {
-    // The log is read by people and attached to bug reports: no tokens in it.
-    this.log?.write(redactSecrets(chunk.toString("utf8")));
+    this.logStderr(chunk.toString("utf8"));
     const text = this.partial + chunk.toString("utf8");
     const lines = text.split("\n");
     this.partial = lines.pop() ?? "";
@@ -82,15 +109,28 @@ export class AgentProcess {
     if (this.stderrLines.length > TAIL_LINES * 4) this.stderrLines = this.stderrLines.slice(-TAIL_LINES);
   }
 
-  /** The last lines of the agent's stderr, for error messages. */
+  /** The log is read by people and attached to bug reports: no tokens in it, even split across chunks. */
+  private logStderr(text: string, final = false): void {
+    if (!this.log) return;
+    const pending = this.logPartial + text;
+    const cut = final || pending.length > MAX_LOG_LINE ? pending.length : pending.lastIndexOf("\n") + 1;
+    this.logPartial = pending.slice(cut);
+    if (cut > 0) this.log.write(this.redactor.text(pending.slice(0, cut)));
+  }
+
+  /**
+   * The last lines of the agent's stderr, for error messages, redacted like the log: the same text
+   * is recorded in the session log (`agent_exited`) and in print mode's JSON result.
+   */
   stderrTail(lines = TAIL_LINES): string {
     const all = this.partial ? [...this.stderrLines, this.partial] : this.stderrLines;
-    return all.slice(-lines).join("\n").trimEnd();
+    return this.redactor.text(all.slice(-lines).join("\n").trimEnd());
   }
 
   private finish(code: number | null, signal: string | null, spawnError?: string): AgentExit {
     if (spawnError) this.stderrLines.push(spawnError);
     this.exit = { code, signal, stderrTail: this.stderrTail(), expected: this.stopping };
+    this.logStderr("", true);
     this.log?.end();
     return this.exit;
   }

@@ -8,7 +8,9 @@ import { SessionRecorder } from "../orchestrator/session-recorder.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import { RegistryTerminalService } from "../orchestrator/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
+import { closeInterruptedRuns } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
+import { acquireSessionLock } from "../store/session-lock.js";
 import { readSessionLog } from "../store/session-log.js";
 import { agentLogPath, ensureStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
@@ -16,6 +18,9 @@ import { UsageError } from "./parse-args.js";
 
 /** A session that cannot be found: exit code 4 in print mode. */
 export class SessionNotFoundError extends Error {}
+
+/** A session another conch process has open: refused (exit 1), since two writers would lose turns. */
+export class SessionBusyError extends Error {}
 
 /** The agent used when none is named: the config's default, else the first preset installed on PATH, else the demo. */
 export function defaultAgentName(config?: ConchConfig): string {
@@ -61,15 +66,31 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
   config ??= loadConfig(cwd);
   let agent: ResolvedAgent;
   if (resumed && !opts.agent) {
-    agent = PRESETS.some((p) => p.name === resumed.agent) || config.agents[resumed.agent]
-      ? resolveAgent(resumed.agent, config.agents)
-      : { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
+    if (PRESETS.some((p) => p.name === resumed.agent) || config.agents[resumed.agent]) agent = resolveAgent(resumed.agent, config.agents);
+    else if (resumed.agentCommand.length > 0) agent = { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
+    // A record rebuilt from its log knows the agent's name, not its command line.
+    else throw new UsageError(`session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`);
   } else {
     agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
   }
   const root = ensureStateDir();
-  const history = resumed ? readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events : undefined;
-  const recorder = new SessionRecorder({ agent: agent.name, agentCommand: [agent.command.command, ...agent.command.args], cwd, root });
+  let lock: { id: string; release: () => void } | undefined;
+  let history: SessionEvent[] | undefined;
+  if (resumed) {
+    // Before the agent starts: a second conch on one session would silently lose one side's turns.
+    const taken = acquireSessionLock(resumed.id, root);
+    if (!taken.ok) {
+      throw new SessionBusyError(`session ${resumed.id} is open in another conch (pid ${taken.heldByPid ?? "?"}): close it there, or start a new session`);
+    }
+    lock = { id: resumed.id, release: taken.release };
+    try {
+      history = closeInterruptedRuns(readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events);
+    } catch (err) {
+      taken.release();
+      throw err;
+    }
+  }
+  const recorder = new SessionRecorder({ agent: agent.name, agentCommand: [agent.command.command, ...agent.command.args], cwd, root, lock });
   const orchestrator = new Orchestrator({
     agent,
     cwd,
@@ -82,7 +103,7 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     history,
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
   });
-  recorder.attach(() => orchestrator.state);
+  recorder.attach(() => orchestrator.state, (level, text) => orchestrator.dispatch({ type: "notice", level, text }));
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
   return { orchestrator, recorder, agent, mode, resumed, config };
 }

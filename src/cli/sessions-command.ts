@@ -2,7 +2,7 @@ import path from "node:path";
 import { loadConfig } from "../agents/config-file.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
 import { AgentLink } from "../orchestrator/agent-link.js";
-import { deleteSession, findSession, listSessions, type SessionRecord } from "../store/session-index.js";
+import { deleteSession, findSession, listSessions, repairIndex, type SessionRecord } from "../store/session-index.js";
 import type { Command } from "./parse-args.js";
 
 /** "3m ago", "2h ago", "5d ago". */
@@ -91,6 +91,9 @@ export async function runSessionsCommand(cmd: Extract<Command, { kind: "sessions
     return 0;
   }
   const cwd = cmd.cwd ? path.resolve(cmd.cwd) : process.cwd();
+  // A damaged index is rebuilt from the logs either way; saving the repair may fail (a full disk).
+  const repaired = await repairIndex().catch(() => undefined);
+  if (repaired) process.stderr.write(`conch: ${repaired}\n`);
   let records: ListedSession[] = (await listSessions()).map((r) => ({ ...r, source: "local" }));
   if (cmd.agent) {
     const config = loadConfig(cwd);

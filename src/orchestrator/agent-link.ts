@@ -1,5 +1,6 @@
-import type { InitializeResponse } from "@agentclientprotocol/sdk";
+import type { InitializeResponse, McpServer } from "@agentclientprotocol/sdk";
 import { AgentConnection, describeRpcError, type ClientHooks } from "../acp/agent-connection.js";
+import { Redactor, secretsPassedToAgent } from "../acp/redact.js";
 import { TraceWriter } from "../acp/trace-writer.js";
 import { AgentProcess, type AgentExit } from "../agents/agent-process.js";
 import type { ResolvedAgent } from "../agents/presets.js";
@@ -40,12 +41,25 @@ export class AgentLink implements AgentPort {
     private readonly trace?: TraceWriter,
   ) {}
 
-  /** Spawns the agent and runs `initialize`; fails with the stderr tail if the agent dies first. */
-  static async start(opts: { agent: ResolvedAgent; cwd: string; traceFile?: string; logFile?: string; terminals: boolean }, hooks: ClientHooks): Promise<AgentLink> {
-    const trace = opts.traceFile ? new TraceWriter(opts.traceFile) : undefined;
+  /**
+   * Spawns the agent and runs `initialize`; fails with the stderr tail if the agent dies first.
+   * `mcpServers` are the servers the session will pass: their secrets are kept out of the trace and log too.
+   */
+  static async start(
+    opts: { agent: ResolvedAgent; cwd: string; traceFile?: string; logFile?: string; terminals: boolean; mcpServers?: readonly McpServer[] },
+    hooks: ClientHooks,
+  ): Promise<AgentLink> {
+    const redactor = new Redactor(secretsPassedToAgent(opts.agent.command.env, opts.mcpServers));
+    const onFailure = (message: string) => hooks.onNotice("warning", message);
+    let trace: TraceWriter | undefined;
+    try {
+      trace = opts.traceFile ? new TraceWriter(opts.traceFile, redactor, onFailure) : undefined;
+    } catch (err) {
+      throw new AgentStartError(`could not open the trace file ${opts.traceFile}: ${(err as Error).message}`, "");
+    }
     let proc: AgentProcess;
     try {
-      proc = new AgentProcess(opts.agent.command, opts.cwd, opts.logFile);
+      proc = new AgentProcess(opts.agent.command, opts.cwd, opts.logFile, redactor, onFailure);
     } catch (err) {
       throw new AgentStartError(`could not start agent ${opts.agent.name}: ${(err as Error).message}`, "");
     }

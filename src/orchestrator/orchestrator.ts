@@ -97,6 +97,8 @@ export class Orchestrator {
   constructor(readonly opts: OrchestratorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.now = opts.now ?? Date.now;
+    // Turn ids go on from the log's: a resumed run that said "t1" again would fold wrongly from disk.
+    for (const ev of opts.history ?? []) if (ev.type === "prompt_sent") this.turnCounter = Math.max(this.turnCounter, Number(/^t(\d+)$/.exec(ev.turnId)?.[1] ?? 0));
     this.permissions = new PermissionDesk(opts.policy, (ev) => this.dispatch(ev));
     this.questions = new QuestionDesk(opts.policy === "ask", (ev) => this.dispatch(ev));
   }
@@ -208,7 +210,7 @@ export class Orchestrator {
     const withTerminals = this.terminals !== undefined;
     const link = this.opts.connect
       ? await this.opts.connect(hooks, withTerminals)
-      : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals }, hooks);
+      : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers }, hooks);
     this.link = link;
     this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities });
     link.exited.then((exit) => {

@@ -24,9 +24,26 @@ const BREAKER_STALE_MS = 5_000;
 
 interface Holder {
   pid: number | undefined;
+  /** When the holder process started (Linux), so a reused pid is not taken for the holder. */
+  startedAt: string | undefined;
   ino: number;
   ageMs: number;
 }
+
+/**
+ * When process `pid` started, in clock ticks since boot: field 22 of /proc/<pid>/stat (after the
+ * parenthesised command name, which may itself hold spaces). Undefined where there is no /proc.
+ */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ownStartTime = processStartTime(process.pid);
 
 /**
  * Try once to take the lock file at `lockPath`: created with O_EXCL and holding our pid.
@@ -89,7 +106,7 @@ function createLockFile(lockPath: string): (() => void) | undefined {
   }
   let ino: number;
   try {
-    writeAllSync(fd, `${process.pid}\n`);
+    writeAllSync(fd, `${process.pid}\n${ownStartTime ?? ""}\n`);
     ino = fstatSync(fd).ino;
   } finally {
     closeSync(fd);
@@ -112,9 +129,11 @@ function createLockFile(lockPath: string): (() => void) | undefined {
 function readHolder(lockPath: string): Holder | undefined {
   try {
     const stat = statSync(lockPath);
-    const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
+    const [pidLine, startLine] = readFileSync(lockPath, "utf8").split("\n");
+    const pid = Number.parseInt(pidLine.trim(), 10);
     return {
       pid: Number.isInteger(pid) && pid > 0 ? pid : undefined,
+      startedAt: startLine?.trim() || undefined,
       ino: stat.ino,
       ageMs: Date.now() - stat.mtimeMs,
     };
@@ -127,6 +146,11 @@ function readHolder(lockPath: string): Holder | undefined {
 function isStale(holder: Holder, staleAfterMs: number | undefined): boolean {
   if (holder.pid === undefined) return holder.ageMs > UNWRITTEN_LOCK_GRACE_MS;
   if (!isProcessAlive(holder.pid)) return true;
+  // The pid is alive, but it is another process that got the holder's pid after it died (kill -9).
+  if (holder.startedAt !== undefined) {
+    const now = processStartTime(holder.pid);
+    if (now !== undefined && now !== holder.startedAt) return true;
+  }
   return staleAfterMs !== undefined && holder.ageMs > staleAfterMs;
 }
 

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { open, readdir, readFile, rename, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { acquirePidLock } from "./pid-lock.js";
 import { errorCode, fsyncDirSync, PRIVATE_FILE_MODE } from "./private-fs.js";
+import { logFilesIn, recordFromLog } from "./record-from-log.js";
 import { acquireSessionLock } from "./session-lock.js";
 import { lookupSession, type SessionLookup } from "./session-lookup.js";
-import { ensureStateDir, indexPath, resolveStateDir, sessionLogPath, sessionsDir } from "./state-dir.js";
+import { ensureStateDir, fileNameFor, indexPath, resolveStateDir, sessionLogPath, sessionsDir } from "./state-dir.js";
 
 /** One session as listed by `conch sessions` and found by `--resume`. */
 export interface SessionRecord {
@@ -43,13 +44,14 @@ export async function upsertSession(
   root: string = resolveStateDir(),
 ): Promise<SessionRecord> {
   return withIndexLock(root, async () => {
-    const records = await readIndex(root);
+    const read = await readIndex(root);
+    const records = read.records;
     const position = records.findIndex((record) => record.id === update.id);
     const now = new Date().toISOString();
     const merged = mergeRecord(position >= 0 ? records[position] : undefined, update, now);
     if (position >= 0) records[position] = merged;
     else records.push(merged);
-    await writeIndex(root, records);
+    await replaceIndex(root, read, records);
     return merged;
   });
 }
@@ -59,7 +61,7 @@ export async function listSessions(
   filter: { cwd?: string } = {},
   root: string = resolveStateDir(),
 ): Promise<SessionRecord[]> {
-  const records = await readIndex(root);
+  const { records } = await readIndex(root);
   const cwd = filter.cwd === undefined ? undefined : resolve(filter.cwd);
   return records
     .filter((record) => cwd === undefined || resolve(record.cwd) === cwd)
@@ -98,10 +100,10 @@ export async function deleteSession(id: string, root: string = resolveStateDir()
   }
   try {
     return await withIndexLock(root, async () => {
-      const records = await readIndex(root);
-      const kept = records.filter((record) => record.id !== id);
-      const hadRecord = kept.length !== records.length;
-      if (hadRecord) await writeIndex(root, kept);
+      const read = await readIndex(root);
+      const kept = read.records.filter((record) => record.id !== id);
+      const hadRecord = kept.length !== read.records.length;
+      if (hadRecord) await replaceIndex(root, read, kept);
       const hadLog = await unlinkIfPresent(sessionLogPath(id, root));
       return hadRecord || hadLog;
     });
@@ -160,32 +162,83 @@ async function withIndexLock<R>(root: string, body: () => Promise<R>): Promise<R
   }
 }
 
-async function readIndex(root: string): Promise<SessionRecord[]> {
+/** The index as read, with what had to be recovered from the session logs to make it whole. */
+interface IndexRead {
+  records: SessionRecord[];
+  /** Why the index file could not be used, when it could not: its records were rebuilt from the logs. */
+  damaged?: string;
+  /** Sessions whose log was there but whose record was not (an index write that failed). */
+  recovered: number;
+}
+
+/**
+ * The index, made whole from the session logs: a damaged or missing index is rebuilt from them,
+ * and a log whose record is missing (the index could not be written, say on a full disk) adds
+ * its record back. The logs are the truth; the index is a cache of them.
+ */
+async function readIndex(root: string): Promise<IndexRead> {
   const path = indexPath(root);
-  let text: string;
+  let records: SessionRecord[] = [];
+  let damaged: string | undefined;
+  let text: string | undefined;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if (errorCode(error) === "ENOENT") return [];
-    throw error;
+    if (errorCode(error) !== "ENOENT") throw error;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw damagedIndex(root, error instanceof Error ? error.message : String(error));
+  if (text !== undefined) {
+    try {
+      const sessions = (JSON.parse(text) as { sessions?: unknown } | null)?.sessions;
+      if (!Array.isArray(sessions)) damaged = "it has no session list";
+      // A record this version cannot read is dropped from view rather than failing every command.
+      else records = sessions.filter(isSessionRecord);
+    } catch (error) {
+      damaged = error instanceof Error ? error.message : String(error);
+    }
   }
-  const sessions = (parsed as { sessions?: unknown } | null)?.sessions;
-  if (!Array.isArray(sessions)) throw damagedIndex(root, "it has no session list");
-  // A record this version cannot read is dropped from view rather than failing every command.
-  return sessions.filter(isSessionRecord);
+  const known = new Set(records.map((record) => `${fileNameFor(record.id)}.jsonl`));
+  let recovered = 0;
+  for (const log of logFilesIn(sessionsDir(root))) {
+    if (known.has(basename(log))) continue;
+    let record: SessionRecord | undefined;
+    try {
+      record = recordFromLog(log);
+    } catch {
+      continue; // unreadable now (deleted meanwhile): it simply is not listed
+    }
+    if (!record || records.some((r) => r.id === record.id)) continue;
+    records.push(record);
+    if (!damaged) recovered++;
+  }
+  return { records, damaged, recovered };
 }
 
-function damagedIndex(root: string, reason: string): Error {
-  return new Error(
-    `The session index ${indexPath(root)} is damaged (${reason}). Move it aside to start a new ` +
-      `index; the session logs in ${sessionsDir(root)} are not affected.`,
-  );
+/** Writes `records` as the new index; a damaged index file is first kept aside, for the user to look at. */
+async function replaceIndex(root: string, read: IndexRead, records: SessionRecord[]): Promise<string | undefined> {
+  let keptAs: string | undefined;
+  if (read.damaged) {
+    keptAs = `${indexPath(root)}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    await rename(indexPath(root), keptAs).catch(() => (keptAs = undefined));
+  }
+  await writeIndex(root, records);
+  return keptAs;
+}
+
+/**
+ * Repairs the index on disk if it needs it (damaged, or missing records whose logs exist) and says
+ * what was done, for `conch sessions` to tell the user; undefined when the index was whole.
+ */
+export async function repairIndex(root: string = resolveStateDir()): Promise<string | undefined> {
+  return withIndexLock(root, async () => {
+    const read = await readIndex(root);
+    if (!read.damaged && read.recovered === 0) return undefined;
+    const keptAs = await replaceIndex(root, read, read.records);
+    const n = read.records.length;
+    if (read.damaged) {
+      return `the session index was damaged (${read.damaged}); it was rebuilt from ${n} session log${n === 1 ? "" : "s"}${keptAs ? `, and the damaged file kept as ${keptAs}` : ""}`;
+    }
+    return `${read.recovered} session${read.recovered === 1 ? " was" : "s were"} missing from the index and ${read.recovered === 1 ? "was" : "were"} recovered from ${read.recovered === 1 ? "its log" : "their logs"}`;
+  });
 }
 
 function isSessionRecord(value: unknown): value is SessionRecord {

@@ -1,7 +1,15 @@
-import { closeSync, fstatSync, fsyncSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { dirname } from "node:path";
+import { capDepth } from "./json-depth.js";
 import { errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
 import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js";
+
+/** The two system calls a log writer makes, replaceable to play a full disk in tests. */
+export interface LogWriterIo {
+  writeAll(fd: number, data: string): void;
+  fsync(fd: number): void;
+}
 
 /**
  * Appends a session's events to its JSONL log, one line per event, in call order.
@@ -13,19 +21,25 @@ import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js"
 export class SessionLogWriter<T extends object> {
   private fd: number | undefined;
   private needsDirSync: boolean;
+  /** A write failed (a full disk) and may have left half a line: the next one starts a new line. */
+  private afterFailedWrite = false;
 
   private constructor(
     /** The log file this writer appends to. */
     readonly path: string,
     fd: number,
     created: boolean,
+    private readonly io: LogWriterIo,
   ) {
     this.fd = fd;
     this.needsDirSync = created;
   }
 
-  /** Open (or create, 0600) the log at `path` for appending; its folder must exist. */
-  static open<T extends object>(path: string): SessionLogWriter<T> {
+  /**
+   * Open (or create, 0600) the log at `path` for appending; its folder must exist. `io` replaces
+   * the writes and fsyncs, for tests that play a full disk.
+   */
+  static open<T extends object>(path: string, io: Partial<LogWriterIo> = {}): SessionLogWriter<T> {
     const fd = openPrivateFileSync(path, "a+");
     let created: boolean;
     try {
@@ -38,7 +52,7 @@ export class SessionLogWriter<T extends object> {
       closeSync(fd);
       throw error;
     }
-    return new SessionLogWriter<T>(path, fd, created);
+    return new SessionLogWriter<T>(path, fd, created, { writeAll: writeAllSync, fsync: fsyncSync, ...io });
   }
 
   /** Append one event; it reaches the kernel before this returns. */
@@ -46,7 +60,7 @@ export class SessionLogWriter<T extends object> {
     const fd = this.openFd();
     let line: string | undefined;
     try {
-      line = JSON.stringify(event);
+      line = serialize(event);
     } catch (error) {
       throw new Error(`Cannot record a session event of type ${describeType(event)}: ${String(error)}`, {
         cause: error,
@@ -55,13 +69,20 @@ export class SessionLogWriter<T extends object> {
     if (line === undefined) {
       throw new Error(`Cannot record a session event of type ${describeType(event)}: not JSON`);
     }
-    writeAllSync(fd, `${line}\n`);
+    try {
+      // A blank line is skipped by the reader; a line glued to a torn one would be lost with it.
+      this.io.writeAll(fd, this.afterFailedWrite ? `\n${line}\n` : `${line}\n`);
+      this.afterFailedWrite = false;
+    } catch (error) {
+      this.afterFailedWrite = true;
+      throw error;
+    }
   }
 
   /** Make everything appended so far durable (fsync). */
   sync(): void {
     const fd = this.openFd();
-    fsyncSync(fd);
+    this.io.fsync(fd);
     if (this.needsDirSync) {
       // A new file's directory entry must be synced too, or a power cut can lose the file.
       fsyncDirSync(dirname(this.path));
@@ -122,39 +143,66 @@ export function readSessionLog<T extends object>(
   path: string,
   isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
 ): SessionLogContents<T> {
-  let text: string;
+  const events: T[] = [];
+  let skipped = 0;
+  let tornTail = false;
+  forEachLogLine(path, (line, terminated) => {
+    if (line.trim() === "") return;
+    const value = parseLine(line);
+    if (value !== undefined && isEvent(value)) {
+      // An unterminated line that still parses was fully written but for its newline: keep it.
+      events.push(value);
+      return;
+    }
+    skipped++;
+    if (!terminated) tornTail = true;
+  });
+  return { events, skipped, tornTail };
+}
+
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Calls `onLine` for each line of the file at `path`, reading it a chunk at a time so a log larger
+ * than the biggest string V8 allows still reads. `terminated` is false only for a last line with
+ * no newline after it.
+ */
+export function forEachLogLine(path: string, onLine: (line: string, terminated: boolean) => void): void {
+  let fd: number;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, "r");
   } catch (error) {
     if (errorCode(error) === "ENOENT") {
       throw new Error(`No session log at ${path}; the session cannot be restored.`, { cause: error });
     }
     throw error;
   }
-  const lines = text.split("\n");
-  // After a final newline split() leaves an empty string; anything else there is unterminated.
-  const tail = lines.pop() ?? "";
-  const events: T[] = [];
-  let skipped = 0;
-  const take = (line: string): boolean => {
-    const value = parseLine(line);
-    if (value !== undefined && isEvent(value)) {
-      events.push(value);
-      return true;
+  try {
+    const decoder = new StringDecoder("utf8");
+    const buf = Buffer.alloc(READ_CHUNK_BYTES);
+    let parts: string[] = [];
+    const feed = (text: string) => {
+      let from = 0;
+      let nl = text.indexOf("\n");
+      while (nl >= 0) {
+        parts.push(text.slice(from, nl));
+        onLine(parts.length === 1 ? parts[0] : parts.join(""), true);
+        parts = [];
+        from = nl + 1;
+        nl = text.indexOf("\n", from);
+      }
+      if (from < text.length) parts.push(text.slice(from));
+    };
+    for (;;) {
+      const n = readSync(fd, buf, 0, READ_CHUNK_BYTES, null);
+      if (n === 0) break;
+      feed(decoder.write(buf.subarray(0, n)));
     }
-    return false;
-  };
-  for (const line of lines) {
-    if (line.trim() === "") continue;
-    if (!take(line)) skipped++;
+    feed(decoder.end());
+    if (parts.length) onLine(parts.join(""), false);
+  } finally {
+    closeSync(fd);
   }
-  let tornTail = false;
-  // An unterminated line that still parses was fully written but for its newline: keep it.
-  if (tail.trim() !== "" && !take(tail)) {
-    tornTail = true;
-    skipped++;
-  }
-  return { events, skipped, tornTail };
 }
 
 function parseLine(line: string): unknown {
@@ -169,6 +217,18 @@ function endsWithNewline(fd: number, size: number): boolean {
   const last = Buffer.alloc(1);
   readSync(fd, last, 0, 1, size - 1);
   return last[0] === 0x0a;
+}
+
+/** Nesting a log keeps; deeper parts of a hostile message become a marker instead of losing the event. */
+const MAX_EVENT_DEPTH = 200;
+
+function serialize(event: object): string | undefined {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.stringify(capDepth(event, MAX_EVENT_DEPTH));
+  }
 }
 
 function describeType(event: object): string {

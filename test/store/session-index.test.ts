@@ -8,6 +8,7 @@ import {
   findSession,
   latestInCwd,
   listSessions,
+  repairIndex,
   upsertSession,
   type SessionRecord,
 } from "../../src/store/session-index.js";
@@ -110,12 +111,45 @@ describe("session index", () => {
     expect(readdirSync(root).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
-  it("explains a damaged index instead of silently starting over", async () => {
+  /** A session log as conch writes it: session_started, a prompt and its answer. */
+  function writeLog(root: string, id: string, cwd: string, prompt: string, at: number): void {
+    const log = openSessionLog<object>(id, root);
+    log.append({ type: "session_started", at, info: { sessionId: id, cwd, agentName: "demo", origin: "new" } });
+    log.append({ type: "prompt_sent", at: at + 1, turnId: "t1", prompt: [{ type: "text", text: `${prompt}\nmore` }] });
+    log.append({ type: "prompt_response", at: at + 2, turnId: "t1", response: { stopReason: "end_turn" } });
+    log.close();
+  }
+
+  it("rebuilds a damaged index from the session logs, keeps the damaged file aside, and says so once", async () => {
     const root = ensureStateDir(tempRoot());
+    writeLog(root, "s1", "/work/a", "first", Date.parse("2025-01-01T00:00:00Z"));
+    writeLog(root, "s2", "/work/b", "second", Date.parse("2025-01-02T00:00:00Z"));
     writeFileSync(indexPath(root), "{ not json");
-    await expect(listSessions({}, root)).rejects.toThrow(/session index .* is damaged/);
-    await expect(upsertSession(session("s1"), root)).rejects.toThrow(/damaged/);
-    expect(readFileSync(indexPath(root), "utf8")).toBe("{ not json");
+    const listed = await listSessions({}, root);
+    expect(listed.map((r) => [r.id, r.title, r.cwd, r.agent, r.messageCount, r.lastStopReason])).toEqual([
+      ["s2", "second", "/work/b", "demo", 2, "end_turn"],
+      ["s1", "first", "/work/a", "demo", 2, "end_turn"],
+    ]);
+    expect(listed[0].updatedAt).toBe("2025-01-02T00:00:00.002Z");
+    const note = await repairIndex(root);
+    expect(note).toMatch(/the session index was damaged \(.*\); it was rebuilt from 2 session logs, and the damaged file kept as .*index\.json\.damaged-/);
+    expect(readdirSync(root).filter((f) => f.startsWith("index.json.damaged-"))).toHaveLength(1);
+    expect(JSON.parse(readFileSync(indexPath(root), "utf8")).sessions).toHaveLength(2);
+    expect(await repairIndex(root)).toBeUndefined();
+    // An upsert on a damaged index rebuilds it too, instead of failing or starting empty.
+    writeFileSync(indexPath(root), '{"sessions": 7}');
+    await upsertSession(session("s3"), root);
+    expect((await listSessions({}, root)).map((r) => r.id).sort()).toEqual(["s1", "s2", "s3"]);
+  });
+
+  it("recovers the record of a session whose log exists but whose index write failed, and a missing index", async () => {
+    const root = ensureStateDir(tempRoot());
+    await upsertSession(session("s1"), root);
+    writeLog(root, "s2/odd id", "/work/b", "lost", Date.now());
+    expect((await findSession("s2/o", root))).toMatchObject({ match: { id: "s2/odd id", title: "lost", agentCommand: [] } });
+    expect(await repairIndex(root)).toBe("1 session was missing from the index and was recovered from its log");
+    unlinkSync(indexPath(root));
+    expect((await listSessions({}, root)).map((r) => r.id)).toEqual(["s2/odd id"]);
   });
 
   it("writes the index and its lock 0600 and its dirs 0700 under umask 000", async () => {

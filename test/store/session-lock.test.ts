@@ -13,7 +13,7 @@ describe("session lock", () => {
     const root = tempRoot();
     const first = acquireSessionLock("s1", root);
     expect(first.ok).toBe(true);
-    expect(readFileSync(sessionLockPath("s1", root), "utf8").trim()).toBe(String(process.pid));
+    expect(readFileSync(sessionLockPath("s1", root), "utf8").split("\n")[0]).toBe(String(process.pid));
     expect(acquireSessionLock("s1", root)).toEqual({ ok: false, heldByPid: process.pid });
     expect(acquireSessionLock("s2", root).ok).toBe(true);
     if (first.ok) first.release();
@@ -31,13 +31,21 @@ describe("session lock", () => {
     expect(acquireSessionLock("s1", root)).toEqual({ ok: false, heldByPid: other.pid });
   });
 
+  it("takes over a lock whose pid now belongs to another process (the holder was killed and its pid reused)", () => {
+    const root = ensureStateDir(tempRoot());
+    const path = sessionLockPath("s1", root);
+    // A live pid, but with a start time that is not this process's: as after kill -9 and pid reuse.
+    writeFileSync(path, `${liveForeignProcess().pid}\n1\n`);
+    expect(acquireSessionLock("s1", root).ok).toBe(true);
+  });
+
   it("takes over a lock left by a dead process", () => {
     const root = ensureStateDir(tempRoot());
     const path = sessionLockPath("s1", root);
     writeFileSync(path, `${deadPid()}\n`);
     const lock = acquireSessionLock("s1", root);
     expect(lock.ok).toBe(true);
-    expect(readFileSync(path, "utf8").trim()).toBe(String(process.pid));
+    expect(readFileSync(path, "utf8").split("\n")[0]).toBe(String(process.pid));
   });
 
   it("releasing a lock that was taken over does not remove the new holder's lock", () => {

@@ -124,6 +124,22 @@ describe("session log", () => {
     expect(readFileSync(path, "utf8")).toBe("");
   });
 
+  it("logs an event nested 100k deep with its deep part replaced by a marker, instead of losing it", () => {
+    const path = logFile();
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const log = SessionLogWriter.open<TestEvent & { meta?: unknown }>(path);
+    log.append({ type: "update", n: 1, text: "kept", meta: deep });
+    log.append({ type: "after", n: 2 });
+    log.close();
+    const read = readSessionLog<TestEvent & { meta?: unknown }>(path);
+    expect(read.events.map((e) => [e.type, e.text])).toEqual([
+      ["update", "kept"],
+      ["after", undefined],
+    ]);
+    expect(readFileSync(path, "utf8")).toContain('"[nested too deep]"');
+  });
+
   it("explains a missing log", () => {
     expect(() => readSessionLog(join(tempRoot(), "nope.jsonl"))).toThrow(/No session log at/);
   });
