@@ -1,3 +1,4 @@
+import { safeLine } from "../text/terminal-safe.js";
 import { accessSync, constants } from "node:fs";
 import { AgentLink } from "../orchestrator/agent-link.js";
 import { loadConfig, userConfigPath } from "../agents/config-file.js";
@@ -77,7 +78,7 @@ async function checkAgent(agent: ResolvedAgent, required: boolean): Promise<Chec
     return {
       name: `agent ${agent.name}`,
       ok: true,
-      detail: `${info?.name ?? "?"} ${info?.version ?? ""} in ${ms} ms; capabilities: ${capList.join(", ") || "basic"}; auth methods: ${auth}`,
+      detail: `${safeLine(info?.name ?? "?")} ${safeLine(info?.version ?? "")} in ${ms} ms; capabilities: ${capList.join(", ") || "basic"}; auth methods: ${auth}`,
     };
   } catch (err) {
     return { name: `agent ${agent.name}`, ok: false, optional: !required, detail: (err as Error).message.split("\n")[0] };

@@ -67,6 +67,7 @@ async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promis
     { ...cmd, prompt, policy: policy === "ask" ? "deny" : policy },
     {
       out: (t) => process.stdout.write(t),
+      rawOut: !process.stdout.isTTY,
       err: (t) => process.stderr.write(t),
       onInterrupt: (handler) => {
         process.on("SIGINT", handler);

@@ -1,3 +1,4 @@
+import { safeLine } from "../text/terminal-safe.js";
 import path from "node:path";
 import { loadConfig } from "../agents/config-file.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
@@ -20,7 +21,8 @@ export type ListedSession = SessionRecord & { source: "local" | "agent" | "both"
 /** Lines of a session table for a person. */
 export function formatSessions(records: (SessionRecord & { source?: ListedSession["source"] })[], now = Date.now()): string {
   if (records.length === 0) return "no sessions yet: start one with `conch`";
-  const rows = records.map((r) => [r.id, (r.title ?? "(untitled)").slice(0, 48), r.agent, r.cwd, `${age(r.updatedAt, now)}${r.source === "agent" ? " (agent only)" : ""}`]);
+  // Titles come from the agent (session/list, session_info_update): they may hold escape sequences.
+  const rows = records.map((r) => [safeLine(r.id), safeLine(r.title ?? "(untitled)").slice(0, 48), safeLine(r.agent), safeLine(r.cwd), `${age(r.updatedAt, now)}${r.source === "agent" ? " (agent only)" : ""}`]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length), ["ID", "TITLE", "AGENT", "CWD"][i].length));
   const line = (row: string[]) => row.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c)).join("  ");
   return [line(["ID", "TITLE", "AGENT", "CWD", "UPDATED"]), ...rows.map(line)].join("\n");

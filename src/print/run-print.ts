@@ -42,7 +42,14 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   let interrupted = false;
   let startError: string | null = null;
 
-  const text = new TextStream(io, (turnId) => orch.state.turns.findIndex((t) => t.id === turnId) >= fromTurn && fromTurn >= 0 && started);
+  const ours = new Map<string, boolean>();
+  const isOurs = (turnId: string) => {
+    if (!started) return false;
+    let known = ours.get(turnId);
+    if (known === undefined) ours.set(turnId, (known = orch.state.turns.findIndex((t) => t.id === turnId) >= fromTurn));
+    return known;
+  };
+  const text = new TextStream(io, isOurs, { raw: io.rawOut === true });
   let started = false;
   const unsubscribe = orch.subscribe((state, ev) => {
     if (opts.outputFormat === "text") text.update(state);
