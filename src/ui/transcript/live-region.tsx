@@ -1,0 +1,36 @@
+import React from "react";
+import { Text } from "ink";
+import type { SessionState, TranscriptItem } from "../../session/state.js";
+import { paint } from "../render/style.js";
+import { heldBy, liveRows } from "./live-rows.js";
+
+/** Props of the live region. */
+export interface LiveRegionProps {
+  state: SessionState;
+  /** Items that may still change, in transcript order. */
+  items: TranscriptItem[];
+  rowsOf(item: TranscriptItem): string[];
+  /** Rows drawn after the items (panes of terminals no tool call shows). */
+  extra?: string[];
+  /** The newest rows of a backlog still being written, shown until the writer reaches them. */
+  preview?: string[];
+  maxRows: number;
+}
+
+/**
+ * What may still change, from the first unsettled item on, cut to the newest rows that fit: Ink
+ * gets one text of at most `maxRows` rows, so a frame costs the screen, not the session. The line
+ * above says how much is not shown and what holds it back.
+ */
+export function LiveRegion({ state, items, rowsOf, extra = [], preview = [], maxRows }: LiveRegionProps): React.ReactElement | null {
+  const budget = Math.max(2, maxRows - extra.length);
+  const live = liveRows(items, rowsOf, budget);
+  const rows = [...preview.slice(Math.max(0, preview.length - (budget - live.rows.length))), ...live.rows, ...extra];
+  if (rows.length === 0) return null;
+  let header: string | undefined;
+  if (live.hidden > 0) {
+    const by = heldBy(state, items);
+    header = paint(`⋮ ${live.hidden} more line${live.hidden === 1 ? "" : "s"} above${by ? ` · printed once ${by} is done` : " (printed in full when done)"}`, { dim: true });
+  }
+  return <Text>{(header ? [header, ...rows] : rows).join("\n")}</Text>;
+}

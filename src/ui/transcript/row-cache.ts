@@ -1,0 +1,73 @@
+import type { SessionState, ToolCallView, TranscriptItem } from "../../session/state.js";
+import type { Terminal } from "../../terminals/terminal.js";
+import type { MarkdownMemo } from "../render/markdown-rows.js";
+import { itemRows } from "../render/item-rows.js";
+
+/** How items are drawn this frame. */
+export interface RowOptions {
+  width: number;
+  expanded: boolean;
+  terminal?: (id: string) => Terminal | undefined;
+  /** Spinner frame and clock, for running calls in the live region. */
+  frame?: number;
+  now?: number;
+}
+
+interface Entry {
+  item: TranscriptItem;
+  tool?: ToolCallView;
+  terminals?: SessionState["terminals"];
+  width: number;
+  expanded: boolean;
+  rows: string[];
+}
+
+/**
+ * Rows of transcript items, kept per item while nothing it shows changed: a frame draws only what
+ * changed. A streaming message also keeps the rows of its finished blocks (its markdown memo).
+ * Items with a running terminal pane are drawn every time: their screen changes without the state.
+ */
+export class RowCache {
+  private entries = new Map<string, Entry>();
+  private memos = new Map<string, MarkdownMemo>();
+
+  /** Rows of an item that is still live (may change). */
+  live(item: TranscriptItem, state: SessionState, opts: RowOptions): string[] {
+    return this.rows(item, state, opts, true);
+  }
+
+  /** Rows of a settled item, for the scrollback; nothing is kept (it is printed once). */
+  settled(item: TranscriptItem, state: SessionState, opts: RowOptions): string[] {
+    this.memos.delete(item.id);
+    this.entries.delete(item.id);
+    return itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal });
+  }
+
+  private rows(item: TranscriptItem, state: SessionState, opts: RowOptions, live: boolean): string[] {
+    const tool = item.kind === "tool" ? state.toolCalls[item.toolCallId] : undefined;
+    const animated = tool !== undefined && (tool.status === "in_progress" || (tool.terminalId !== undefined && opts.terminal?.(tool.terminalId) !== undefined));
+    const hit = this.entries.get(item.id);
+    if (
+      hit &&
+      !animated &&
+      hit.item === item &&
+      hit.tool === tool &&
+      hit.width === opts.width &&
+      hit.expanded === opts.expanded &&
+      (tool === undefined || hit.terminals === state.terminals)
+    ) {
+      return hit.rows;
+    }
+    let memo = this.memos.get(item.id);
+    if (!memo && item.kind === "agent") this.memos.set(item.id, (memo = {}));
+    const rows = itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, frame: opts.frame, now: opts.now, live, memo });
+    this.entries.set(item.id, { item, tool, terminals: state.terminals, width: opts.width, expanded: opts.expanded, rows });
+    return rows;
+  }
+
+  /** Forgets items no longer live. */
+  keepOnly(ids: Set<string>): void {
+    for (const id of this.entries.keys()) if (!ids.has(id)) this.entries.delete(id);
+    for (const id of this.memos.keys()) if (!ids.has(id)) this.memos.delete(id);
+  }
+}

@@ -1,0 +1,78 @@
+import { useCallback, useEffect, useInsertionEffect, useMemo, useRef, useState } from "react";
+import type { SessionState, TranscriptItem } from "../../session/state.js";
+import { RowCache, type RowOptions } from "./row-cache.js";
+import { TranscriptPrinter, type PrintPlan } from "./transcript-printer.js";
+
+/** A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. */
+const SLICE_MS = 20;
+
+/** What the transcript hook needs from the app. */
+export interface TranscriptOptions extends RowOptions {
+  state: SessionState;
+  /** Writes to the terminal above the live region (Ink's `useStdout().write`). */
+  write(data: string): void;
+  /** Rows the backlog preview may take. */
+  previewRows: number;
+}
+
+/** The transcript as the app draws it. */
+export interface TranscriptView {
+  plan: PrintPlan;
+  /** Rows of a live item (kept between frames while it does not change). */
+  rowsOf(item: TranscriptItem): string[];
+  /** Clears nothing on screen, but nothing printed so far is printed again (/clear). */
+  skipPrinted(): void;
+  /** Prints everything again from the top (the screen was cleared, e.g. after a resize). */
+  reprint(): void;
+}
+
+/**
+ * The transcript in transcript order: settled items are written once to the scrollback, straight
+ * to the terminal (no layout engine), in the same commit that takes them out of the live region;
+ * a long backlog goes out in slices, one per macrotask, so keys are handled between them.
+ */
+export function useTranscript(opts: TranscriptOptions): TranscriptView {
+  const { state, width, expanded, write } = opts;
+  const cache = useRef<RowCache | null>(null);
+  cache.current ??= new RowCache();
+  const printer = useRef<TranscriptPrinter | null>(null);
+  printer.current ??= new TranscriptPrinter((item, w) => cache.current!.settled(item, stateRef.current, { ...optsRef.current, width: w }));
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const optsRef = useRef<RowOptions>(opts);
+  optsRef.current = opts;
+  // A new slice of the backlog, or a new epoch after /clear or a reprint.
+  const [slice, setSlice] = useState(0);
+
+  const plan = useMemo(
+    () => printer.current!.plan(state, width, SLICE_MS, opts.previewRows),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [state, width, expanded, slice],
+  );
+
+  // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback at once.
+  useInsertionEffect(() => {
+    if (plan.rows.length > 0) write(`${plan.rows.join("\n")}\n`);
+  }, [plan, write]);
+
+  useEffect(() => {
+    if (!plan.more) return;
+    const timer = setTimeout(() => setSlice((n) => n + 1), 0);
+    return () => clearTimeout(timer);
+  }, [plan]);
+
+  useEffect(() => {
+    cache.current!.keepOnly(new Set(plan.live.map((i) => i.id)));
+  }, [plan]);
+
+  const rowsOf = useCallback((item: TranscriptItem) => cache.current!.live(item, stateRef.current, optsRef.current), []);
+  const skipPrinted = useCallback(() => {
+    printer.current!.skip(stateRef.current);
+    setSlice((n) => n + 1);
+  }, []);
+  const reprint = useCallback(() => {
+    printer.current!.reset();
+    setSlice((n) => n + 1);
+  }, []);
+  return { plan, rowsOf, skipPrinted, reprint };
+}
