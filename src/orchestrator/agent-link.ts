@@ -77,11 +77,12 @@ export class AgentLink implements AgentPort {
     const died = proc.exited.then((exit) => {
       throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
     });
+    // 0: no limit.
     const timeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const abandoned = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StartAbandoned(`agent ${opts.agent.name} did not answer initialize within ${timeoutMs / 1000} s (a slow agent can be given longer: --start-timeout <s>, or ui.startTimeoutSeconds in the config)`)), timeoutMs);
+      if (timeoutMs > 0) timer = setTimeout(() => reject(new StartAbandoned(`agent ${opts.agent.name} did not answer initialize within ${timeoutMs / 1000} s (a slow agent can be given longer: --start-timeout <s>, or ui.startTimeoutSeconds in the config)`)), timeoutMs);
       onAbort = () => reject(new StartAbandoned(`the start of agent ${opts.agent.name} was abandoned`));
       if (opts.signal?.aborted) onAbort();
       else opts.signal?.addEventListener("abort", onAbort, { once: true });
