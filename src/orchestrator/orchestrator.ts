@@ -346,17 +346,20 @@ export class Orchestrator {
 
   /**
    * The one way out, whatever the reason (quit, signals, print mode's end, interrupt or timeout):
-   * every pending permission and question is answered `cancelled`, an active turn gets
-   * `session/cancel`, and once those have reached the agent (or could not), the agent is stopped
-   * (EOF, SIGTERM to its whole process tree, SIGKILL) with every terminal. An agent still starting
-   * is stopped too. Nothing conch started outlives this. Calling it again waits for the same stop.
+   * every pending permission and question is answered `cancelled`, a turn the agent is still working
+   * on (a prompt in flight, or a question waiting) gets `session/cancel`, and once those have
+   * reached the agent (or could not), the agent is stopped (EOF, SIGTERM to its whole process tree,
+   * SIGKILL) with every terminal. A turn that only waits on background work is not cancelled: the
+   * agent answered it, and a resume shows that work again. An agent still starting is stopped too.
+   * Nothing conch started outlives this. Calling it again waits for the same stop.
    */
   shutdown(): Promise<void> {
     this.stopped ??= (async () => {
       this.shuttingDown = true;
       if (this.timer) clearTimeout(this.timer);
       this.starting.abort();
-      this.cancel();
+      const { pendingPrompts, permissions, questions } = this.state;
+      if (pendingPrompts.length || permissions.length || questions.length) this.cancel();
       this.permissions.cancelAll();
       this.questions.cancelAll();
       // An agent that stopped reading its stdin must not hold conch: its answers are best effort.

@@ -118,6 +118,8 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     startError = (err as Error).message;
     return finish();
   }
+  // Interrupted while the session opened: the agent is already being stopped.
+  if (interrupted) return finish();
   if (orch.state.auth) {
     // Print mode cannot walk a person through a login: say exactly what to run instead.
     const plans = orch.state.auth.methods.map((m) => planAuth(m, prepared.agent.command));

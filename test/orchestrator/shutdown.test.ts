@@ -46,6 +46,18 @@ describe("Orchestrator.shutdown: the one way out", () => {
     expect(seen).toEqual(["stop"]);
   });
 
+  it("does not cancel a turn that only waits on background work: the agent answered it, a resume shows the work", async () => {
+    const { orch, agent } = await startWithFake();
+    const seen = watch(agent, orch);
+    orch.send("start it");
+    agent.update({ sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep 60", kind: "execute", status: "in_progress", _meta: { terminal_info: { terminal_id: "bg" } } });
+    agent.respond(0);
+    await flush();
+    expect(orch.state.phase).toBe("draining");
+    await orch.shutdown();
+    expect(seen).toEqual(["stop"]);
+  });
+
   it("declines a pending question from the agent", async () => {
     const { orch, agent } = await startWithFake();
     orch.send("ask me");
