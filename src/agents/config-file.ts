@@ -100,7 +100,8 @@ function readProjectConfig(file: string, user: ConchConfig, env: NodeJS.ProcessE
   const config = parseConfig(file, bytes.toString("utf8"));
   if (config.trustedFolders.length) throw new ConfigError(`${file}: trustedFolders belongs in your own config (${userConfigPath(env)}), not in a project`);
   const base = { file, dir: realpathSync(path.dirname(file)), sha256: contentHash(bytes), unsafe: unsafeSettings(config, user) };
-  const trust = trustOf(base, user, env);
+  // A file with only safe settings applies as it is: no need to look its folder up.
+  const trust = base.unsafe.length ? trustOf(base, user, env) : { changed: false };
   return { config, facts: { ...base, changed: trust.changed }, trust: trust.source };
 }
 
