@@ -28,8 +28,11 @@ export interface ProjectFile {
   changed: boolean;
 }
 
-/** How a project's unsafe settings came to apply. */
-export type TrustSource = "--trust" | "trusted-folders" | "config";
+/** How a folder came to be trusted: the trust store, or `trustedFolders` in the user config. */
+export type TrustSource = "trusted-folders" | "config";
+
+/** What the person decided about an untrusted project's `.conch.json`: trust it, start without its unsafe settings, or quit. */
+export type TrustChoice = "trust" | "leave-out" | "quit";
 
 const POLICY_RANK = { deny: 0, ask: 1, "approve-reads": 2, "approve-all": 3 } as const;
 
@@ -150,7 +153,7 @@ export function describeUntrusted(project: ProjectFile, configPath: string): str
   const lines = project.unsafe.map((s) => `  ${visible(s.key).padEnd(width)}  ${visible(s.effect)}`);
   const why = project.changed ? "changed since you trusted it" : "is in a folder you have not trusted";
   return [
-    `${project.file} ${why}, and it sets what conch runs or what the agent may do:`,
+    `${visible(project.file)} ${why}, and it sets what conch runs or what the agent may do:`,
     ...lines,
     "Nothing was run. To trust this folder: run `conch` here once and choose to trust it, or pass --trust",
     `(this run only), or add the folder to "trustedFolders" in ${configPath}.`,

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, mcpServersFor, UntrustedProjectError, type ConchConfig } from "../agents/config-file.js";
-import { rememberTrust, type ProjectFile } from "../agents/workspace-trust.js";
+import { rememberTrust, visible, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
 import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
@@ -59,9 +59,6 @@ export interface PreparedSession {
   config: ConchConfig;
 }
 
-/** What the person decided about an untrusted project's `.conch.json`. */
-export type TrustChoice = "trust" | "leave-out" | "quit";
-
 /** Asks the person whether to trust a project's `.conch.json` (the TUI does, before the agent starts). */
 export type AskTrust = (project: ProjectFile) => Promise<TrustChoice>;
 
@@ -76,7 +73,7 @@ export async function trustedConfig(cwd: string, trust: boolean | undefined, ask
     } catch (err) {
       if (!(err instanceof UntrustedProjectError) || !askTrust) throw err;
       const choice = await askTrust(err.project);
-      if (choice === "quit") throw new UsageError(`nothing was run: ${err.project.file} is not trusted`);
+      if (choice === "quit") throw new UsageError(`nothing was run: ${visible(err.project.file)} is not trusted`);
       if (choice === "leave-out") return loadConfig(cwd, process.env, { untrusted: "leave-out" });
       // Trust goes to the content the person saw: if the file changed meanwhile, the loop asks again.
       rememberTrust(err.project);

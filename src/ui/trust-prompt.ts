@@ -1,7 +1,6 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { visible, type ProjectFile } from "../agents/workspace-trust.js";
-import type { TrustChoice } from "../cli/session-setup.js";
+import { visible, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
 
 const ANSWERS: Record<string, TrustChoice> = { t: "trust", s: "leave-out", q: "quit" };
 

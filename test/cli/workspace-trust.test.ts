@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "n
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, projectTrust, UntrustedProjectError } from "../../src/agents/config-file.js";
-import { rememberTrust, trustStorePath, type ProjectFile } from "../../src/agents/workspace-trust.js";
-import { trustedConfig, type TrustChoice } from "../../src/cli/session-setup.js";
+import { rememberTrust, trustStorePath, type ProjectFile, type TrustChoice } from "../../src/agents/workspace-trust.js";
+import { trustedConfig } from "../../src/cli/session-setup.js";
 import { UsageError } from "../../src/cli/parse-args.js";
 import { tempDir } from "../support/run-conch.js";
 
