@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ensurePrivateDir, fsyncDirSync, openPrivateFileSync, writeAllSync } from "../store/private-fs.js";
 import { resolveStateDir } from "../store/state-dir.js";
+import { safeLine } from "../text/terminal-safe.js";
 import type { ConchConfig } from "./config-file.js";
 import { PRESETS } from "./presets.js";
 
@@ -142,18 +143,13 @@ export function rememberTrust(project: Pick<ProjectFile, "dir" | "sha256">, env:
   fsyncDirSync(path.dirname(file));
 }
 
-/** Repo text shown on the user's terminal: control characters made visible, never executed. */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 /** What an untrusted project wants, and how to trust it: for print mode's refusal and `conch doctor`. */
 export function describeUntrusted(project: ProjectFile, configPath: string): string {
   const width = Math.max(...project.unsafe.map((s) => s.key.length));
-  const lines = project.unsafe.map((s) => `  ${visible(s.key).padEnd(width)}  ${visible(s.effect)}`);
+  const lines = project.unsafe.map((s) => `  ${safeLine(s.key).padEnd(width)}  ${safeLine(s.effect)}`);
   const why = project.changed ? "changed since you trusted it" : "is in a folder you have not trusted";
   return [
-    `${visible(project.file)} ${why}, and it sets what conch runs or what the agent may do:`,
+    `${safeLine(project.file)} ${why}, and it sets what conch runs or what the agent may do:`,
     ...lines,
     "Nothing was run. To trust this folder: run `conch` here once and choose to trust it, or pass --trust",
     `(this run only), or add the folder to "trustedFolders" in ${configPath}.`,

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, mcpServersFor, UntrustedProjectError, type ConchConfig } from "../agents/config-file.js";
-import { rememberTrust, visible, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
+import { rememberTrust, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
+import { safeLine } from "../text/terminal-safe.js";
 import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
@@ -73,7 +74,7 @@ export async function trustedConfig(cwd: string, trust: boolean | undefined, ask
     } catch (err) {
       if (!(err instanceof UntrustedProjectError) || !askTrust) throw err;
       const choice = await askTrust(err.project);
-      if (choice === "quit") throw new UsageError(`nothing was run: ${visible(err.project.file)} is not trusted`);
+      if (choice === "quit") throw new UsageError(`nothing was run: ${safeLine(err.project.file)} is not trusted`);
       if (choice === "leave-out") return loadConfig(cwd, process.env, { untrusted: "leave-out" });
       // Trust goes to the content the person saw: if the file changed meanwhile, the loop asks again.
       rememberTrust(err.project);

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { visible, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
+import type { ProjectFile, TrustChoice } from "../agents/workspace-trust.js";
+import { safeLine } from "../text/terminal-safe.js";
 
 const ANSWERS: Record<string, TrustChoice> = { t: "trust", s: "leave-out", q: "quit" };
 
@@ -11,9 +12,9 @@ export function trustQuestion(project: ProjectFile, color = !process.env.NO_COLO
   const why = project.changed ? "has changed since you trusted this folder" : "is in a folder you have not trusted yet";
   return [
     "",
-    `${bold(visible(project.file))} ${why}.`,
+    `${bold(safeLine(project.file))} ${why}.`,
     "It sets what conch runs or what the agent may do:",
-    ...project.unsafe.map((s) => `  ${visible(s.key).padEnd(width)}  ${visible(s.effect)}`),
+    ...project.unsafe.map((s) => `  ${safeLine(s.key).padEnd(width)}  ${safeLine(s.effect)}`),
     "Nothing from it has run. Trust this folder?",
     `  ${bold("t")}  trust it (asked again if .conch.json changes)`,
     `  ${bold("s")}  start without these settings (its other settings still apply)`,

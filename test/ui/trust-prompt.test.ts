@@ -54,10 +54,10 @@ describe("the workspace trust prompt", () => {
     expect((await answer([])).choice).toBe("quit");
   });
 
-  it("shows escape sequences from the repo's file as text, never to the terminal", () => {
+  it("takes escape sequences in the repo's file out through the one terminal-safe gate, leaving a mark", () => {
     const text = trustQuestion({ ...project, unsafe: [{ key: "agents.x\x1b]0;pwned\x07", effect: "runs \x1b[2Jclear" }] }, false);
     expect(text).not.toContain("\x1b");
     expect(text).not.toContain("\x07");
-    expect(text).toContain("agents.x\\u001b]0;pwned\\u0007");
+    expect(text).toContain("agents.x␛");
   });
 });
