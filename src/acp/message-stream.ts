@@ -14,36 +14,6 @@ export interface WireTaps {
   intercept?(msg: AnyMessage): boolean;
 }
 
-/**
- * Deeper than this, a line is refused as malformed before it is parsed. JSON.parse copes with any
- * depth, but everything after it that walks a message (JSON.stringify for the trace and the session
- * log, structuredClone, the SDK's validation) recurses and overflows the stack on a message nested
- * 100k levels deep. Real messages stay below 50.
- */
-export const MAX_MESSAGE_DEPTH = 1000;
-
-/** How deep `[` and `{` nest in a line of JSON, outside strings; stops counting past `limit`. */
-export function nestingDepth(line: string, limit = MAX_MESSAGE_DEPTH): number {
-  // Nesting past `limit` needs more than `limit` characters: short lines need no scan.
-  if (line.length <= limit) return 0;
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      depth++;
-      if (depth > max) max = depth;
-      if (max > limit) return max;
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-  return max;
-}
-
 function isMessage(value: unknown): value is AnyMessage {
   return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
 }
@@ -57,8 +27,8 @@ export interface AgentStream extends Stream {
 /**
  * The SDK's message stream over an agent's stdio, newline-delimited JSON. conch does the framing
  * itself so that it can trace each message, report malformed lines instead of dying on them (a
- * byte order mark is dropped, a line nested too deep is refused), and route `session/update`
- * around the SDK's strict validation.
+ * byte order mark before a message is dropped), and route `session/update` around the SDK's strict
+ * validation.
  */
 export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): AgentStream {
   // Once the SDK closes the connection, lines still in flight have nowhere to go.
@@ -72,10 +42,6 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
         // Some Windows-built tools start their output with a byte order mark; JSON.parse refuses it.
         const line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
         if (line.trim() === "") return;
-        if (nestingDepth(line) > MAX_MESSAGE_DEPTH) {
-          taps.onMalformed?.(`${line.slice(0, 200)}…`, `nested deeper than ${MAX_MESSAGE_DEPTH} levels`);
-          return;
-        }
         let parsed: unknown;
         try {
           parsed = JSON.parse(line);
