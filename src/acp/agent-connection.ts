@@ -32,7 +32,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { CONCH_VERSION } from "./conch-version.js";
 import { readTextFile, writeTextFile } from "./fs-handlers.js";
-import { agentMessageStream, type WireTaps } from "./message-stream.js";
+import { agentMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
 
 /** The client side of `terminal/*`, served by terminals/ through the orchestrator. */
 export interface TerminalHost {
@@ -93,6 +93,7 @@ export function describeRpcError(err: unknown): string {
 export class AgentConnection {
   readonly conn: ClientConnection;
   initializeResponse?: InitializeResponse;
+  private readonly stream: AgentStream;
 
   constructor(stdout: Readable, stdin: Writable, private readonly hooks: ClientHooks, taps: WireTaps = {}) {
     const app = client({ name: "conch" })
@@ -126,7 +127,7 @@ export class AgentConnection {
         // Extension notifications (`_auth/status_update`, …) are fine to ignore; say so once in the log.
         if (!method.startsWith("_")) hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
       });
-    const stream = agentMessageStream(stdout, stdin, {
+    const stream = (this.stream = agentMessageStream(stdout, stdin, {
       onMessage: taps.onMessage,
       onMalformed: (line, error) => {
         taps.onMalformed?.(line, error);
@@ -142,7 +143,7 @@ export class AgentConnection {
         hooks.onUpdate(params as SessionNotification);
         return true;
       },
-    });
+    }));
     this.conn = app.connect(stream);
   }
 
@@ -204,6 +205,11 @@ export class AgentConnection {
   /** `session/set_model`: unstable, sent by name; claude and gemini serve it. */
   setModel(sessionId: string, modelId: string): Promise<unknown> {
     return this.conn.agent.request("session/set_model", { sessionId, modelId });
+  }
+
+  /** Resolves once everything sent so far (answers to the agent's requests included) has reached its stdin. */
+  flush(): Promise<void> {
+    return this.stream.drained();
   }
 
   close(): void {

@@ -18,12 +18,19 @@ function isMessage(value: unknown): value is AnyMessage {
   return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
 }
 
+/** The message stream, and a way to wait until what was sent has reached the agent's stdin. */
+export interface AgentStream extends Stream {
+  /** Resolves once every message written so far has been handed to the pipe. */
+  drained(): Promise<void>;
+}
+
 /**
  * The SDK's message stream over an agent's stdio, newline-delimited JSON. conch does the framing
- * itself so that it can trace each message, report malformed lines instead of dying on them, and
- * route `session/update` around the SDK's strict validation.
+ * itself so that it can trace each message, report malformed lines instead of dying on them (a
+ * byte order mark before a message is dropped), and route `session/update` around the SDK's strict
+ * validation.
  */
-export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): Stream {
+export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): AgentStream {
   // Once the SDK closes the connection, lines still in flight have nowhere to go.
   let closed = false;
   const readable = new ReadableStream<AnyMessage>({
@@ -31,7 +38,9 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
       closed = true;
     },
     start(controller) {
-      const handleLine = (line: string) => {
+      const handleLine = (raw: string) => {
+        // Some Windows-built tools start their output with a byte order mark; JSON.parse refuses it.
+        const line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
         if (line.trim() === "") return;
         let parsed: unknown;
         try {
@@ -65,29 +74,48 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
         }
         if (start < chunk.length) parts.push(chunk.slice(start));
       });
-      stdout.on("end", () => {
+      const end = () => {
         if (parts.length) handleLine(parts.join(""));
         parts = [];
         if (!closed) controller.close();
         closed = true;
-      });
+      };
+      stdout.on("end", end);
+      // conch closes the pipe itself once the agent has exited (a grandchild may hold it open).
+      stdout.on("close", end);
       stdout.on("error", (err) => {
         if (!closed) controller.error(err);
         closed = true;
       });
     },
   });
+  let lastWrite: Promise<unknown> = Promise.resolve();
   const writable = new WritableStream<AnyMessage>({
     write(msg) {
       taps.onMessage?.("client", msg);
-      return new Promise<void>((resolve, reject) => {
+      const written = new Promise<void>((resolve, reject) => {
         if (stdin.destroyed || stdin.writableEnded) {
           reject(new Error("the agent's stdin is closed"));
           return;
         }
         stdin.write(`${JSON.stringify(msg)}\n`, (err) => (err ? reject(err) : resolve()));
       });
+      lastWrite = written.catch(() => undefined);
+      return written;
     },
   });
-  return { readable, writable };
+  // Writes are serial: once the last one started is done, all before it are. A message still being
+  // produced (an answer whose handler just returned) or queued behind that write enters the queue in
+  // promise jobs, which have all run by the next turn of the event loop: look again then.
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const drained = async () => {
+    for (;;) {
+      await nextTurn();
+      const seen = lastWrite;
+      await seen;
+      await nextTurn();
+      if (seen === lastWrite) return;
+    }
+  };
+  return { readable, writable, drained };
 }

@@ -1,8 +1,10 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import path from "node:path";
+import { finished, type Readable } from "node:stream";
 import { execa, type ResultPromise } from "execa";
 import { Redactor } from "../acp/redact.js";
 import { openPrivateFileSync } from "../store/private-fs.js";
+import { newProcessTag, PROCESS_TAG_VAR, processRoot, signalProcessTree, terminateProcessTree, trackProcessTree, type ProcessRoot } from "../terminals/process-tree.js";
 
 /** How to start an agent: a program and its arguments, run in `cwd` with `env` added. */
 export interface AgentCommand {
@@ -24,10 +26,16 @@ export interface AgentExit {
 const TAIL_LINES = 20;
 /** A stderr "line" longer than this is logged in pieces rather than held whole. */
 const MAX_LOG_LINE = 64 * 1024;
+/**
+ * Once the agent has exited, how long its pipes may still take to deliver what it wrote before
+ * exiting. A grandchild that inherited them can keep them open forever; conch does not wait for it.
+ */
+const PIPE_DRAIN_MS = 250;
 
 /**
- * A running agent process. It gets its own process group so that stopping it also stops what it
- * started (Claude Code, shells); its stderr goes to a log file and a short in-memory tail.
+ * A running agent process. It gets its own session and process group, and a tag in its
+ * environment, so that stopping it also stops everything it started (Claude Code, shells, MCP
+ * servers, daemons that left the group); its stderr goes to a log file and a short in-memory tail.
  */
 export class AgentProcess {
   private readonly child: ResultPromise<{ stdin: "pipe"; stdout: "pipe"; stderr: "pipe"; detached: true; reject: false; buffer: false }>;
@@ -37,6 +45,8 @@ export class AgentProcess {
   private log?: WriteStream;
   /** Stderr not yet logged: the log is written a whole line at a time so no secret is split in two. */
   private logPartial = "";
+  private readonly root?: ProcessRoot;
+  private readonly forgetTree: () => void = () => undefined;
   readonly exited: Promise<AgentExit>;
   exit?: AgentExit;
 
@@ -52,9 +62,10 @@ export class AgentProcess {
     private readonly onLogFailure: (message: string) => void = () => undefined,
   ) {
     if (logFile) this.openLog(logFile);
+    const tag = newProcessTag();
     this.child = execa(spec.command, spec.args, {
       cwd,
-      env: agentEnv(spec.env),
+      env: agentEnv(spec.env, tag),
       extendEnv: true,
       stdin: "pipe",
       stdout: "pipe",
@@ -64,11 +75,21 @@ export class AgentProcess {
       buffer: false,
       cleanup: true,
     });
+    if (this.child.pid) {
+      this.root = processRoot(this.child.pid, tag);
+      this.forgetTree = trackProcessTree(this.root);
+    }
     this.child.stderr.on("data", (chunk: Buffer) => this.onStderr(chunk));
-    this.exited = this.child.then(
-      (r) => this.finish(r.exitCode ?? null, r.signal ?? null, r.failed && r.exitCode === undefined && !r.signal ? r.shortMessage : undefined),
-      (err: Error) => this.finish(null, null, err.message),
-    );
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => void this.drainPipes().then(() => resolve(this.finish(code, signal))));
+      // execa settles without an exit when the program could not be started at all.
+      this.child.then(
+        (r) => {
+          if (r.failed && r.exitCode === undefined && !r.signal) resolve(this.finish(null, null, r.shortMessage));
+        },
+        (err: Error) => resolve(this.finish(null, null, err.message)),
+      );
+    });
     // Without these, a write to a dead agent throws EPIPE at the top level.
     this.child.stdin.on("error", () => undefined);
     this.child.stdout.on("error", () => undefined);
@@ -127,7 +148,27 @@ export class AgentProcess {
     return this.redactor.text(all.slice(-lines).join("\n").trimEnd());
   }
 
+  /**
+   * After the exit: lets the pipes deliver what the agent wrote before it exited, then closes them,
+   * so a grandchild still holding them never keeps conch waiting (or alive).
+   */
+  private async drainPipes(): Promise<void> {
+    const { stdout, stderr, stdin } = this.child;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([ended(stdout), ended(stderr)]),
+      new Promise((resolve) => (timer = setTimeout(resolve, PIPE_DRAIN_MS))),
+    ]);
+    clearTimeout(timer);
+    // What was read is handed to the connection in promise jobs: let them run before the pipe closes.
+    await new Promise((resolve) => setImmediate(resolve));
+    stdout.destroy();
+    stderr.destroy();
+    stdin.destroy();
+  }
+
   private finish(code: number | null, signal: string | null, spawnError?: string): AgentExit {
+    if (this.exit) return this.exit;
     if (spawnError) this.stderrLines.push(spawnError);
     this.exit = { code, signal, stderrTail: this.stderrTail(), expected: this.stopping };
     this.logStderr("", true);
@@ -135,55 +176,41 @@ export class AgentProcess {
     return this.exit;
   }
 
-  private signalGroup(sig: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (!pid) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      try {
-        process.kill(pid, sig);
-      } catch {
-        /* already gone */
-      }
-    }
-  }
-
   /**
-   * Stops the agent: close stdin (some agents exit on EOF), then SIGTERM the whole process group,
-   * then SIGKILL. codex-acp and claude-agent-acp 0.23.1 ignore EOF, so the signals are not optional.
+   * Stops the agent: close stdin (some agents exit on EOF), then SIGTERM its whole tree (see
+   * `collectProcessTree`: collected before the signal, so setsid'd daemons are found through
+   * their parent), then SIGKILL what is left. codex-acp and claude-agent-acp 0.23.1 ignore EOF,
+   * so the signals are not optional; and an agent that exited on its own may have left children.
    */
   async stop(graceMs = 300, killMs = 2000): Promise<AgentExit> {
     this.stopping = true;
-    if (this.exit) {
-      // The agent is gone but what it started may not be.
-      this.signalGroup("SIGTERM");
-      return this.exit;
+    if (!this.exit) {
+      this.child.stdin.end();
+      await settlesWithin(this.exited, graceMs);
     }
-    this.child.stdin.end();
-    if (await settlesWithin(this.exited, graceMs)) {
-      this.signalGroup("SIGTERM");
-      return this.exited;
-    }
-    this.signalGroup("SIGTERM");
-    if (!(await settlesWithin(this.exited, killMs))) this.signalGroup("SIGKILL");
+    if (this.root) await terminateProcessTree(this.root, killMs);
     const exit = await this.exited;
-    // Children that ignored SIGTERM outlive their parent in the same group.
-    this.signalGroup("SIGKILL");
+    this.forgetTree();
     return exit;
   }
 
-  /** Kills the process group at once, synchronously: for process exit paths. */
+  /** Kills the agent and its tree at once, synchronously: for process exit paths. */
   killNow(): void {
     this.stopping = true;
-    this.signalGroup("SIGKILL");
+    if (this.root) signalProcessTree(this.root, "SIGKILL");
   }
 }
 
 /** The agent's environment: conch's own, minus what conch set for itself, plus the agent's config. */
-function agentEnv(extra: Record<string, string> | undefined): Record<string, string | undefined> {
+function agentEnv(extra: Record<string, string> | undefined, tag: string): Record<string, string | undefined> {
   const own = process.env.CONCH_DEFAULTED_NODE_ENV === "1" ? { NODE_ENV: undefined, CONCH_DEFAULTED_NODE_ENV: undefined } : {};
-  return { ...own, ...extra };
+  // The tag last: a config cannot take the agent out of conch's reach by naming the variable.
+  return { ...own, ...extra, [PROCESS_TAG_VAR]: tag };
+}
+
+/** Resolves when a stream has ended, closed or failed: nothing more will come out of it. */
+function ended(stream: Readable): Promise<void> {
+  return new Promise((resolve) => finished(stream, { writable: false }, () => resolve()));
 }
 
 function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

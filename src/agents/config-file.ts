@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { contentHash, describeUntrusted, safePart, trustOf, unsafeSettings, type ProjectFile, type TrustSource } from "./workspace-trust.js";
 
 const envMap = z.record(z.string(), z.string());
 
@@ -43,12 +44,15 @@ export const configSchema = z
     agents: z.record(z.string(), agentSchema).default({}),
     permissions: z.enum(["ask", "deny", "approve-reads", "approve-all"]).optional(),
     mcpServers: z.array(mcpSchema).default([]),
+    /** User config only: folders whose `.conch.json` applies without asking (and every folder under them). */
+    trustedFolders: z.array(z.string()).default([]),
     ui: z
       .object({
         notify: z.boolean().optional(),
         quietMs: z.number().nonnegative().optional(),
         backgroundQuietMs: z.number().nonnegative().optional(),
         stallTimeoutSeconds: z.number().positive().optional(),
+        startTimeoutSeconds: z.number().positive().optional(),
       })
       .strict()
       .default({}),
@@ -69,11 +73,10 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, "conch", "config.json");
 }
 
-function readOne(file: string): ConchConfig | undefined {
-  if (!existsSync(file)) return undefined;
+function parseConfig(file: string, text: string): ConchConfig {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = JSON.parse(text);
   } catch (err) {
     throw new ConfigError(`${file}: not valid JSON: ${(err as Error).message}`);
   }
@@ -83,6 +86,41 @@ function readOne(file: string): ConchConfig | undefined {
     throw new ConfigError(`${file} is not a valid conch config:\n${issues}`);
   }
   return parsed.data;
+}
+
+function readUserConfig(env: NodeJS.ProcessEnv): ConchConfig {
+  const file = userConfigPath(env);
+  return existsSync(file) ? parseConfig(file, readFileSync(file, "utf8")) : configSchema.parse({});
+}
+
+/** A project's `.conch.json` with what trust needs to know about it. */
+function readProjectConfig(file: string, user: ConchConfig, env: NodeJS.ProcessEnv): { config: ConchConfig; facts: ProjectFile; trust?: TrustSource } {
+  // One read: the bytes that are hashed are the bytes that are parsed.
+  const bytes = readFileSync(file);
+  const config = parseConfig(file, bytes.toString("utf8"));
+  if (config.trustedFolders.length) throw new ConfigError(`${file}: trustedFolders belongs in your own config (${userConfigPath(env)}), not in a project`);
+  const base = { file, dir: realpathSync(path.dirname(file)), sha256: contentHash(bytes), unsafe: unsafeSettings(config, user) };
+  // A file with only safe settings applies as it is: no need to look its folder up.
+  const trust = base.unsafe.length ? trustOf(base, user, env) : { changed: false };
+  return { config, facts: { ...base, changed: trust.changed }, trust: trust.source };
+}
+
+/** A project whose `.conch.json` would choose what runs, in a folder the user has not trusted. */
+export class UntrustedProjectError extends ConfigError {
+  constructor(readonly project: ProjectFile, env: NodeJS.ProcessEnv) {
+    super(describeUntrusted(project, userConfigPath(env)));
+  }
+}
+
+/** What a caller allows a project's `.conch.json` to do. */
+export interface ProjectAccess {
+  /** `--trust`: the project's settings apply, trusted or not. */
+  trust?: boolean;
+  /**
+   * An untrusted project with unsafe settings: `refuse` throws an UntrustedProjectError (the
+   * default: the caller asks the person, or says how to trust); `leave-out` applies only its safe part.
+   */
+  untrusted?: "refuse" | "leave-out";
 }
 
 /** Finds `.conch.json` in the cwd or a parent, up to the repo root (a dir with .git) or /. */
@@ -98,12 +136,21 @@ export function findProjectConfig(cwd: string): string | undefined {
   }
 }
 
-/** The user config with the project's `.conch.json` over it: scalars replaced, maps merged, MCP lists joined by name. */
-export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): ConchConfig {
-  const user = readOne(userConfigPath(env)) ?? configSchema.parse({});
+/**
+ * The user config with the project's `.conch.json` over it: scalars replaced, maps merged, MCP
+ * lists joined by name. A project's settings that choose what runs or loosen permissions apply
+ * only in a folder the user trusts (see workspace-trust.ts); the others always do.
+ */
+export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, access: ProjectAccess = {}): ConchConfig {
+  const user = readUserConfig(env);
   const projectFile = findProjectConfig(cwd);
-  const project = projectFile ? readOne(projectFile) : undefined;
-  if (!project) return user;
+  if (!projectFile) return user;
+  const { config, facts, trust } = readProjectConfig(projectFile, user, env);
+  let project = config;
+  if (facts.unsafe.length && !access.trust && !trust) {
+    if (access.untrusted !== "leave-out") throw new UntrustedProjectError(facts, env);
+    project = safePart(config, user);
+  }
   const mcp = new Map<string, McpConfig>();
   for (const s of [...user.mcpServers, ...project.mcpServers]) mcp.set(s.name, s);
   return {
@@ -111,8 +158,17 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): C
     ...project,
     agents: { ...user.agents, ...project.agents },
     mcpServers: [...mcp.values()],
+    trustedFolders: user.trustedFolders,
     ui: { ...user.ui, ...project.ui },
   };
+}
+
+/** The project file of `cwd` and whether its settings apply: for `conch doctor`. */
+export function projectTrust(cwd: string, env: NodeJS.ProcessEnv = process.env): { project: ProjectFile; trust?: TrustSource } | undefined {
+  const file = findProjectConfig(cwd);
+  if (!file) return undefined;
+  const { facts, trust } = readProjectConfig(file, readUserConfig(env), env);
+  return { project: facts, trust };
 }
 
 /** MCP servers in the protocol's shape, for `session/new` / `load` / `resume`. */

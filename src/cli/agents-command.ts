@@ -4,7 +4,8 @@ import type { Command } from "./parse-args.js";
 
 /** `conch agents`: every preset, how it would start, and whether it is installed. */
 export async function runAgentsCommand(cmd: Extract<Command, { kind: "agents" }>): Promise<number> {
-  const config = loadConfig(process.cwd());
+  // An untrusted project's agents are not what `conch` would run here: leave them out.
+  const config = loadConfig(process.cwd(), process.env, { untrusted: "leave-out" });
   const custom = Object.entries(config.agents).map(([name, a]) => ({
     name,
     title: a.title ?? "configured agent",

@@ -1,7 +1,8 @@
 import { safeLine } from "../text/terminal-safe.js";
 import { accessSync, constants } from "node:fs";
 import { AgentLink } from "../orchestrator/agent-link.js";
-import { loadConfig, userConfigPath } from "../agents/config-file.js";
+import { loadConfig, projectTrust, userConfigPath } from "../agents/config-file.js";
+import { trustStorePath } from "../agents/workspace-trust.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
 import { ensureStateDir } from "../store/state-dir.js";
 import type { Command } from "./parse-args.js";
@@ -85,6 +86,19 @@ async function checkAgent(agent: ResolvedAgent, required: boolean): Promise<Chec
   }
 }
 
+/** Whether this folder's `.conch.json` applies: trusted (and how), or which of its settings wait for trust. */
+function checkTrust(): Check | undefined {
+  const found = projectTrust(process.cwd());
+  if (!found) return undefined;
+  const { project, trust } = found;
+  const where = safeLine(project.file);
+  if (!project.unsafe.length) return { name: "workspace trust", ok: true, detail: `${where}: only safe settings, applies untrusted` };
+  const keys = project.unsafe.map((s) => safeLine(s.key)).join(", ");
+  if (trust) return { name: "workspace trust", ok: true, detail: `${where}: trusted (${trust === "config" ? "trustedFolders in your config" : trustStorePath()}); sets ${keys}` };
+  const state = project.changed ? "changed since you trusted it" : "not trusted";
+  return { name: "workspace trust", ok: false, optional: true, detail: `${where}: ${state}, so ${keys} do not apply (run conch here to decide, or pass --trust)` };
+}
+
 /** `conch doctor`: checks what a user needs and exits non-zero when something required is broken. */
 export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Promise<number> {
   const checks: Check[] = [];
@@ -95,9 +109,12 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
   checks.push(checkStateDir());
   let agents = {};
   try {
-    const config = loadConfig(process.cwd());
+    // The doctor starts agents: an untrusted project's are left out, as `conch` would.
+    const config = loadConfig(process.cwd(), process.env, { untrusted: "leave-out" });
     agents = config.agents;
     checks.push({ name: "config", ok: true, detail: `${userConfigPath()}${Object.keys(agents).length ? `; agents: ${Object.keys(agents).join(", ")}` : ""}` });
+    const trust = checkTrust();
+    if (trust) checks.push(trust);
   } catch (err) {
     checks.push({ name: "config", ok: false, detail: (err as Error).message });
   }

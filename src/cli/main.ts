@@ -48,7 +48,7 @@ async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promis
   const [{ loadConfig }, { runPrint }] = await Promise.all([import("../agents/config-file.js"), import("../print/run-print.js")]);
   let config;
   try {
-    config = loadConfig(cmd.cwd);
+    config = loadConfig(cmd.cwd, process.env, { trust: cmd.trust });
   } catch (err) {
     process.stderr.write(`conch: ${(err as Error).message}\n`);
     return EXIT.usage;
@@ -70,11 +70,11 @@ async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promis
       rawOut: !process.stdout.isTTY,
       err: (t) => process.stderr.write(t),
       onInterrupt: (handler) => {
-        process.on("SIGINT", handler);
-        process.on("SIGTERM", handler);
+        // Every signal that would end conch ends the run instead: the agent is stopped, never orphaned.
+        const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+        for (const signal of signals) process.on(signal, handler);
         return () => {
-          process.off("SIGINT", handler);
-          process.off("SIGTERM", handler);
+          for (const signal of signals) process.off(signal, handler);
         };
       },
     },

@@ -14,6 +14,10 @@ export interface SessionOptions {
   quietMs?: number;
   backgroundQuietMs?: number;
   stallTimeoutMs?: number;
+  /** How long the agent may take to answer `initialize`. */
+  startTimeoutMs?: number;
+  /** `--trust`: apply the project's `.conch.json` for this run even if its folder is not trusted. */
+  trust?: boolean;
 }
 
 /** What argv asks conch to do. */
@@ -55,6 +59,10 @@ Options:
       --quiet-ms <ms>           for agents that give no turn signal: quiet that ends a turn (default 500)
       --background-quiet-ms <ms>  the same after background work ended (default 5000)
       --stall-timeout <s>       report a silent tool call as stalled after this long (default 120)
+      --start-timeout <s>       give up on an agent that has not answered initialize after this long
+                                (default 60; 0: no limit)
+      --trust                   apply this folder's .conch.json for this run, even the settings that choose
+                                what runs, without asking (for scripts; see "Workspace trust" in the README)
       --no-notify               no bell or desktop notification when a turn ends
       --json                    machine-readable output for sessions/agents/doctor
   -h, --help                    show this help
@@ -94,6 +102,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         "quiet-ms": { type: "string" },
         "background-quiet-ms": { type: "string" },
         "stall-timeout": { type: "string" },
+        "start-timeout": { type: "string" },
+        trust: { type: "boolean" },
         notify: { type: "boolean" },
         "no-notify": { type: "boolean" },
         json: { type: "boolean" },
@@ -139,6 +149,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     quietMs: num("quiet-ms", v["quiet-ms"]),
     backgroundQuietMs: num("background-quiet-ms", v["background-quiet-ms"]),
     stallTimeoutMs: num("stall-timeout", v["stall-timeout"], 1000),
+    startTimeoutMs: num("start-timeout", v["start-timeout"], 1000),
+    trust: v.trust,
   };
   const prompt = pos.length ? pos.join(" ") : undefined;
   if (v.print) return { kind: "print", prompt, outputFormat: format as OutputFormat, timeoutMs: num("timeout", v.timeout, 1000), mode: v.mode, model: v.model, ...session };

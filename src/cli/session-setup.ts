@@ -1,6 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { loadConfig, mcpServersFor, type ConchConfig } from "../agents/config-file.js";
+import { loadConfig, mcpServersFor, UntrustedProjectError, type ConchConfig } from "../agents/config-file.js";
+import { rememberTrust, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
+import { safeLine } from "../text/terminal-safe.js";
 import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
@@ -58,12 +60,37 @@ export interface PreparedSession {
   config: ConchConfig;
 }
 
-/** Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. */
-export async function prepareSession(opts: SessionOptions, policy: PermissionPolicy, config?: ConchConfig): Promise<PreparedSession> {
+/** Asks the person whether to trust a project's `.conch.json` (the TUI does, before the agent starts). */
+export type AskTrust = (project: ProjectFile) => Promise<TrustChoice>;
+
+/**
+ * The config for `cwd`. An untrusted project that sets what runs is put to the person when
+ * `askTrust` is given (trusting it is remembered), and refused with an UntrustedProjectError when not.
+ */
+export async function trustedConfig(cwd: string, trust: boolean | undefined, askTrust?: AskTrust): Promise<ConchConfig> {
+  for (;;) {
+    try {
+      return loadConfig(cwd, process.env, { trust });
+    } catch (err) {
+      if (!(err instanceof UntrustedProjectError) || !askTrust) throw err;
+      const choice = await askTrust(err.project);
+      if (choice === "quit") throw new UsageError(`nothing was run: ${safeLine(err.project.file)} is not trusted`);
+      if (choice === "leave-out") return loadConfig(cwd, process.env, { untrusted: "leave-out" });
+      // Trust goes to the content the person saw: if the file changed meanwhile, the loop asks again.
+      rememberTrust(err.project);
+    }
+  }
+}
+
+/**
+ * Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. The
+ * config is read here unless given, through the trust gate (`askTrust`: see `trustedConfig`).
+ */
+export async function prepareSession(opts: SessionOptions, policy: PermissionPolicy, config?: ConchConfig, askTrust?: AskTrust): Promise<PreparedSession> {
   const resumed = await findResumeTarget(opts);
   const cwd = path.resolve(resumed?.cwd ?? opts.cwd);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is not a directory`);
-  config ??= loadConfig(cwd);
+  config ??= await trustedConfig(cwd, opts.trust, askTrust);
   let agent: ResolvedAgent;
   if (resumed && !opts.agent) {
     if (PRESETS.some((p) => p.name === resumed.agent) || config.agents[resumed.agent]) agent = resolveAgent(resumed.agent, config.agents);
@@ -101,6 +128,7 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
     sink: recorder,
     history,
+    startTimeoutMs: opts.startTimeoutMs ?? (config.ui.startTimeoutSeconds !== undefined ? config.ui.startTimeoutSeconds * 1000 : undefined),
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
   });
   recorder.attach(() => orchestrator.state, (level, text) => orchestrator.dispatch({ type: "notice", level, text }));

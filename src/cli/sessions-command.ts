@@ -60,7 +60,8 @@ export function mergeSessions(local: SessionRecord[], remote: { sessionId: strin
 }
 
 function agentOf(rec: SessionRecord): ResolvedAgent | undefined {
-  const config = loadConfig(rec.cwd);
+  // An untrusted project never chooses the agent conch starts to delete a session.
+  const config = loadConfig(rec.cwd, process.env, { untrusted: "leave-out" });
   if (PRESETS.some((p) => p.name === rec.agent) || config.agents[rec.agent]) return resolveAgent(rec.agent, config.agents);
   if (rec.agentCommand.length) return { name: rec.agent, command: { command: rec.agentCommand[0], args: rec.agentCommand.slice(1) }, via: "command" };
   return undefined;
@@ -98,7 +99,7 @@ export async function runSessionsCommand(cmd: Extract<Command, { kind: "sessions
   if (repaired) process.stderr.write(`conch: ${repaired}\n`);
   let records: ListedSession[] = (await listSessions()).map((r) => ({ ...r, source: "local" }));
   if (cmd.agent) {
-    const config = loadConfig(cwd);
+    const config = loadConfig(cwd, process.env, { untrusted: "leave-out" });
     const agent = resolveAgent(cmd.agent, config.agents);
     const remote = await withAgent(agent, cwd, async (link) => (link.init.agentCapabilities?.sessionCapabilities?.list ? (await link.conn.listSessions(cwd)).sessions : []));
     records = mergeSessions(records, remote ?? [], agent.name);

@@ -12,6 +12,9 @@ export class AgentStartError extends Error {
   }
 }
 
+/** How long an agent may take to answer `initialize` by default: opencode takes up to 5 s, npx installs longer. */
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+
 /** Describes how an agent process ended, for a person. */
 export function describeExit(exit: AgentExit): string {
   if (exit.signal) return `on ${exit.signal}`;
@@ -30,7 +33,12 @@ export interface AgentPort {
   readonly exit?: AgentExit;
   stop(): Promise<unknown>;
   killNow(): void;
+  /** Resolves once everything sent so far has reached the agent. */
+  flush?(): Promise<void>;
 }
+
+/** How a start ended early: the agent took too long, or conch is quitting. */
+class StartAbandoned extends Error {}
 
 /** A started agent: its process, its ACP connection, and what it said in `initialize`. */
 export class AgentLink implements AgentPort {
@@ -42,11 +50,12 @@ export class AgentLink implements AgentPort {
   ) {}
 
   /**
-   * Spawns the agent and runs `initialize`; fails with the stderr tail if the agent dies first.
+   * Spawns the agent and runs `initialize`; fails with the stderr tail if the agent dies first or
+   * does not answer within `startTimeoutMs`, and stops the agent if `signal` aborts meanwhile.
    * `mcpServers` are the servers the session will pass: their secrets are kept out of the trace and log too.
    */
   static async start(
-    opts: { agent: ResolvedAgent; cwd: string; traceFile?: string; logFile?: string; terminals: boolean; mcpServers?: readonly McpServer[] },
+    opts: { agent: ResolvedAgent; cwd: string; traceFile?: string; logFile?: string; terminals: boolean; mcpServers?: readonly McpServer[]; startTimeoutMs?: number; signal?: AbortSignal },
     hooks: ClientHooks,
   ): Promise<AgentLink> {
     const redactor = new Redactor(secretsPassedToAgent(opts.agent.command.env, opts.mcpServers));
@@ -68,18 +77,32 @@ export class AgentLink implements AgentPort {
     const died = proc.exited.then((exit) => {
       throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
     });
+    // 0: no limit.
+    const timeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const abandoned = new Promise<never>((_, reject) => {
+      if (timeoutMs > 0) timer = setTimeout(() => reject(new StartAbandoned(`agent ${opts.agent.name} did not answer initialize within ${timeoutMs / 1000} s (a slow agent can be given longer: --start-timeout <s>, or ui.startTimeoutSeconds in the config)`)), timeoutMs);
+      onAbort = () => reject(new StartAbandoned(`the start of agent ${opts.agent.name} was abandoned`));
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener("abort", onAbort, { once: true });
+    });
     try {
-      const init = await Promise.race([conn.initialize({ terminals: opts.terminals }), died]);
+      const init = await Promise.race([conn.initialize({ terminals: opts.terminals }), died, abandoned]);
       return new AgentLink(proc, conn, init, trace);
     } catch (err) {
       // A closed connection usually means the process is exiting: say how it ended, not "connection closed".
-      await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
+      if (!(err instanceof StartAbandoned)) await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
       const exit = proc.exit;
       await proc.stop(100, 1000);
       trace?.close();
+      if (err instanceof StartAbandoned) throw new AgentStartError(err.message, proc.stderrTail());
       if (err instanceof AgentStartError) throw err;
       if (exit) throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
       throw new AgentStartError(`agent ${opts.agent.name} failed to initialize: ${describeRpcError(err)}`, proc.stderrTail());
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) opts.signal?.removeEventListener("abort", onAbort);
     }
   }
 
@@ -91,6 +114,9 @@ export class AgentLink implements AgentPort {
   }
   killNow(): void {
     this.proc.killNow();
+  }
+  flush(): Promise<void> {
+    return this.conn.flush();
   }
 
   /** Stops the agent and everything it started; no agent process outlives conch. */

@@ -53,6 +53,8 @@ export interface OrchestratorOptions {
   connect?: (hooks: ClientHooks, withTerminals: boolean) => Promise<AgentPort>;
   /** Events to fold before anything happens: a session log read back for `--resume`. */
   history?: SessionEvent[];
+  /** How long the agent may take to answer `initialize`. */
+  startTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -65,6 +67,9 @@ export type OpenMode =
   | { kind: "load"; sessionId: string }
   | { kind: "resume"; sessionId: string }
   | { kind: "reopen"; sessionId: string };
+
+/** How long quitting waits for the cancel and the answers to reach the agent before stopping it. */
+const FLUSH_MS = 500;
 
 /** Called after every transition with the new state and the event that made it. */
 type Listener = (state: SessionState, event?: SessionEvent) => void;
@@ -91,6 +96,9 @@ export class Orchestrator {
   readonly timing: TurnTiming;
   private readonly now: () => number;
   private shuttingDown = false;
+  private stopped?: Promise<void>;
+  /** Aborts an agent start still in flight when conch quits. */
+  private readonly starting = new AbortController();
   private openMode: OpenMode = { kind: "new" };
   private mcp: McpServer[] = [];
 
@@ -210,7 +218,14 @@ export class Orchestrator {
     const withTerminals = this.terminals !== undefined;
     const link = this.opts.connect
       ? await this.opts.connect(hooks, withTerminals)
-      : await AgentLink.start({ agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers }, hooks);
+      : await AgentLink.start(
+          { agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers, startTimeoutMs: this.opts.startTimeoutMs, signal: this.starting.signal },
+          hooks,
+        );
+    if (this.shuttingDown) {
+      await link.stop();
+      throw new Error("conch is quitting");
+    }
     this.link = link;
     this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities });
     link.exited.then((exit) => {
@@ -329,15 +344,35 @@ export class Orchestrator {
     await this.start(id && old ? reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay") : { kind: "new" });
   }
 
-  /** Stops the agent (and every terminal); nothing conch started outlives this. */
-  async shutdown(): Promise<void> {
-    this.shuttingDown = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.permissions.drop();
-    this.questions.drop();
-    this.terminals?.dispose();
-    await this.link?.stop();
-    this.opts.sink?.sync();
+  /**
+   * The one way out, whatever the reason (quit, signals, print mode's end, interrupt or timeout):
+   * every pending permission and question is answered `cancelled`, a turn the agent is still working
+   * on (a prompt in flight, or a question waiting) gets `session/cancel`, and once those have
+   * reached the agent (or could not), the agent is stopped (EOF, SIGTERM to its whole process tree,
+   * SIGKILL) with every terminal. A turn that only waits on background work is not cancelled: the
+   * agent answered it, and a resume shows that work again. An agent still starting is stopped too.
+   * Nothing conch started outlives this. Calling it again waits for the same stop.
+   */
+  shutdown(): Promise<void> {
+    this.stopped ??= (async () => {
+      this.shuttingDown = true;
+      if (this.timer) clearTimeout(this.timer);
+      this.starting.abort();
+      const { pendingPrompts, permissions, questions } = this.state;
+      if (pendingPrompts.length || permissions.length || questions.length) this.cancel();
+      this.permissions.cancelAll();
+      this.questions.cancelAll();
+      // An agent that stopped reading its stdin must not hold conch: its answers are best effort.
+      if (this.link?.flush) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.link.flush(), new Promise((r) => (timer = setTimeout(r, FLUSH_MS)))]);
+        clearTimeout(timer);
+      }
+      this.terminals?.dispose();
+      await this.link?.stop();
+      this.opts.sink?.sync();
+    })();
+    return this.stopped;
   }
 
   /** Kills everything now, synchronously: for `process.on("exit")`. */

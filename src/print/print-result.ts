@@ -43,6 +43,22 @@ export function deniedByPolicy(state: SessionState, turns: Set<string>): PrintRe
     .map((t) => ({ toolCallId: t.toolCallId, title: t.title }));
 }
 
+/** How the agent process ended, as `agent_exited` reports it. */
+export interface AgentExitFacts {
+  code: number | null;
+  signal: string | null;
+}
+
+/**
+ * Whether the agent's exit ended the run rather than failed it: it exited with code 0 after it had
+ * answered this run's prompt. Some agents end a one-shot run that way, right after `end_turn`.
+ */
+export function exitedAfterAnswer(state: SessionState, fromTurn: number, exit: AgentExitFacts | undefined): boolean {
+  if (!exit || exit.code !== 0 || exit.signal) return false;
+  const promptTurn = state.turns.slice(fromTurn).find((t) => t.origin === "user");
+  return promptTurn?.stopReason !== undefined && !promptTurn.error;
+}
+
 /** The exit code a run ends with, from how its prompt turn ended. */
 export function exitCodeFor(stopReason: StopReason | null, opts: { error?: string | null; denied: number; timedOut: boolean; interrupted: boolean }): number {
   if (opts.interrupted) return EXIT.interrupted;
@@ -67,15 +83,16 @@ export function exitCodeFor(stopReason: StopReason | null, opts: { error?: strin
 /** Builds the result of a print run from the session state. Pure. */
 export function buildPrintResult(
   state: SessionState,
-  opts: { fromTurn: number; startedAt: number; now: number; timedOut: boolean; interrupted: boolean; error?: string | null },
+  opts: { fromTurn: number; startedAt: number; now: number; timedOut: boolean; interrupted: boolean; error?: string | null; agentExit?: AgentExitFacts },
 ): PrintResult {
   const turns = runTurnIds(state, opts.fromTurn);
   const promptTurn = state.turns.slice(opts.fromTurn).find((t) => t.origin === "user");
+  const failed = state.phase === "failed" && !exitedAfterAnswer(state, opts.fromTurn, opts.agentExit);
   const text = state.items
     .filter((i) => i.kind === "agent" && turns.has(i.turnId))
     .map((i) => (i as { text: string }).text)
     .join("\n\n");
-  const error = opts.error ?? (state.phase === "failed" ? state.failure?.message ?? "the session failed" : promptTurn?.error ?? null);
+  const error = opts.error ?? (failed ? state.failure?.message ?? "the session failed" : promptTurn?.error ?? null);
   const denied = deniedByPolicy(state, turns);
   const stopReason = promptTurn?.stopReason ?? null;
   return {

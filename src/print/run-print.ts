@@ -4,7 +4,8 @@ import { UsageError, type SessionOptions, type OutputFormat } from "../cli/parse
 import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
 import type { Orchestrator } from "../orchestrator/orchestrator.js";
 import type { SessionState } from "../session/state.js";
-import { buildPrintResult, EXIT, type PrintResult } from "./print-result.js";
+import { ConfigError } from "../agents/config-file.js";
+import { buildPrintResult, EXIT, exitedAfterAnswer, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 
 /** What a print run needs besides the session options. */
@@ -34,13 +35,14 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     prepared = await prepareSession(opts, opts.policy);
   } catch (err) {
     io.err(`conch: ${(err as Error).message}\n`);
-    return err instanceof SessionNotFoundError ? EXIT.sessionNotFound : err instanceof UsageError ? EXIT.usage : EXIT.error;
+    return err instanceof SessionNotFoundError ? EXIT.sessionNotFound : err instanceof UsageError || err instanceof ConfigError ? EXIT.usage : EXIT.error;
   }
   const { orchestrator: orch, recorder, mode } = prepared;
   let fromTurn = 0;
   let timedOut = false;
   let interrupted = false;
   let startError: string | null = null;
+  let agentExit: AgentExitFacts | undefined;
 
   const ours = new Map<string, boolean>();
   const isOurs = (turnId: string) => {
@@ -52,6 +54,11 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   const text = new TextStream(io, isOurs, { raw: io.rawOut === true });
   let started = false;
   const unsubscribe = orch.subscribe((state, ev) => {
+    if (ev?.type === "agent_exited") {
+      agentExit = ev;
+      // An exit that ends the run normally is not news: no error notice for it.
+      if (started && exitedAfterAnswer(state, fromTurn, ev)) text.skip(state.items.at(-1)?.id);
+    }
     if (opts.outputFormat === "text") text.update(state);
     else if (opts.outputFormat === "stream-json" && ev && (ev.type !== "update" || !ev.history)) io.out(`${JSON.stringify(ev)}\n`);
   });
@@ -60,16 +67,16 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   const finish = async (): Promise<number> => {
     for (const c of cancelTimers) c();
     unsubscribe();
-    const result: PrintResult = buildPrintResult(orch.state, { fromTurn, startedAt, now: Date.now(), timedOut, interrupted, error: startError });
+    const result: PrintResult = buildPrintResult(orch.state, { fromTurn, startedAt, now: Date.now(), timedOut, interrupted, error: startError, agentExit });
     if (opts.outputFormat === "text") {
       text.finish();
       if (result.error) io.err(`conch: ${result.error}\n`);
-      const tail = orch.state.failure?.stderrTail;
+      const tail = result.error ? orch.state.failure?.stderrTail : undefined;
       if (tail) io.err(`--- last lines of the agent's stderr ---\n${tail}\n`);
       for (const d of result.permissionsDenied) io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${d.title}\n`);
       if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
     } else {
-      if (orch.state.failure?.stderrTail) (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
+      if (result.error && orch.state.failure?.stderrTail) (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
       io.out(`${JSON.stringify(result, null, opts.outputFormat === "json" ? 2 : undefined)}\n`);
     }
     await orch.shutdown();
@@ -89,7 +96,9 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
       return;
     }
     interrupted = true;
-    stop();
+    // Still starting: there is no turn to cancel, and the start may never end on its own.
+    if (!started) void orch.shutdown();
+    else stop();
   });
   cancelTimers.push(offInterrupt);
   let timeout: NodeJS.Timeout | undefined;
@@ -109,6 +118,8 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     startError = (err as Error).message;
     return finish();
   }
+  // Interrupted while the session opened: the agent is already being stopped.
+  if (interrupted) return finish();
   if (orch.state.auth) {
     // Print mode cannot walk a person through a login: say exactly what to run instead.
     const plans = orch.state.auth.methods.map((m) => planAuth(m, prepared.agent.command));

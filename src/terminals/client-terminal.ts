@@ -6,7 +6,8 @@ import { TerminalEvents } from "./terminal-events.js";
 import { OutputLog } from "./output-log.js";
 import { watchChildExit } from "./child-exit-watch.js";
 import { PtyExitDrain } from "./pty-exit-drain.js";
-import { processGroupExists, signalName, signalProcessGroup, trackProcessGroup } from "./process-group.js";
+import { signalName } from "./process-group.js";
+import { newProcessTag, PROCESS_TAG_VAR, processRoot, processTreeAlive, signalProcessTree, trackProcessTree, type ProcessRoot, type TreeMember } from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { TerminalScreen } from "./terminal-screen.js";
 
@@ -49,7 +50,10 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private readonly log: OutputLog;
   private readonly killGraceMs: number;
   private readonly ptySubscriptions: IDisposable[] = [];
-  private readonly forgetGroup: () => void;
+  private readonly root: ProcessRoot;
+  /** Every process of the command's tree signalled so far, to escalate to SIGKILL. */
+  private signalled: TreeMember[] = [];
+  private readonly forgetTree: () => void;
   private readonly exitPromise: Promise<ExitStatus>;
   private resolveExit!: (status: ExitStatus) => void;
   private status: ExitStatus | null = null;
@@ -74,7 +78,8 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     });
 
     const planned = planCommand(options.command, options.args);
-    const env = commandEnvironment(options.env);
+    const tag = newProcessTag();
+    const env = commandEnvironment(options.env, tag);
     if (findExecutable(planned.file, env.PATH, this.cwd) === null) {
       throw new Error(`Command not found: ${planned.file}`);
     }
@@ -93,7 +98,8 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
       throw new Error(`Could not start ${planned.file}: ${(error as Error).message}`);
     }
     this.pid = this.pty.pid;
-    this.forgetGroup = trackProcessGroup(this.pid);
+    this.root = processRoot(this.pid, tag);
+    this.forgetTree = trackProcessTree(this.root);
     this.exitDrain = new PtyExitDrain(ptsNameOf(this.pty));
     this.stopExitWatch = watchChildExit(this.pid, () => this.handleCommandGone());
     this.ptySubscriptions.push(
@@ -126,14 +132,15 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   }
 
   /**
-   * Signals the command and every process it started (its process group); SIGKILL follows after a
-   * grace period if any of them is still there. The terminal stays readable (ACP `terminal/kill`).
+   * Signals the command and every process it started (its process group, and daemons that left
+   * it: see `collectProcessTree`); SIGKILL follows after a grace period if any of them is still
+   * there. The terminal stays readable (ACP `terminal/kill`).
    */
   kill(signal: NodeJS.Signals = "SIGTERM"): void {
-    signalProcessGroup(this.pid, signal);
+    this.signalled = signalProcessTree(this.root, signal, this.signalled);
     if (signal === "SIGKILL" || this.killTimer) return;
     this.killTimer = setTimeout(() => {
-      if (processGroupExists(this.pid)) signalProcessGroup(this.pid, "SIGKILL");
+      if (processTreeAlive(this.root, this.signalled)) this.signalled = signalProcessTree(this.root, "SIGKILL", this.signalled);
     }, this.killGraceMs);
     // A pending escalation must not keep conch alive; the exit hook covers that case.
     this.killTimer.unref();
@@ -148,7 +155,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     this.isReleased = true;
     this.log.clear();
     this.kill();
-    if (!this.alive) this.forgetGroupAfterGrace();
+    if (!this.alive) this.forgetTreeAfterGrace();
   }
 
   /** Types into the command (the user focused its pane). Ignored once it has exited. */
@@ -213,7 +220,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     const name = signalName(signal);
     const status: ExitStatus = name ? { exitCode: null, signal: name } : { exitCode, signal: null };
     for (const subscription of this.ptySubscriptions) subscription.dispose();
-    if (this.isReleased) this.forgetGroupAfterGrace();
+    if (this.isReleased) this.forgetTreeAfterGrace();
     this.status = status;
     void this.screen.flush().then(() => {
       this.exitListeners.emit(status);
@@ -222,11 +229,11 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   }
 
   /**
-   * Once released and exited, the group leaves the exit-kill list, but only after the SIGKILL
-   * escalation has had its chance: a pid that is free again could be reused by an unrelated group.
+   * Once released and exited, the tree leaves the exit-kill list, but only after the SIGKILL
+   * escalation has had its chance at what the command left running.
    */
-  private forgetGroupAfterGrace(): void {
-    const timer = setTimeout(() => this.forgetGroup(), this.killGraceMs + 100);
+  private forgetTreeAfterGrace(): void {
+    const timer = setTimeout(() => this.forgetTree(), this.killGraceMs + 100);
     timer.unref();
   }
 }
@@ -237,8 +244,8 @@ function ptsNameOf(pty: IPty): string | undefined {
   return typeof name === "string" && name !== "" ? name : undefined;
 }
 
-/** conch's environment plus the agent's variables, with what the PTY itself defines taken out. */
-function commandEnvironment(extra: ClientTerminalOptions["env"]): Record<string, string> & { TERM: string } {
+/** conch's environment plus the agent's variables, with what the PTY itself defines taken out, and the command's tag. */
+function commandEnvironment(extra: ClientTerminalOptions["env"], tag: string): Record<string, string> & { TERM: string } {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   // The PTY has its own size; inherited values would contradict it.
@@ -246,5 +253,7 @@ function commandEnvironment(extra: ClientTerminalOptions["env"]): Record<string,
   delete env.LINES;
   env.TERM = "xterm-256color";
   for (const variable of extra ?? []) env[variable.name] = variable.value;
+  // Set last: the agent cannot take a command out of conch's reach by naming the variable.
+  env[PROCESS_TAG_VAR] = tag;
   return { ...env, TERM: env.TERM };
 }

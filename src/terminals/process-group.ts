@@ -1,8 +1,5 @@
 import { constants } from "node:os";
 
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
 /**
  * Sends `signal` to the process group led by `pid`: node-pty makes each command a session leader,
  * so its children share the group. Never falls back to the bare pid, which may belong to an
@@ -28,26 +25,6 @@ export function processGroupExists(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Remembers a group so it is SIGKILLed if conch exits before releasing it: no command may outlive
- * conch, even after a crash or `process.exit()`. Returns the function that forgets it.
- */
-export function trackProcessGroup(pid: number): () => void {
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once("exit", killTrackedGroups);
-  }
-  return () => {
-    liveGroups.delete(pid);
-  };
-}
-
-function killTrackedGroups(): void {
-  for (const pid of liveGroups) signalProcessGroup(pid, "SIGKILL");
-  liveGroups.clear();
 }
 
 /** "SIGTERM" for 15; null for 0, undefined or a number this platform does not name. */

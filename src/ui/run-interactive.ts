@@ -5,6 +5,7 @@ import { formatSessions } from "../cli/sessions-command.js";
 import { listSessions } from "../store/session-index.js";
 import { Launch } from "./launch.js";
 import { attentionBytes } from "./status/attention.js";
+import { askProjectTrust } from "./trust-prompt.js";
 
 /** Asks the terminal to mark pastes, so a pasted newline is never taken for Enter. */
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -36,7 +37,10 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   }
   let prepared;
   try {
-    prepared = await prepareSession(cmd, cmd.permissions ?? "ask");
+    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, (project) => {
+      eraseInstantPrompt();
+      return askProjectTrust(project);
+    });
   } catch (err) {
     eraseInstantPrompt();
     process.stderr.write(`conch: ${(err as Error).message}\n`);
@@ -63,9 +67,19 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
     createElement(App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd) }),
     { exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: "auto" } },
   );
-  const onSignal = () => ink.unmount();
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
+  // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
+  // the agent stopped); a second one while that runs kills what is left at once.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) {
+      orchestrator.killNow();
+      process.exit(130);
+    }
+    signalled = true;
+    ink.unmount();
+  };
+  for (const signal of signals) process.on(signal, onSignal);
 
   // The first frame is written synchronously by render(); start the agent behind it.
   let started: Promise<boolean> = Promise.resolve(false);
@@ -77,13 +91,12 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   });
 
   await ink.waitUntilExit();
-  process.off("SIGTERM", onSignal);
-  process.off("SIGHUP", onSignal);
   process.stdout.write(BRACKETED_PASTE_OFF);
   const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
   force.unref();
   await Promise.race([started, delay(START_SETTLE_MS)]);
   await orchestrator.shutdown();
+  for (const signal of signals) process.off(signal, onSignal);
   await recorder.close();
   return 0;
 }

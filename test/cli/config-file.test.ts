@@ -13,7 +13,7 @@ function setup(user: unknown, project?: unknown) {
   if (user !== undefined) writeFileSync(path.join(home, "conch/config.json"), typeof user === "string" ? user : JSON.stringify(user));
   if (project !== undefined) writeFileSync(path.join(repo, ".conch.json"), JSON.stringify(project));
   mkdirSync(path.join(repo, "sub"));
-  return { env: { XDG_CONFIG_HOME: home }, cwd: path.join(repo, "sub") };
+  return { env: { XDG_CONFIG_HOME: home, CONCH_STATE_DIR: path.join(home, "state") }, cwd: path.join(repo, "sub") };
 }
 
 describe("the config file", () => {
@@ -29,12 +29,12 @@ describe("the config file", () => {
     expect(resolveAgent("mine", config.agents)).toMatchObject({ via: "config", command: { command: "/opt/mine", args: ["--acp"], env: { MODE: "x" } } });
   });
 
-  it("the project's .conch.json overrides the user config, found from a subdirectory", () => {
+  it("a trusted project's .conch.json overrides the user config, found from a subdirectory", () => {
     const { env, cwd } = setup(
       { permissions: "deny", mcpServers: [{ name: "a", command: "a" }, { name: "b", command: "b" }] },
       { permissions: "approve-reads", mcpServers: [{ name: "b", type: "http", url: "http://127.0.0.1:9/mcp" }] },
     );
-    const config = loadConfig(cwd, env);
+    const config = loadConfig(cwd, env, { trust: true });
     expect(config.permissions).toBe("approve-reads");
     expect(mcpServersFor(config)).toEqual([
       { name: "a", command: "a", args: [], env: [] },

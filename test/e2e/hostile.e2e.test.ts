@@ -1,0 +1,149 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
+import { waitUntil } from "../terminals/wait.js";
+import { alive, Screen } from "./screen.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(ROOT, "bin/conch.js");
+const DEMO = path.join(ROOT, "dist/demo/main.js");
+const HOSTILE = path.join(ROOT, "test/fixtures/hostile-agent.mjs");
+
+const tmp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+
+/** A person's terminal: no CI markers, private state and config dirs, a fast demo. */
+function terminalEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "NO_COLOR") continue;
+    env[k] = v;
+  }
+  const state = tmp("conch-e2e-state-");
+  return { ...env, TERM: "xterm-256color", CONCH_STATE_DIR: state, XDG_STATE_HOME: state, XDG_CONFIG_HOME: tmp("conch-e2e-config-"), CONCH_DEMO_STATE: path.join(state, "demo"), CONCH_DEMO_DELAY_MS: "0" };
+}
+
+const screens: Screen[] = [];
+const markers: string[] = [];
+afterEach(async () => {
+  for (const s of screens.splice(0)) await s.kill();
+  for (const m of markers.splice(0)) killMarked(m);
+});
+
+function start(args: string[], cwd: string, env: NodeJS.ProcessEnv): Screen {
+  const screen = new Screen({ command: process.execPath, args: [BIN, ...args], cwd, env, cols: 100, rows: 30 });
+  screens.push(screen);
+  return screen;
+}
+
+interface TraceLine {
+  dir: string;
+  msg?: { id?: number | string; method?: string; result?: { outcome?: { outcome: string } } };
+}
+
+/** What conch sent the agent: its answer to the permission request, and whether it sent session/cancel. */
+function sentToAgent(traceFile: string): { permissionAnswer?: string; cancelled: boolean } {
+  const lines = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as TraceLine);
+  const request = lines.find((l) => l.dir === "agent" && l.msg?.method === "session/request_permission");
+  const answer = lines.find((l) => l.dir === "client" && request && l.msg?.id === request.msg?.id && l.msg?.result);
+  return { permissionAnswer: answer?.msg?.result?.outcome?.outcome, cancelled: lines.some((l) => l.dir === "client" && l.msg?.method === "session/cancel") };
+}
+
+const exitOf = (screen: Screen) => Promise.race([screen.exited, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
+
+describe("every way out of the TUI answers what is pending, cancels the turn and stops the agent", () => {
+  it("kill -TERM with a permission pending: answered cancelled, session/cancel sent, no process left", async () => {
+    const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
+    const screen = start(["--agent", "demo", "--trace", trace], tmp("conch-e2e-project-"), terminalEnv());
+    await screen.waitForText("conch demo agent", 15_000, "visible");
+    await screen.submit("permission");
+    await screen.waitForText("Allow once", 10_000, "visible");
+    const started = screen.descendants();
+    expect(started.length).toBeGreaterThan(0);
+    process.kill(screen.proc.pid, "SIGTERM");
+    expect(await exitOf(screen)).toBe(0);
+    expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
+    await waitUntil(() => started.every((pid) => !alive(pid)), "every process conch started is gone", 5_000);
+  });
+
+  it("kill -INT with a permission pending, the agent ignoring SIGTERM: answered, cancelled, and the agent is gone", async () => {
+    const m = newMarker();
+    markers.push(m);
+    const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
+    const screen = start(["--agent", `${process.execPath} ${HOSTILE} --permission --ignore-term --daemons ${m}`, "--trace", trace], tmp("conch-e2e-project-"), terminalEnv());
+    // The status bar names the agent once it has answered initialize (before, the instant prompt shows).
+    await screen.waitForText(/^hostile · /m, 15_000, "visible");
+    await screen.submit("go");
+    await screen.waitForText("Delete everything", 10_000, "visible");
+    await waitUntil(() => markedProcesses(m).length >= 2, "the agent's daemon and grandchild run");
+    process.kill(screen.proc.pid, "SIGINT");
+    expect(await exitOf(screen)).toBe(0);
+    expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
+    await waitUntil(() => markedProcesses(m).length === 0, "nothing the agent started is left", 5_000);
+  });
+
+  it("Ctrl-C twice with a permission pending: the same", async () => {
+    const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
+    const screen = start(["--agent", "demo", "--trace", trace], tmp("conch-e2e-project-"), terminalEnv());
+    await screen.waitForText("conch demo agent", 15_000, "visible");
+    await screen.submit("permission");
+    await screen.waitForText("Allow once", 10_000, "visible");
+    await screen.type("\x03");
+    await screen.waitForText("press Ctrl-C again to quit", 5_000, "visible");
+    await screen.type("\x03");
+    expect(await exitOf(screen)).toBe(0);
+    expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
+  });
+});
+
+describe("workspace trust in the TUI", () => {
+  it("asks before a cloned repo's .conch.json runs anything, and remembers a trusted folder", async () => {
+    const project = tmp("conch-e2e-clone-");
+    mkdirSync(path.join(project, ".git"));
+    const marker = path.join(project, "PWNED");
+    // The repo redefines the `demo` preset: it would run its own command instead.
+    writeFileSync(
+      path.join(project, ".conch.json"),
+      JSON.stringify({ agents: { demo: { command: "sh", args: ["-c", `touch ${marker}; exec ${process.execPath} ${DEMO}`] } } }),
+    );
+    const env = terminalEnv();
+
+    const first = start(["--agent", "demo"], project, env);
+    await first.waitForText("is in a folder you have not trusted yet", 15_000);
+    expect(first.text()).toContain(`agents.demo  runs sh -c "touch ${marker}`);
+    await first.submit("s");
+    await first.waitForText("conch demo agent", 15_000, "visible");
+    expect(existsSync(marker)).toBe(false);
+    await first.type("\x03");
+    await first.type("\x03");
+    expect(await exitOf(first)).toBe(0);
+
+    const second = start(["--agent", "demo"], project, env);
+    await second.waitForText("is in a folder you have not trusted yet", 15_000);
+    await second.submit("t");
+    await second.waitForText("conch demo agent", 15_000, "visible");
+    expect(existsSync(marker)).toBe(true);
+    await second.type("\x03");
+    await second.type("\x03");
+    expect(await exitOf(second)).toBe(0);
+
+    const third = start(["--agent", "demo"], project, env);
+    await third.waitForText("conch demo agent", 15_000, "visible");
+    expect(third.text()).not.toContain("Trust this folder?");
+  });
+
+  it("quitting at the question runs nothing", async () => {
+    const project = tmp("conch-e2e-clone-");
+    mkdirSync(path.join(project, ".git"));
+    const marker = path.join(project, "PWNED");
+    writeFileSync(path.join(project, ".conch.json"), JSON.stringify({ defaultAgent: `sh -c "touch ${marker}"` }));
+    const screen = start([], project, terminalEnv());
+    await screen.waitForText("Trust this folder?", 15_000);
+    await screen.submit("q");
+    expect(await exitOf(screen)).toBe(2);
+    expect(screen.text()).toContain("nothing was run");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
