@@ -5,7 +5,8 @@ if (process.env.NODE_ENV === undefined) {
   // Agents are started with the user's own environment, not this default.
   process.env.CONCH_DEFAULTED_NODE_ENV = "1";
 }
-const { main } = await import("../dist/cli/main.js");
+// The bundle (scripts/bundle.mjs): a few large files load much faster than hundreds of small modules.
+const { main } = await import("../dist/bundle/conch.js");
 
 main(process.argv.slice(2)).then(
   (code) => {
