@@ -41,6 +41,14 @@ export class SessionRegistry {
     return session;
   }
 
+  /** `session/close`: stops the session's turn and background jobs, saves it, and lets it go. */
+  async close(sessionId: string): Promise<void> {
+    const session = this.require(sessionId);
+    session.cancel();
+    this.live.delete(sessionId);
+    await session.save();
+  }
+
   /** `session/list`: saved and live sessions, newest first, optionally only those of one cwd. */
   async list(cwd?: string | null): Promise<SessionInfo[]> {
     const records = new Map((await this.store.list()).map((record) => [record.sessionId, record]));

@@ -65,6 +65,10 @@ export type OpenMode =
   | { kind: "resume"; sessionId: string }
   | { kind: "reopen"; sessionId: string };
 
+/** How long quitting waits for the agent to answer `session/close` before stopping it anyway. */
+const CLOSE_WAIT_MS = 1000;
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+
 /** Called after every transition with the new state and the event that made it. */
 type Listener = (state: SessionState, event?: SessionEvent) => void;
 
@@ -331,6 +335,11 @@ export class Orchestrator {
     this.permissions.drop();
     this.questions.drop();
     this.terminals?.dispose();
+    const sid = this.state.info?.sessionId;
+    // Told first, the agent ends and frees the session itself; a slow answer does not hold up quitting.
+    if (sid && this.link?.init.agentCapabilities?.sessionCapabilities?.close && !this.link.exit) {
+      await Promise.race([this.link.conn.closeSession(sid).catch(() => undefined), pause(CLOSE_WAIT_MS)]);
+    }
     await this.link?.stop();
     this.opts.sink?.sync();
   }

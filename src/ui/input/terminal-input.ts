@@ -50,6 +50,7 @@ export class TerminalInput {
   kittyKeyboard = false;
   /** Ctrl-C was typed before the UI took the keys. */
   interrupted = false;
+  private cookedKeysLeft = true;
   private onInterrupt?: () => void;
   private onHeld?: (reads: string[]) => void;
 
@@ -60,6 +61,11 @@ export class TerminalInput {
   ) {
     this.kittyAsked = opts.askKitty;
     input.setRawMode(true);
+    // Keys typed before raw mode were read in cooked mode, where Enter arrives as \n; they are all
+    // in the first read, which comes before this (the poll phase runs before the check phase).
+    setImmediate(() => {
+      this.cookedKeysLeft = false;
+    });
     output.write(BRACKETED_PASTE_ON + (opts.askKitty ? KITTY_QUERY : ""));
     input.on("data", this.onData);
   }
@@ -88,8 +94,9 @@ export class TerminalInput {
   }
 
   private readonly onData = (chunk: Buffer | string): void => {
-    const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
+    let text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
     if (!text || this.closed) return;
+    if (this.cookedKeysLeft) text = text.replaceAll("\n", "\r");
     if (this.ink) {
       this.ink.push(this.kittyAsked && !this.kittyKeyboard ? this.dropKittyReply(text) : text);
       return;

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { HeldKeySplitter, PASTE_END, PASTE_START } from "../../src/ui/input/held-keys.js";
+
+const split = (...chunks: string[]) => {
+  const splitter = new HeldKeySplitter();
+  const reads = chunks.flatMap((chunk) => splitter.push(chunk).reads);
+  return [...reads, ...splitter.flush()];
+};
+
+describe("keys kept while conch loads", () => {
+  it("each Enter ends a read of its own, so two messages typed into one read stay two", () => {
+    expect(split("hello\rworld\r")).toEqual(["hello\r", "world\r"]);
+    expect(split("hel", "lo\rwor", "ld")).toEqual(["hel", "lo\r", "wor", "ld"]);
+  });
+
+  it("a paste stays whole, its line breaks included, even when a read cuts it or its markers", () => {
+    const paste = `${PASTE_START}line one\rline two\r${PASTE_END}`;
+    expect(split(`a${paste}\r`)).toEqual([`a${paste}\r`]);
+    expect(split(`${PASTE_START}one\rtw`, `o${PASTE_END.slice(0, 3)}`, `${PASTE_END.slice(3)}\rnext`)).toEqual([
+      `${PASTE_START}one\rtw`,
+      "o",
+      `${PASTE_END}\r`,
+      "next",
+    ]);
+  });
+
+  it("keeps escape sequences whole: Alt+Enter and arrows are not cut", () => {
+    expect(split("a\x1b\rb\x1b[D\r")).toEqual(["a\x1b\r", "b\x1b[D\r"]);
+  });
+
+  it("Ctrl-C outside a paste is the user wanting out: what follows is dropped", () => {
+    const splitter = new HeldKeySplitter();
+    expect(splitter.push("abc\r")).toEqual({ reads: ["abc\r"], interrupted: false, kittyAnswered: false });
+    expect(splitter.push("de\x03fg\r")).toEqual({ reads: ["de"], interrupted: true, kittyAnswered: false });
+    expect(split(`${PASTE_START}x\x03y${PASTE_END}`)).toEqual([`${PASTE_START}x\x03y${PASTE_END}`]);
+  });
+
+  it("takes the terminal's answer to the kitty-keyboard query out of the keys, even cut in two", () => {
+    const splitter = new HeldKeySplitter();
+    expect(splitter.push("ab\x1b[?1")).toEqual({ reads: ["ab"], interrupted: false, kittyAnswered: false });
+    expect(splitter.push("u\r")).toEqual({ reads: ["\r"], interrupted: false, kittyAnswered: true });
+  });
+
+  it("a lone Escape at the end of a read is handed over when the editor goes live", () => {
+    const splitter = new HeldKeySplitter();
+    expect(splitter.push("x\x1b").reads).toEqual(["x"]);
+    expect(splitter.flush()).toEqual(["\x1b"]);
+  });
+});
