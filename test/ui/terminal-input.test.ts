@@ -28,8 +28,8 @@ function drain(stream: InkInput): string[] {
   return reads;
 }
 
-/** Past the first turn of the event loop, where only keys typed before raw mode can be. */
-const afterFirstTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** Past the turns of the event loop in which keys typed before raw mode are read. */
+const afterFirstTurn = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 describe("the terminal from conch's first millisecond", () => {
   it("goes raw and asks for bracketed paste at once; the kitty query only where the terminal knows it", () => {

@@ -61,11 +61,14 @@ export class TerminalInput {
   ) {
     this.kittyAsked = opts.askKitty;
     input.setRawMode(true);
-    // Keys typed before raw mode were read in cooked mode, where Enter arrives as \n; they are all
-    // in the first read, which comes before this (the poll phase runs before the check phase).
-    setImmediate(() => {
-      this.cookedKeysLeft = false;
-    });
+    // Keys typed before raw mode went through cooked mode, where Enter arrives as \n. They are
+    // all in the first read, which Node delivers in the event loop's second turn (the stream
+    // starts reading in the first), so \n stands for Enter until then.
+    setImmediate(() =>
+      setImmediate(() => {
+        this.cookedKeysLeft = false;
+      }),
+    );
     output.write(BRACKETED_PASTE_ON + (opts.askKitty ? KITTY_QUERY : ""));
     input.on("data", this.onData);
   }
