@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { HeldKeySplitter } from "./held-keys.js";
+import { KeyReadSplitter } from "./key-reads.js";
 
 /** Asks the terminal to mark pastes, so a pasted newline is never taken for Enter. */
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -36,16 +36,16 @@ export function speaksKittyKeyboard(env: NodeJS.ProcessEnv): boolean {
  * conch's one reader of the terminal, from its first millisecond. It puts the terminal in raw mode
  * at once (so Enter is a CR and Ctrl-C a key, not a signal), turns bracketed paste on before the
  * user can paste, and keeps every key typed while the UI loads. The UI then reads through
- * `stream()`, which hands over the kept keys first, in order, each read as it was typed.
+ * `stream()`, which hands over the kept keys first, in order; every read, kept or live, is cut
+ * after each Enter (`KeyReadSplitter`), so keys that reached conch together never merge messages.
  */
 export class TerminalInput {
-  private readonly splitter = new HeldKeySplitter();
+  private readonly splitter = new KeyReadSplitter();
   private readonly decoder = new StringDecoder("utf8");
   /** Reads kept until the editor takes them. */
   private held: string[] = [];
   private ink?: InkInput;
   private closed = false;
-  private kittyAsked: boolean;
   /** The terminal answered the kitty-keyboard query: Ink may turn the protocol on without asking again. */
   kittyKeyboard = false;
   /** Ctrl-C was typed before the UI took the keys. */
@@ -57,9 +57,8 @@ export class TerminalInput {
   private constructor(
     private readonly input: TtyInput,
     private readonly output: TtyOutput,
-    opts: { askKitty: boolean },
+    askKitty: boolean,
   ) {
-    this.kittyAsked = opts.askKitty;
     input.setRawMode(true);
     // Keys typed before raw mode went through cooked mode, where Enter arrives as \n. They are
     // all in the first read, which Node delivers in the event loop's second turn (the stream
@@ -69,13 +68,13 @@ export class TerminalInput {
         this.cookedKeysLeft = false;
       }),
     );
-    output.write(BRACKETED_PASTE_ON + (opts.askKitty ? KITTY_QUERY : ""));
+    output.write(BRACKETED_PASTE_ON + (askKitty ? KITTY_QUERY : ""));
     input.on("data", this.onData);
   }
 
   /** Takes the terminal over: raw mode, bracketed paste, every key kept from now on. */
   static open(input: TtyInput, output: TtyOutput, opts: { askKitty?: boolean } = {}): TerminalInput {
-    return new TerminalInput(input, output, { askKitty: opts.askKitty ?? false });
+    return new TerminalInput(input, output, opts.askKitty ?? false);
   }
 
   /** Calls `fn` once if Ctrl-C is typed before the UI takes the keys (at once if it already was). */
@@ -100,13 +99,13 @@ export class TerminalInput {
     let text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
     if (!text || this.closed) return;
     if (this.cookedKeysLeft) text = text.replaceAll("\n", "\r");
+    if (this.interrupted) return;
+    const got = this.splitter.push(text, { starting: !this.ink });
+    if (got.kittyAnswered) this.kittyKeyboard = true;
     if (this.ink) {
-      this.ink.push(this.kittyAsked && !this.kittyKeyboard ? this.dropKittyReply(text) : text);
+      for (const read of got.reads) this.ink.push(read);
       return;
     }
-    if (this.interrupted) return;
-    const got = this.splitter.push(text);
-    if (got.kittyAnswered) this.kittyKeyboard = true;
     this.held.push(...got.reads);
     if (got.reads.length) this.onHeld?.(got.reads);
     if (got.interrupted) {
@@ -114,13 +113,6 @@ export class TerminalInput {
       this.onInterrupt?.();
     }
   };
-
-  /** A late reply to the kitty query, once the UI reads: taken out, never typed into the editor. */
-  private dropKittyReply(text: string): string {
-    const rest = text.replace(/\x1b\[\?\d*u/, "");
-    if (rest !== text) this.kittyKeyboard = true;
-    return rest;
-  }
 
   /**
    * The stream Ink reads from: the kept keys first, each as its own read, then whatever is typed

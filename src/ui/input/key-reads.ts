@@ -8,30 +8,34 @@ const KITTY_REPLY = /^\x1b\[\?\d*u/;
 const INCOMPLETE_TAIL = /^\x1b(?:\[(?:\?\d*|2|20[01]?)?)?$/;
 
 /** What one read from the terminal held, as the editor must be given it. */
-export interface HeldReads {
+export interface KeyReads {
   /** The keys, cut into the reads the editor takes one at a time: each unmarked CR (Enter) ends one. */
   reads: string[];
-  /** Ctrl-C was typed (outside a paste): the user wants out; what followed it is dropped. */
+  /** Ctrl-C was typed (outside a paste) while conch starts: the user wants out; what followed is dropped. */
   interrupted: boolean;
   /** The terminal answered the kitty-keyboard query (the answer is not in `reads`). */
   kittyAnswered: boolean;
 }
 
 /**
- * Cuts the keys typed before the editor is live into the reads the editor would have had.
+ * Cuts what the terminal delivers into the reads the editor would have had, one per Enter.
  *
- * While conch loads, the terminal's buffer fills and one read can return `hello⏎world⏎`. The
- * editor takes several characters with a CR in one read for fast typing whose earlier CRs are line
- * breaks, which would make two messages one. Bracketed paste is on from conch's first millisecond,
- * so a paste comes between markers and every CR outside them is an Enter the user pressed: each
- * ends a read of its own. Pastes stay whole, and a marker cut in two by a read is put back together.
+ * When conch is busy (loading, or drawing a big frame), the terminal's buffer fills and one read
+ * can hold `hello⏎world⏎`. The editor takes several characters with a CR in one read as typing
+ * whose earlier CRs are line breaks, which would make two messages one. Bracketed paste is on from
+ * conch's first millisecond, so a paste comes between markers and every CR outside them is an Enter
+ * the user pressed: each ends a read of its own. Pastes stay whole.
+ *
+ * While conch starts (`starting`), a marker or kitty reply cut in two by a read is put back
+ * together (nothing waits on those keys yet), and Ctrl-C means quit. Afterwards a read is passed
+ * on at once: an Escape at its end must not wait for the next key.
  */
-export class HeldKeySplitter {
+export class KeyReadSplitter {
   private inPaste = false;
   private carry = "";
 
   /** Splits one chunk read from the terminal. */
-  push(chunk: string): HeldReads {
+  push(chunk: string, opts: { starting: boolean }): KeyReads {
     const text = this.carry + chunk;
     this.carry = "";
     const reads: string[] = [];
@@ -60,12 +64,12 @@ export class HeldKeySplitter {
           continue;
         }
         const tail = text.slice(i);
-        if (INCOMPLETE_TAIL.test(tail)) {
+        if (opts.starting && INCOMPLETE_TAIL.test(tail)) {
           this.carry = tail;
           break;
         }
       }
-      if (!this.inPaste && ch === "\x03") {
+      if (opts.starting && !this.inPaste && ch === "\x03") {
         if (current) reads.push(current);
         return { reads, interrupted: true, kittyAnswered };
       }
@@ -80,7 +84,7 @@ export class HeldKeySplitter {
     return { reads, interrupted: false, kittyAnswered };
   }
 
-  /** What a read left unfinished (a lone ESC, say): handed over as typed when the editor goes live. */
+  /** What a read left unfinished while starting (a lone ESC, say): handed over as typed when the editor goes live. */
   flush(): string[] {
     const rest = this.carry;
     this.carry = "";
