@@ -89,7 +89,7 @@ export function App(props: AppProps): React.ReactElement {
   // A long history prints a batch per frame; `drained` asks for the next batch without a state change.
   const [drained, setDrained] = useState(0);
   // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
-  const libsReady = useRenderLibs();
+  const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
   const split = useMemo(() => (libsReady ? ledger.current!.update(state) : NOT_YET), [state, printEpoch, drained, libsReady]);
   useEffect(() => {
     if (!split.more) return;
