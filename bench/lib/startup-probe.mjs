@@ -9,12 +9,10 @@
 import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { TuiRun } from "./tui.mjs";
+import { hasAppFrame, TuiRun } from "./tui.mjs";
 
-/** The App's input line with `text` typed into it (the instant prompt's has its status line below). */
-const editorShows = (text) => (lines) => lines.some((l) => new RegExp(`^\\s*›\\s?${text}`).test(l)) && !lines.some((l) => / · starting… · /.test(l));
-/** The App's own frame: an input prompt, and the instant prompt's status line gone. */
-export const appFrame = (lines) => lines.some((l) => /^\s*›(\s|$)/.test(l)) && !lines.some((l) => / · starting… · /.test(l));
+/** The App's input line with `text` typed into it (not the instant prompt's echo: its status line is gone). */
+const editorShows = (text) => (lines) => hasAppFrame(lines) && lines.some((l) => new RegExp(`^\\s*›\\s?${text}`).test(l));
 
 /**
  * Follows a --trace file while conch writes it. `entries` are its lines so far, each with `seenAt`
@@ -127,7 +125,7 @@ export function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hello", t
     env,
     keys: [{ at, text: `${text}\r` }],
     done: async (run, trace) => {
-      const app = await run.waitFor(appFrame, timeoutMs, "the App's first frame");
+      const app = await run.waitFor(hasAppFrame, timeoutMs, "the App's first frame");
       const [sent] = await trace.until((entries) => (promptsOf(entries).length ? promptsOf(entries) : undefined), timeoutMs, "session/prompt");
       const opened = sessionOpened(trace.entries);
       return { app, onWire: sent.seenAt, afterSessionOpen: opened ? sent.t - opened.t : NaN, sessionOpen: opened?.seenAt ?? NaN, text: sent.text };
@@ -143,7 +141,7 @@ export function keyEchoRun({ agentArgs, cwd, env, at = 50, timeoutMs = 30_000 })
     env,
     keys: [{ at, text: "x" }],
     done: async (run) => {
-      const app = await run.waitFor(appFrame, timeoutMs, "the App's first frame");
+      const app = await run.waitFor(hasAppFrame, timeoutMs, "the App's first frame");
       const echoed = await run.waitFor(editorShows("x"), timeoutMs, "the key in the live editor");
       return { app, echoed };
     },
