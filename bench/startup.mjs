@@ -99,6 +99,9 @@ for (const spec of REAL) {
     figure({ name: `${agent}: prompt on the wire after session/new answered`, values: ok.map((r) => r.afterSessionOpen), goal: { op: "<=", value: 50 } }),
     figure({ name: `${agent}: App's first full frame`, values: ok.map((r) => r.app), goal: { op: "<=", value: 400 } }),
   );
+  const closes = ok.map((r) => r.closeMs).filter((x) => Number.isFinite(x));
+  if (closes.length) realMetrics.push(figure({ name: `${agent}: session/close answered (on quit)`, values: closes }));
+  else notes.push(`${agent} does not advertise session/close (or never answered it): conch stopped it without`);
 }
 
 // ---- the fuzz ---------------------------------------------------------------------------------------
@@ -266,6 +269,7 @@ report(args, {
     figure({ name: "demo: session open (session/new answered)", values: prompts.map((r) => r.sessionOpen) }),
     figure({ name: "demo: prompt typed at 50 ms on the wire", values: prompts.map((r) => r.onWire) }),
     figure({ name: "demo: prompt on the wire after session/new answered", values: prompts.map((r) => r.afterSessionOpen), goal: { op: "<=", value: 50 } }),
+    figure({ name: "demo: session/close answered (on quit)", values: prompts.map((r) => r.closeMs).filter((x) => Number.isFinite(x)) }),
     ...realMetrics,
     metric({ name: `fuzz: prompts lost, doubled or changed (${fuzz.prompts} typed in ${fuzz.launches} launches)`, unit: "prompts", values: [fuzz.lost], goal: { op: "<=", value: 0 } }),
     ...lazyMetrics,

@@ -117,20 +117,35 @@ export async function launch({ agentArgs, cwd, env, keys = [], done, cols = 100,
   }
 }
 
-/** A prompt typed at `at` ms: when the App first drew itself, and when the prompt was on the wire. */
-export function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hello", timeoutMs = 30_000 }) {
-  return launch({
+/** How long the agent took to answer `session/close` (NaN when it was not sent or not answered). */
+export function closeAnswerMs(entries) {
+  const asked = entries.find((e) => e.dir === "client" && e.msg?.method === "session/close");
+  const answer = asked && entries.find((e) => e.dir === "agent" && e.msg?.id === asked.msg.id && !e.msg.method);
+  return answer ? answer.t - asked.t : NaN;
+}
+
+/**
+ * A prompt typed at `at` ms: when the App first drew itself, and when the prompt was on the wire.
+ * conch is then stopped (SIGTERM, as a closing terminal would); `closeMs` is how long the agent took
+ * to answer the `session/close` conch sent on the way out.
+ */
+export async function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hello", timeoutMs = 30_000 }) {
+  let follower;
+  const result = await launch({
     agentArgs,
     cwd,
     env,
     keys: [{ at, text: `${text}\r` }],
     done: async (run, trace) => {
+      follower = trace;
       const app = await run.waitFor(hasAppFrame, timeoutMs, "the App's first frame");
       const [sent] = await trace.until((entries) => (promptsOf(entries).length ? promptsOf(entries) : undefined), timeoutMs, "session/prompt");
       const opened = sessionOpened(trace.entries);
       return { app, onWire: sent.seenAt, afterSessionOpen: opened ? sent.t - opened.t : NaN, sessionOpen: opened?.seenAt ?? NaN, text: sent.text };
     },
   });
+  follower.read();
+  return { ...result, closeMs: closeAnswerMs(follower.entries) };
 }
 
 /** A key typed at `at` ms: when the live editor (not the instant prompt) showed it. */
