@@ -1,6 +1,6 @@
 import { EXIT } from "../print/print-result.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
-import { InstantPrompt } from "../ui/instant-prompt.js";
+import { agentLabel, InstantPrompt } from "../ui/instant-prompt.js";
 import { speaksKittyKeyboard, TerminalInput } from "../ui/input/terminal-input.js";
 import { readStdin } from "./read-stdin.js";
 import { CONCH_VERSION } from "../acp/conch-version.js";
@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
       let terminal;
       if (process.stdin.isTTY && process.stdout.isTTY) {
         const input = TerminalInput.open(process.stdin, process.stdout, { askKitty: speaksKittyKeyboard(process.env) });
-        const prompt = new InstantPrompt(process.stdout, cmd.agent ?? "conch", cmd.cwd);
+        const prompt = new InstantPrompt(process.stdout, agentLabel(cmd.agent), cmd.cwd);
         input.onKeysHeld((reads) => prompt.show(reads));
         terminal = { input, prompt };
       }

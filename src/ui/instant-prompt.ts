@@ -37,6 +37,13 @@ export function echoRead(echo: Echo, read: string): Echo {
   return { line, queued, inPaste };
 }
 
+/** What the instant prompt calls the agent: a preset's name, or a command line's program (a long path would crowd out the rest). */
+export function agentLabel(agent: string | undefined): string {
+  if (!agent) return "conch";
+  const program = agent.trim().split(/\s+/)[0] ?? agent;
+  return /[\s/]/.test(agent.trim()) ? path.basename(program.replace(/^["']|["']$/g, "")) : agent;
+}
+
 /**
  * The input prompt drawn at once, before the UI's modules are loaded, while the agent starts. The
  * keys typed meanwhile are kept by `TerminalInput` and go to the editor once it is live; this only

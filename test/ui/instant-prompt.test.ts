@@ -1,6 +1,6 @@
 import xterm from "@xterm/headless";
 import { describe, expect, it } from "vitest";
-import { echoRead, InstantPrompt, type Echo } from "../../src/ui/instant-prompt.js";
+import { agentLabel, echoRead, InstantPrompt, type Echo } from "../../src/ui/instant-prompt.js";
 
 const start: Echo = { line: "", queued: 0, inPaste: false };
 const echo = (...reads: string[]) => reads.reduce(echoRead, start);
@@ -43,5 +43,12 @@ describe("the instant prompt's echo of keys typed while conch loads", () => {
     prompt.erase();
     expect(await rows()).toEqual(["$ conch", "", "", ""]);
     delete process.env.NO_COLOR;
+  });
+
+  it("names the agent by its preset, or by the program of a command line", () => {
+    expect(agentLabel(undefined)).toBe("conch");
+    expect(agentLabel("codex")).toBe("codex");
+    expect(agentLabel("/root/.cache/real-acp-agents/codex/node_modules/.bin/codex-acp")).toBe("codex-acp");
+    expect(agentLabel("/usr/bin/node /opt/agents/claude/dist/index.js --acp")).toBe("node");
   });
 });
