@@ -215,6 +215,7 @@ export function App(props: AppProps): React.ReactElement {
           width={width}
           maxShown={Math.max(2, Math.floor(rows / 5))}
           isActive={shell.focus === "queue"}
+          waitsFor={state.phase === "starting" || state.phase === "auth" ? "the session opens" : undefined}
           {...shell.queue}
         />
         {shell.panel ? <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} /> : null}
