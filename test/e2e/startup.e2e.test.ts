@@ -8,12 +8,12 @@ import { Screen, terminalEnv } from "./screen.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin/conch.js");
 
-/** The prompts that went to the agent, in order, read from conch's --trace file. */
+/** The prompts that went to the agent, in order, read from conch's --trace file (while conch writes it: only whole lines). */
 function promptsSent(trace: string): string[] {
   if (!existsSync(trace)) return [];
   return readFileSync(trace, "utf8")
     .split("\n")
-    .filter(Boolean)
+    .slice(0, -1)
     .map((line) => JSON.parse(line) as { dir: string; msg?: { method?: string; params?: { prompt?: { type: string; text?: string }[] } } })
     .filter((entry) => entry.dir === "client" && entry.msg?.method === "session/prompt")
     .map((entry) => (entry.msg!.params!.prompt ?? []).map((block) => block.text ?? "").join(""));
