@@ -12,7 +12,8 @@ import { BENCH, ROOT, fmt, goalText, figureText, log, machine, machineBusy, pars
 
 const args = parseArgs();
 const BENCHES = [
-  { name: "startup", file: "startup.mjs" },
+  // 20 launches per figure, with real agents through ../shared/real-agents, and a 100-launch fuzz.
+  { name: "startup", file: "startup.mjs", timeoutS: 2400 },
   { name: "idle", file: "idle.mjs" },
   { name: "decode", file: "decode.mjs" },
   { name: "settle", file: "settle.mjs" },
@@ -50,7 +51,7 @@ async function runBench(b) {
   const busy0 = machineBusySeconds();
   let r;
   try {
-    r = await runMeasured(process.execPath, argv, { cwd: ROOT, env: process.env, timeoutMs: TIMEOUT_MS, graceMs: 5000, onStderr: (d) => process.stderr.write(d) });
+    r = await runMeasured(process.execPath, argv, { cwd: ROOT, env: process.env, timeoutMs: Math.max(TIMEOUT_MS, (b.timeoutS ?? 0) * 1000), graceMs: 5000, onStderr: (d) => process.stderr.write(d) });
   } catch (err) {
     return { code: null, signal: "runner", seconds: 0, result: undefined, stderrTail: String(err.message) };
   }

@@ -186,6 +186,11 @@ export class AgentConnection {
     return this.conn.agent.request(methods.agent.session.delete, { sessionId });
   }
 
+  /** `session/close`: the agent ends the session's work and frees it (when it advertises `sessionCapabilities.close`). */
+  closeSession(sessionId: string): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.session.close, { sessionId });
+  }
+
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse> {
     return this.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt });
   }

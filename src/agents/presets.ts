@@ -59,11 +59,13 @@ export function which(bin: string, envPath = process.env.PATH ?? ""): string | u
   return undefined;
 }
 
-/** The command that starts conch's demo agent: this build's `demo/main.js` (from sources, the built one). */
+/**
+ * The command that starts conch's demo agent, from this build: the bundle's `demo.js` beside the
+ * bundled CLI (dist/bundle/), else tsc's `demo/main.js` (dist/), else, from sources, the built one.
+ */
 export function demoAgentCommand(): AgentCommand {
-  const beside = path.resolve(here, "../demo/main.js");
-  const built = path.resolve(here, "../../dist/demo/main.js");
-  return { command: process.execPath, args: [existsSync(beside) ? beside : built] };
+  const candidates = [path.resolve(here, "demo.js"), path.resolve(here, "../demo/main.js"), path.resolve(here, "../../dist/demo/main.js")];
+  return { command: process.execPath, args: [candidates.find((p) => existsSync(p)) ?? candidates[candidates.length - 1]] };
 }
 
 /** Splits a command line the way a shell would for simple quoting ('…', "…", \\). */

@@ -72,6 +72,7 @@ async function checkAgent(agent: ResolvedAgent, required: boolean): Promise<Chec
       caps.loadSession && "load",
       caps.sessionCapabilities?.list && "list",
       (caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume && "resume",
+      caps.sessionCapabilities?.close && "close",
       caps.promptCapabilities?.image && "image",
       caps.mcpCapabilities?.http && "mcp-http",
     ].filter(Boolean);

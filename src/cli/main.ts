@@ -1,6 +1,7 @@
 import { EXIT } from "../print/print-result.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
-import { drawInstantPrompt } from "../ui/instant-prompt.js";
+import { agentLabel, InstantPrompt } from "../ui/instant-prompt.js";
+import { speaksKittyKeyboard, TerminalInput } from "../ui/input/terminal-input.js";
 import { readStdin } from "./read-stdin.js";
 import { CONCH_VERSION } from "../acp/conch-version.js";
 
@@ -24,10 +25,17 @@ export async function main(argv: string[]): Promise<number> {
     case "print":
       return runPrintCommand(cmd);
     case "interactive": {
-      // The prompt shows at once; the UI and the agent load behind it.
-      const erase = process.stdin.isTTY && process.stdout.isTTY ? drawInstantPrompt(process.stdout, cmd.agent ?? "conch", cmd.cwd) : undefined;
+      // Before anything loads: the terminal goes raw (every key typed from now on is kept for the
+      // editor) and a prompt shows; the agent and the UI start behind it.
+      let terminal;
+      if (process.stdin.isTTY && process.stdout.isTTY) {
+        const input = TerminalInput.open(process.stdin, process.stdout, { askKitty: speaksKittyKeyboard(process.env) });
+        const prompt = new InstantPrompt(process.stdout, agentLabel(cmd.agent), cmd.cwd);
+        input.onKeysHeld((reads) => prompt.show(reads));
+        terminal = { input, prompt };
+      }
       const { runInteractive } = await import("../ui/run-interactive.js");
-      return runInteractive(cmd, erase);
+      return runInteractive(cmd, terminal);
     }
     case "sessions": {
       const { runSessionsCommand } = await import("./sessions-command.js");

@@ -59,7 +59,7 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, embeddedContext: true },
-          sessionCapabilities: { list: {}, resume: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         authMethods: login.methods(),
       };
@@ -115,6 +115,10 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       const { response, turn } = await runTurn(session, params, signal, env);
       afterResponse(() => turn.startDeferredJobs());
       return response;
+    })
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      await registry.close(params.sessionId);
+      return {};
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       registry.get(params.sessionId)?.cancel();

@@ -186,6 +186,11 @@ export class DemoSession {
     return this.backgroundJobs.has(toolCallId);
   }
 
+  /** Stops the turn in progress only. */
+  cancelTurn(): void {
+    this.currentTurn?.abort();
+  }
+
   /** `session/cancel`: stops the turn in progress and every background job of the session. */
   cancel(): void {
     this.currentTurn?.abort();

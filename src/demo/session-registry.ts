@@ -5,6 +5,8 @@ import type { SessionStore } from "./session-store.js";
 /** The sessions this process knows: the live ones, and the saved ones it can bring back. */
 export class SessionRegistry {
   private readonly live = new Map<string, DemoSession>();
+  /** Closed with `session/close`: not usable until loaded or resumed again. */
+  private readonly closed = new Set<string>();
 
   constructor(
     private readonly store: SessionStore,
@@ -28,12 +30,13 @@ export class SessionRegistry {
   /** A live session by id, or the JSON-RPC "session not found" error. */
   require(sessionId: string): DemoSession {
     const session = this.live.get(sessionId);
-    if (!session) throw RequestError.sessionNotFound(sessionId);
+    if (!session || this.closed.has(sessionId)) throw RequestError.sessionNotFound(sessionId);
     return session;
   }
 
   /** Brings a session back for load or resume: the live one if there is one, else the saved one. */
   async open(sessionId: string, client: AgentContext, cwd: string): Promise<DemoSession> {
+    this.closed.delete(sessionId);
     let session = this.live.get(sessionId);
     if (!session) {
       const record = await this.store.load(sessionId);
@@ -44,6 +47,18 @@ export class SessionRegistry {
     }
     session.attach(client, cwd);
     return session;
+  }
+
+  /**
+   * `session/close`: ends the turn in progress and saves the session, which answers nothing more
+   * until it is loaded or resumed again. Its background jobs stand for processes that outlive the
+   * agent itself (a later load shows them still running), so closing does not stop them either.
+   */
+  async close(sessionId: string): Promise<void> {
+    const session = this.require(sessionId);
+    session.cancelTurn();
+    this.closed.add(sessionId);
+    await session.save();
   }
 
   /** `session/list`: saved and live sessions, newest first, optionally only those of one cwd. */

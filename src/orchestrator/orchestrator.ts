@@ -70,6 +70,9 @@ export type OpenMode =
 
 /** How long quitting waits for the cancel and the answers to reach the agent before stopping it. */
 const FLUSH_MS = 500;
+/** How long quitting waits for the agent to answer `session/close` before stopping it anyway. */
+const CLOSE_WAIT_MS = 1000;
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
 
 /** Called after every transition with the new state and the event that made it. */
 type Listener = (state: SessionState, event?: SessionEvent) => void;
@@ -349,8 +352,9 @@ export class Orchestrator {
    * every pending permission and question is answered `cancelled`, a turn the agent is still working
    * on (a prompt in flight, or a question waiting) gets `session/cancel`, and once those have
    * reached the agent (or could not), the agent is stopped (EOF, SIGTERM to its whole process tree,
-   * SIGKILL) with every terminal. A turn that only waits on background work is not cancelled: the
-   * agent answered it, and a resume shows that work again. An agent still starting is stopped too.
+   * SIGKILL) with every terminal; before that, an agent that can close sessions is asked to
+   * (`session/close`). A turn that only waits on background work is not cancelled: the agent
+   * answered it, and a resume shows that work again. An agent still starting is stopped too.
    * Nothing conch started outlives this. Calling it again waits for the same stop.
    */
   shutdown(): Promise<void> {
@@ -369,6 +373,11 @@ export class Orchestrator {
         clearTimeout(timer);
       }
       this.terminals?.dispose();
+      const sid = this.state.info?.sessionId;
+      // Told first, the agent ends and frees the session itself; a slow answer does not hold up quitting.
+      if (sid && this.link?.init.agentCapabilities?.sessionCapabilities?.close && !this.link.exit) {
+        await Promise.race([this.link.conn.closeSession(sid).catch(() => undefined), pause(CLOSE_WAIT_MS)]);
+      }
       await this.link?.stop();
       this.opts.sink?.sync();
     })();

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { spawn, type IDisposable, type IPty } from "node-pty";
+import { createRequire } from "node:module";
+import type * as NodePty from "node-pty";
+import type { IDisposable, IPty } from "node-pty";
 import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
 import { findExecutable, planCommand } from "./command-line.js";
 import { TerminalEvents } from "./terminal-events.js";
@@ -10,6 +12,14 @@ import { signalName } from "./process-group.js";
 import { newProcessTag, PROCESS_TAG_VAR, processRoot, processTreeAlive, signalProcessTree, trackProcessTree, type ProcessRoot, type TreeMember } from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { TerminalScreen } from "./terminal-screen.js";
+
+/** node-pty is native and needed only once a command runs: loaded then, from node_modules. */
+const loadModule = createRequire(import.meta.url);
+let ptyModule: typeof NodePty | undefined;
+function nodePty(): typeof NodePty {
+  ptyModule ??= loadModule("node-pty") as typeof NodePty;
+  return ptyModule;
+}
 
 /** Pause reading the PTY when this much output waits for the emulator... */
 export const PAUSE_ABOVE_PENDING_BYTES = 1024 * 1024;
@@ -85,7 +95,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     }
     this.screen = new TerminalScreen({ cols: options.cols, rows: options.rows, scrollback: options.scrollback });
     try {
-      this.pty = spawn(planned.file, planned.args, {
+      this.pty = nodePty().spawn(planned.file, planned.args, {
         name: env.TERM,
         cols: this.screen.cols,
         rows: this.screen.rows,

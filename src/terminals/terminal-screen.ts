@@ -1,4 +1,5 @@
-import xterm from "@xterm/headless";
+import { createRequire } from "node:module";
+import type * as XTermModule from "@xterm/headless";
 import type { IBuffer, IBufferCell, IBufferLine, IModes, Terminal as XTerm } from "@xterm/headless";
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 
@@ -51,6 +52,19 @@ export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 export const DEFAULT_SCROLLBACK = 10_000;
 
+/** Loads modules from node_modules at run time (the bundle does not hold them). */
+const loadModule = createRequire(import.meta.url);
+let emulator: typeof XTermModule | undefined;
+
+/**
+ * The emulator's library, loaded on the first terminal: no session needs it to start, and it is
+ * CommonJS, so a synchronous require keeps `new TerminalScreen()` synchronous.
+ */
+function xterm(): typeof XTermModule {
+  emulator ??= loadModule("@xterm/headless") as typeof XTermModule;
+  return emulator;
+}
+
 /** A headless terminal emulator and the styled rows it shows; the model behind a live PTY pane. */
 export class TerminalScreen {
   private readonly term: XTerm;
@@ -58,7 +72,7 @@ export class TerminalScreen {
   private disposed = false;
 
   constructor(options: TerminalScreenOptions = {}) {
-    this.term = new xterm.Terminal({
+    this.term = new (xterm().Terminal)({
       cols: positiveInt(options.cols, DEFAULT_COLS),
       rows: positiveInt(options.rows, DEFAULT_ROWS),
       scrollback: Math.max(0, Math.floor(options.scrollback ?? DEFAULT_SCROLLBACK)),

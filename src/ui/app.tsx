@@ -13,6 +13,7 @@ import { TerminalPane } from "./components/terminal-pane.js";
 import { useAttention } from "./hooks/use-attention.js";
 import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
+import { useRenderLibs } from "./hooks/use-render-libs.js";
 import { useSessionState } from "./hooks/use-session-state.js";
 import { useShell } from "./hooks/use-shell.js";
 import { useTerminalSize } from "./hooks/use-terminal-size.js";
@@ -23,7 +24,7 @@ import type { Launch } from "./launch.js";
 import { terminalAccess, type SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
 import { ClippedRegion } from "./transcript/clipped-region.js";
-import { TranscriptLedger } from "./transcript/transcript-ledger.js";
+import { TranscriptLedger, type TranscriptSplit } from "./transcript/transcript-ledger.js";
 import { LiveTail, looseTerminals, PrintedTranscript } from "./transcript/transcript-view.js";
 
 /** Props of the interactive app. */
@@ -47,6 +48,9 @@ export interface AppProps {
   /** The saved sessions as a table, for /sessions. */
   listSessions?: () => Promise<string>;
 }
+
+/** The transcript split while its libraries load: nothing printed, nothing live. */
+const NOT_YET: TranscriptSplit = { printed: [], live: [], more: false };
 
 /** Clears the screen and the scrollback, then homes the cursor. */
 const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
@@ -84,7 +88,9 @@ export function App(props: AppProps): React.ReactElement {
   // The epoch is a dependency because /clear empties the ledger's printed list without a state change.
   // A long history prints a batch per frame; `drained` asks for the next batch without a state change.
   const [drained, setDrained] = useState(0);
-  const split = useMemo(() => ledger.current!.update(state), [state, printEpoch, drained]);
+  // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
+  const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
+  const split = useMemo(() => (libsReady ? ledger.current!.update(state) : NOT_YET), [state, printEpoch, drained, libsReady]);
   useEffect(() => {
     if (!split.more) return;
     const timer = setTimeout(() => setDrained((n) => n + 1), HISTORY_BATCH_MS);
@@ -179,7 +185,7 @@ export function App(props: AppProps): React.ReactElement {
       )}
       {quitting ? null : (
       <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
-        {state.permissions.length > 0 ? (
+        {state.permissions.length > 0 && libsReady ? (
           <Box flexDirection="column">
             {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
             <ClippedRegion maxRows={Math.max(8, rows - 8)} moreLabel={(n) => `⋮ ${n} lines of the request above`}>
@@ -209,6 +215,7 @@ export function App(props: AppProps): React.ReactElement {
           width={width}
           maxShown={Math.max(2, Math.floor(rows / 5))}
           isActive={shell.focus === "queue"}
+          waitsFor={state.phase === "starting" || state.phase === "auth" ? "the session opens" : undefined}
           {...shell.queue}
         />
         {shell.panel ? <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} /> : null}

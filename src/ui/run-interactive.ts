@@ -3,18 +3,18 @@ import { UsageError } from "../cli/parse-args.js";
 import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
 import { formatSessions } from "../cli/sessions-command.js";
 import { listSessions } from "../store/session-index.js";
+import { InstantPrompt, agentLabel } from "./instant-prompt.js";
+import { speaksKittyKeyboard, TerminalInput } from "./input/terminal-input.js";
 import { Launch } from "./launch.js";
 import { attentionBytes } from "./status/attention.js";
 import { askProjectTrust } from "./trust-prompt.js";
-
-/** Asks the terminal to mark pastes, so a pasted newline is never taken for Enter. */
-const BRACKETED_PASTE_ON = "\x1b[?2004h";
-const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
 /** Past this, something conch started refuses to end: exit rather than hang the user's shell. */
 const FORCE_EXIT_MS = 8000;
+/** The exit code when the user quits (Ctrl-C, a signal) before the UI is up. */
+const INTERRUPTED = 130;
 
 /** A wait that does not keep the process alive once nothing else does. */
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -25,24 +25,50 @@ async function sessionTable(cwd: string): Promise<string> {
   return formatSessions([...all.filter((r) => r.cwd === cwd), ...all.filter((r) => r.cwd !== cwd)].slice(0, 20));
 }
 
+/** The terminal as `main` set it up in its first milliseconds: keys kept, a prompt on screen. */
+export interface StartupTerminal {
+  input: TerminalInput;
+  prompt: InstantPrompt;
+}
+
+/** The UI's modules: the largest part of conch, loaded while the agent starts. */
+async function loadUi() {
+  const [react, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
+  // React is CommonJS: bundled, a dynamic import gives only its default export.
+  return { createElement: react.default.createElement, render, App };
+}
+
 /**
- * The interactive session: draws the app at once, starts the agent behind it (a slow agent never
- * holds up the prompt), sends the command-line prompt when the session opens, and on quit stops
- * the agent and everything it started. Returns the exit code.
+ * The interactive session. The agent starts first (spawn, initialize, session/new), and the UI
+ * loads while it does; keys typed meanwhile are kept and handed to the editor in order, and a
+ * message sent before the session opens waits in the queue until it does. On quit it stops the
+ * agent and everything it started. Returns the exit code.
  */
-export async function runInteractive(cmd: Extract<Command, { kind: "interactive" }>, eraseInstantPrompt: () => void = () => undefined): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+export async function runInteractive(cmd: Extract<Command, { kind: "interactive" }>, terminal?: StartupTerminal): Promise<number> {
+  if (!terminal) {
     process.stderr.write("conch: the interactive UI needs a terminal; for scripts use conch -p\n");
     return 2;
   }
+  let { input, prompt } = terminal;
+  const giveBackTerminal = () => {
+    prompt.erase();
+    input.close();
+  };
   let prepared;
   try {
-    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, (project) => {
-      eraseInstantPrompt();
-      return askProjectTrust(project);
+    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, async (project) => {
+      // The question takes the terminal as a plain line prompt: keys typed while conch was starting
+      // are dropped with the kept ones, so they cannot answer it. Then the terminal is taken again.
+      giveBackTerminal();
+      const choice = await askProjectTrust(project);
+      input = TerminalInput.open(process.stdin, process.stdout, { askKitty: speaksKittyKeyboard(process.env) });
+      prompt = new InstantPrompt(process.stdout, agentLabel(cmd.agent), cmd.cwd);
+      const shown = prompt;
+      input.onKeysHeld((reads) => shown.show(reads));
+      return choice;
     });
   } catch (err) {
-    eraseInstantPrompt();
+    giveBackTerminal();
     process.stderr.write(`conch: ${(err as Error).message}\n`);
     return err instanceof UsageError ? 2 : err instanceof SessionNotFoundError ? 4 : 1;
   }
@@ -52,21 +78,20 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   process.on("exit", () => orchestrator.killNow());
 
   const launch = new Launch();
-  const notify = cmd.notify
-    ? (message: string) => {
-        // Straight to the terminal, between Ink's frames: neither sequence moves the cursor.
-        process.stdout.write(attentionBytes(message));
-      }
-    : undefined;
+  // Queued at once: it goes out the moment the session opens, before anything typed meanwhile.
+  if (cmd.prompt) orchestrator.send(cmd.prompt);
+  // The agent starts now; its start overlaps the UI's loading instead of following it.
+  const started: Promise<boolean> = input.interrupted ? Promise.resolve(false) : launch.run(() => orchestrator.start(mode));
+  const stop = async (): Promise<void> => {
+    const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
+    force.unref();
+    await Promise.race([started, delay(START_SETTLE_MS)]);
+    await orchestrator.shutdown();
+    await recorder.close();
+  };
 
-  const [{ createElement }, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
-
-  eraseInstantPrompt();
-  process.stdout.write(BRACKETED_PASTE_ON);
-  const ink = render(
-    createElement(App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd) }),
-    { exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: "auto" } },
-  );
+  let ink: { unmount(): void } | undefined;
+  const interrupted = new Promise<undefined>((resolve) => input.whenInterrupted(() => resolve(undefined)));
   // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
   // the agent stopped); a second one while that runs kills what is left at once.
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -74,29 +99,44 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   const onSignal = () => {
     if (signalled) {
       orchestrator.killNow();
-      process.exit(130);
+      process.exit(INTERRUPTED);
     }
     signalled = true;
-    ink.unmount();
+    if (ink) ink.unmount();
+    else input.interrupt();
   };
   for (const signal of signals) process.on(signal, onSignal);
+  const offSignals = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
 
-  // The first frame is written synchronously by render(); start the agent behind it.
-  let started: Promise<boolean> = Promise.resolve(false);
-  setImmediate(() => {
-    started = launch.run(() => orchestrator.start(mode)).then((ok) => {
-      if (ok && cmd.prompt) orchestrator.send(cmd.prompt);
-      return ok;
-    });
-  });
+  const ui = await Promise.race([loadUi(), interrupted]);
+  if (!ui) {
+    // Ctrl-C (or a signal) before the UI was up: the user wants out, not a UI.
+    giveBackTerminal();
+    await stop();
+    offSignals();
+    return INTERRUPTED;
+  }
+  const notify = cmd.notify
+    ? (message: string) => {
+        // Straight to the terminal, between Ink's frames: neither sequence moves the cursor.
+        process.stdout.write(attentionBytes(message));
+      }
+    : undefined;
 
-  await ink.waitUntilExit();
-  process.stdout.write(BRACKETED_PASTE_OFF);
-  const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
-  force.unref();
-  await Promise.race([started, delay(START_SETTLE_MS)]);
-  await orchestrator.shutdown();
-  for (const signal of signals) process.off(signal, onSignal);
-  await recorder.close();
+  prompt.erase();
+  const instance = ui.render(
+    ui.createElement(ui.App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd) }),
+    // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
+    // query was asked, and answered, at startup.
+    { stdin: input.stream() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" } },
+  );
+  ink = instance;
+
+  await instance.waitUntilExit();
+  input.close();
+  await stop();
+  offSignals();
   return 0;
 }

@@ -21,7 +21,7 @@ describe("demo agent setup", () => {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: true, embeddedContext: true },
-        sessionCapabilities: { list: {}, resume: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       authMethods: [],
     });

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import xterm from "@xterm/headless";
 import * as pty from "node-pty";
 
@@ -156,3 +157,22 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** The environment of a person's terminal: no CI markers (Ink draws differently in CI), private state dirs, a fast demo. */
+export function terminalEnv(stateDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "NO_COLOR") continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    TERM: "xterm-256color",
+    CONCH_STATE_DIR: stateDir,
+    XDG_STATE_HOME: stateDir,
+    CONCH_DEMO_STATE: join(stateDir, "demo"),
+    CONCH_DEMO_DELAY_MS: "0",
+    CONCH_DEMO_BACKGROUND_MS: "800",
+  };
+}
+

@@ -3,28 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alive, Screen } from "./screen.js";
+import { alive, Screen, terminalEnv } from "./screen.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin/conch.js");
-
-/** The environment of a person's terminal: no CI markers (Ink draws differently in CI), private state dirs, a fast demo. */
-function terminalEnv(stateDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "NO_COLOR") continue;
-    env[k] = v;
-  }
-  return {
-    ...env,
-    TERM: "xterm-256color",
-    CONCH_STATE_DIR: stateDir,
-    XDG_STATE_HOME: stateDir,
-    CONCH_DEMO_STATE: path.join(stateDir, "demo"),
-    CONCH_DEMO_DELAY_MS: "0",
-    CONCH_DEMO_BACKGROUND_MS: "800",
-  };
-}
 
 describe("conch's TUI in a real terminal, driving the demo agent", () => {
   let screen: Screen;

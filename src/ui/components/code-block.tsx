@@ -1,6 +1,6 @@
 import React, { useMemo } from "react";
 import { Box, Text } from "ink";
-import { highlight, supportsLanguage } from "cli-highlight";
+import { renderLibs } from "./render-libs.js";
 import { colorsEnabled } from "./theme.js";
 
 /** Props of a fenced code block. */
@@ -27,7 +27,9 @@ export const CodeBlock = React.memo(function CodeBlock({ code, lang, plain }: Co
 /** Highlighted code as ANSI text, or the code unchanged when it cannot or should not be highlighted. */
 export function highlightCode(code: string, language: string, plain: boolean): string {
   const text = code.replace(/\n+$/, "");
-  if (plain || !language || !colorsEnabled() || !supportsLanguage(language)) return text;
+  if (plain || !language || !colorsEnabled()) return text;
+  const { highlight, supportsLanguage } = renderLibs();
+  if (!supportsLanguage(language)) return text;
   try {
     return highlight(text, { language, ignoreIllegals: true });
   } catch {

@@ -1,6 +1,6 @@
 import React, { useMemo } from "react";
 import { Box, Text } from "ink";
-import { structuredPatch } from "diff";
+import { renderLibs } from "./render-libs.js";
 import { color } from "./theme.js";
 
 /** Props of a diff view. */
@@ -75,7 +75,7 @@ function DiffRow({ line, numberWidth, width }: { line: DiffLine; numberWidth: nu
 
 /** The unified diff of two texts as numbered lines (3 lines of context around each change). */
 export function diffLines(oldText: string, newText: string): DiffLine[] {
-  const patch = structuredPatch("a", "b", oldText, newText, "", "", { context: 3 });
+  const patch = renderLibs().structuredPatch("a", "b", oldText, newText, "", "", { context: 3 });
   const out: DiffLine[] = [];
   for (const hunk of patch.hunks) {
     out.push({ kind: "hunk", text: `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@` });

@@ -1,10 +1,11 @@
 import React, { useMemo } from "react";
 import { Box, Text } from "ink";
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked";
 import { CodeBlock } from "./code-block.js";
 import { decodeEntities, renderInline } from "./markdown-inline.js";
 import { splitStreamingMarkdown } from "./markdown-split.js";
 import { MarkdownTable } from "./markdown-table.js";
+import { renderLibs } from "./render-libs.js";
 import { color } from "./theme.js";
 
 /** Props of a markdown view. */
@@ -40,7 +41,7 @@ export const Markdown = React.memo(function Markdown({ text, width, live }: Mark
 
 function lexBlocks(text: string): Token[] {
   if (text.trim() === "") return [];
-  return Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space" && t.type !== "def");
+  return renderLibs().Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space" && t.type !== "def");
 }
 
 interface BlockProps {

@@ -21,6 +21,8 @@ export interface QueueViewProps {
   onRemove(message: QueuedMessage): void;
   /** Give the keys back to the input. */
   onLeave(): void;
+  /** What the queue waits for, as the hint says it; "the turn ends" unless told. */
+  waitsFor?: string;
 }
 
 function oneLine(text: string, max: number): string {
@@ -74,7 +76,7 @@ export function QueueView(props: QueueViewProps): React.ReactElement | null {
       <Text dimColor wrap="truncate-end">
         {isActive
           ? "  ↑↓ choose · enter/e edit · d remove · esc back"
-          : `  queued: sent when the turn ends · ↑ on an empty input to edit or remove`}
+          : `  queued: sent when ${props.waitsFor ?? "the turn ends"} · ↑ on an empty input to edit or remove`}
       </Text>
     </Box>
   );

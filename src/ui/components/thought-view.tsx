@@ -1,7 +1,7 @@
 import React, { useMemo } from "react";
 import { Box, Text } from "ink";
-import { Lexer } from "marked";
 import { renderInline } from "./markdown-inline.js";
+import { renderLibs } from "./render-libs.js";
 
 /** Props of an agent's thought. */
 export interface ThoughtViewProps {
@@ -19,7 +19,7 @@ export const ThoughtView = React.memo(function ThoughtView({ text, width, expand
   const more = lines.length - shown.length;
   // Only inline markdown: reasoning summaries use **bold** titles, and block layout would fight the dim style.
   const visible = shown.join("\n");
-  const rendered = useMemo(() => renderInline(Lexer.lexInline(visible)), [visible]);
+  const rendered = useMemo(() => renderInline(renderLibs().Lexer.lexInline(visible)), [visible]);
   if (lines.length === 1 && lines[0].trim() === "") return null;
   return (
     <Box flexDirection="row" width={width}>

@@ -1,8 +1,12 @@
 import React from "react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { render } from "ink-testing-library";
 import { DiffView, diffLines } from "../../../src/ui/components/diff-view.js";
 import { CLAUDE_S3, finalState, toolByTitle } from "./fixtures.js";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+
+// The App loads these after its first frame; a component drawn alone needs them first.
+beforeAll(() => loadRenderLibs());
 
 const s3 = finalState(CLAUDE_S3);
 const diffOf = (title: string) => {

@@ -1,11 +1,15 @@
 import React from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, afterEach, describe, expect, it, vi } from "vitest";
 import { Lexer } from "marked";
 import { render } from "ink-testing-library";
 import { Markdown } from "../../../src/ui/components/markdown.js";
 import { splitStreamingMarkdown } from "../../../src/ui/components/markdown-split.js";
 import { highlightCode } from "../../../src/ui/components/code-block.js";
 import { fitColumns } from "../../../src/ui/components/markdown-table.js";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+
+// The App loads these after its first frame; a component drawn alone needs them first.
+beforeAll(() => loadRenderLibs());
 
 const DOC = `# Release notes
 

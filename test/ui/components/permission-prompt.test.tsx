@@ -1,9 +1,13 @@
 import React from "react";
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { render } from "ink-testing-library";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
 import { optionKeys } from "../../../src/ui/components/permission-options.js";
 import { CLAUDE_S3, CODEX_C2, GEMINI_G3, permissionFromTrace, stateAt, tick } from "./fixtures.js";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+
+// The App loads these after its first frame; a component drawn alone needs them first.
+beforeAll(() => loadRenderLibs());
 
 const DOWN = "\u001B[B";
 const UP = "\u001B[A";

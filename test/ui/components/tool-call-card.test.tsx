@@ -1,11 +1,15 @@
 import React from "react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { render } from "ink-testing-library";
 import type { ToolCallView } from "../../../src/session/state.js";
 import { DisplayTerminal } from "../../../src/terminals/display-terminal.js";
 import { ToolCallCard } from "../../../src/ui/components/tool-call-card.js";
 import { SPINNER_FRAMES } from "../../../src/ui/components/theme.js";
 import { CLAUDE_S2, CLAUDE_S2_TERM, CLAUDE_S3, CODEX_C2, finalState, tick, toolByTitle } from "./fixtures.js";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+
+// The App loads these after its first frame; a component drawn alone needs them first.
+beforeAll(() => loadRenderLibs());
 
 const s2 = finalState(CLAUDE_S2);
 const echo = toolByTitle(s2, "echo hello");

@@ -1,5 +1,5 @@
 import React from "react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { render } from "ink-testing-library";
@@ -8,6 +8,10 @@ import type { SessionState, TranscriptItem } from "../../../src/session/state.js
 import { TranscriptItemView } from "../../../src/ui/components/transcript-item.js";
 import { TRACES } from "../../support/trace-events.js";
 import { CLAUDE_S3, CODEX_C2, finalState } from "./fixtures.js";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+
+// The App loads these after its first frame; a component drawn alone needs them first.
+beforeAll(() => loadRenderLibs());
 
 const frameOf = (item: TranscriptItem, state: SessionState, expanded = false) => {
   const view = render(<TranscriptItemView item={item} state={state} width={80} live={false} expanded={expanded} />);

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Bundles the CLI (and the demo agent) into dist/bundle/ with esbuild: one entry file each, plus
+// the chunks they import lazily (the TUI, the markdown/highlighting/diff libraries). Node then
+// reads a few large files instead of resolving and loading hundreds of small modules, which was
+// most of conch's start (see bench/startup.mjs). `bin/conch.js` runs dist/bundle/conch.js.
+import { rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = path.join(root, "dist", "bundle");
+
+/** Ink imports its React devtools only when DEV=true; conch never ships them. */
+const noDevtools = {
+  name: "no-react-devtools",
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "conch-stub" }));
+    b.onLoad({ filter: /.*/, namespace: "conch-stub" }, () => ({
+      contents: 'throw new Error("conch is bundled without the React devtools");',
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * Ink's layout engine (yoga) ships its WebAssembly as a base64 data: URL, and its web-targeted
+ * loader fetches that URL whenever `fetch` exists. In Node the first fetch() loads Node's whole HTTP
+ * client (undici), about 35 ms of a 2-core machine's start, to decode a string the loader can
+ * decode itself. The loader is told fetch is not there.
+ */
+const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/].*\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const patched = source.replaceAll('"function"!=typeof fetch', "true");
+      const warnings = patched === source ? [{ text: "yoga's loader changed: it may fetch its wasm again (slower start)" }] : [];
+      return { contents: patched, loader: "js", warnings };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { conch: "src/cli/main.ts", demo: "src/demo/main.ts" },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // Flat: every file of the bundle sits in one directory, so paths relative to import.meta.url
+  // (the demo agent beside the CLI, package.json two levels up) are the same from any chunk.
+  chunkNames: "[name]-[hash]",
+  // node-pty is native: it is loaded from node_modules at run time.
+  external: ["node-pty"],
+  // React's development build is several times slower; the bundle is for users.
+  define: { "process.env.NODE_ENV": '"production"' },
+  // CommonJS dependencies inside an ESM bundle still call require() for Node's built-ins.
+  banner: { js: 'import { createRequire as __conchCreateRequire } from "node:module"; const require = __conchCreateRequire(import.meta.url);' },
+  plugins: [noDevtools, yogaWithoutFetch],
+  sourcemap: "linked",
+  metafile: true,
+  logLevel: "warning",
+});
+// Kept for bench/startup.mjs, which times each lazily loaded chunk.
+writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));

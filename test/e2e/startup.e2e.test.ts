@@ -1,0 +1,96 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { Screen, terminalEnv } from "./screen.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(ROOT, "bin/conch.js");
+
+/** The prompts that went to the agent, in order, read from conch's --trace file (while conch writes it: only whole lines). */
+function promptsSent(trace: string): string[] {
+  if (!existsSync(trace)) return [];
+  return readFileSync(trace, "utf8")
+    .split("\n")
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as { dir: string; msg?: { method?: string; params?: { prompt?: { type: string; text?: string }[] } } })
+    .filter((entry) => entry.dir === "client" && entry.msg?.method === "session/prompt")
+    .map((entry) => (entry.msg!.params!.prompt ?? []).map((block) => block.text ?? "").join(""));
+}
+
+async function until<T>(what: string, get: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let screen: Screen | undefined;
+afterEach(async () => {
+  await screen?.kill();
+  screen = undefined;
+});
+
+/** Processes whose working directory is `dir` (the demo agent runs in the project). */
+function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) === dir) found.push(Number(pid));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function launch(): { screen: Screen; trace: string; project: string } {
+  const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-startup-"));
+  const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+  const trace = path.join(state, "trace.jsonl");
+  screen = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo", "--trace", trace], cwd: project, env: terminalEnv(state), cols: 100, rows: 30 });
+  return { screen, trace, project };
+}
+
+describe("typing while conch starts", () => {
+  it("sends every message typed from the first moment, each exactly once and in order", async () => {
+    const { screen, trace } = launch();
+    // Before conch has even taken the terminal over (the kernel still edits lines), then while it loads.
+    screen.proc.write("help\r");
+    await screen.waitForText("starting…", 15_000);
+    screen.proc.write("refuse\rmarkdown");
+    screen.proc.write("\r");
+    const sent = await until("three prompts", () => {
+      const prompts = promptsSent(trace);
+      return prompts.length >= 3 ? prompts : undefined;
+    });
+    expect(sent).toEqual(["help", "refuse", "markdown"]);
+    await screen.waitForText("› markdown");
+    await screen.waitForText("message the agent", 10_000, "visible");
+    expect(promptsSent(trace)).toEqual(["help", "refuse", "markdown"]);
+    for (const text of ["› help", "› refuse", "› markdown"]) expect(screen.text().split("\n").filter((l) => l.trim() === text)).toHaveLength(1);
+  });
+
+  it("keeps a paste made during startup a paste: its lines become one message", async () => {
+    const { screen, trace } = launch();
+    await screen.waitForText("starting…", 15_000);
+    screen.proc.write("\x1b[200~first line\rsecond line\x1b[201~\r");
+    const sent = await until("the prompt", () => (promptsSent(trace).length ? promptsSent(trace) : undefined));
+    expect(sent).toEqual(["first line\nsecond line"]);
+  });
+
+  it("Ctrl-C while it starts quits, and leaves no agent behind", async () => {
+    const { screen, project } = launch();
+    await screen.waitForText("starting…", 15_000);
+    screen.proc.write("\x03");
+    // Before the UI is up one Ctrl-C quits (exit 130); if the UI came up first, it wants a second.
+    const quitAtOnce = await Promise.race([screen.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 5000))]);
+    if (!quitAtOnce) screen.proc.write("\x03");
+    expect(await screen.exited).toBe(quitAtOnce ? 130 : 0);
+    await until("the agent to be gone", () => (processesIn(project).length === 0 ? true : undefined), 5000);
+  });
+});
