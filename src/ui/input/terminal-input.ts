@@ -14,6 +14,7 @@ export interface TtyInput {
   on(event: "data", fn: (chunk: Buffer | string) => void): unknown;
   off(event: "data", fn: (chunk: Buffer | string) => void): unknown;
   pause(): unknown;
+  resume?(): unknown;
   ref?(): unknown;
   unref?(): unknown;
 }
@@ -70,6 +71,8 @@ export class TerminalInput {
     );
     output.write(BRACKETED_PASTE_ON + (askKitty ? KITTY_QUERY : ""));
     input.on("data", this.onData);
+    // Taken over again after a line prompt (the trust question) paused it, the stream must flow.
+    input.resume?.();
   }
 
   /** Takes the terminal over: raw mode, bracketed paste, every key kept from now on. */

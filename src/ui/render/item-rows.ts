@@ -1,7 +1,7 @@
-import { Lexer } from "marked";
 import type { PlanEntry } from "@agentclientprotocol/sdk";
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
+import { renderLibs } from "../components/render-libs.js";
 import { PLAN_ICONS, USER_PROMPT } from "../components/theme.js";
 import { compactJson } from "../components/tool-call-fields.js";
 import { inlineAnsi, markdownRows, type MarkdownMemo } from "./markdown-rows.js";
@@ -61,7 +61,7 @@ export function thoughtRows(text: string, width: number, expanded: boolean): str
   const shown = expanded ? lines : lines.slice(0, 1);
   const hidden = lines.length - shown.length;
   // Only inline markdown: reasoning summaries use **bold** titles, and block layout would fight the dim style.
-  const body = paint(inlineAnsi(Lexer.lexInline(shown.join("\n"))), { dim: true, italic: true });
+  const body = paint(inlineAnsi(renderLibs().Lexer.lexInline(shown.join("\n"))), { dim: true, italic: true });
   const rows = hang(`${paint("✻", { dim: true })} `, "  ", body, width);
   if (hidden > 0) rows.push(`  ${paint(`(${hidden} more line${hidden === 1 ? "" : "s"})`, { dim: true })}`);
   return rows;

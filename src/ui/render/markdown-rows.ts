@@ -1,8 +1,9 @@
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked";
 import { highlightCode } from "../components/code-block.js";
 import { decodeEntities, inlinePlainText } from "../components/markdown-inline.js";
 import { splitStreamingMarkdown } from "../components/markdown-split.js";
 import { fitColumns } from "../components/markdown-table.js";
+import { renderLibs } from "../components/render-libs.js";
 import { colorsEnabled } from "../components/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
 import { paint, role } from "./style.js";
@@ -52,7 +53,7 @@ function inlineToken(token: Token): string {
 
 function lexBlocks(text: string): Token[] {
   if (text.trim() === "") return [];
-  return Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space" && t.type !== "def");
+  return renderLibs().Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space" && t.type !== "def");
 }
 
 /** Blocks as rows, one blank row between blocks (as between paragraphs); a nested list follows its text directly. */

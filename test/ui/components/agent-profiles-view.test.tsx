@@ -1,5 +1,6 @@
 import React from "react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { render } from "ink-testing-library";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
 import type { SessionState } from "../../../src/session/state.js";
@@ -22,6 +23,8 @@ function frame(node: React.ReactElement): string {
 }
 
 const card = (state: SessionState, title: string | RegExp) => frame(<ToolCallCard tool={toolByTitle(state, title)} state={state} width={100} />);
+
+beforeAll(() => loadRenderLibs());
 
 describe("what each agent's tool calls show, read through its profile", () => {
   it("opencode: tool output is shown verbatim, not as markdown (`*.txt` and `__init__.py` keep their characters)", () => {

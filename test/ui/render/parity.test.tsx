@@ -1,5 +1,6 @@
 import React from "react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import { TranscriptItemView } from "../../../src/ui/components/transcript-item.js";
@@ -24,6 +25,8 @@ const TRACES = [
 ];
 
 const clean = (lines: string[]) => lines.map((l) => stripAnsi(l).replace(/\s+$/, "")).join("\n").replace(/\n+$/, "");
+
+beforeAll(() => loadRenderLibs());
 
 describe("item rows draw what the Ink components draw", () => {
   for (const trace of TRACES) {

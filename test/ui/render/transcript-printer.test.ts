@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { foldEvents } from "../../../src/session/reduce.js";
 import type { SessionEvent } from "../../../src/session/events.js";
 import type { TranscriptItem } from "../../../src/session/state.js";
@@ -20,6 +21,8 @@ function session(extra: SessionEvent[] = []) {
     ...extra,
   ]);
 }
+
+beforeAll(() => loadRenderLibs());
 
 describe("the transcript is printed in its true order", () => {
   it("an item that settles late keeps its place: what follows it stays live until it settles", () => {
