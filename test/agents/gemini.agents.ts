@@ -22,7 +22,11 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
       agent,
       mode,
       "gemini/g2.json",
-      [conch("p1", "List the files in this project.", { permissions: "approve-all" }), waitForNextUtcMinute(), conch("p2", "Delete the files.", { resumeFrom: "p1", permissions: "deny" })],
+      [
+        conch("p1", "List the files in this project.", { permissions: "approve-all" }),
+        waitForNextUtcMinute(),
+        conch("p2", "Delete the files.", { resumeFrom: "p1", permissions: "deny" }),
+      ],
       { files: ["a.txt", "b.txt"] },
     );
 
