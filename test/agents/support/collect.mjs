@@ -1,5 +1,5 @@
 // Prints everything a scenario left in its output dir as one JSON line after a marker:
-// steps (<name>.out/.err/.code/.ms/.interrupted and the command line), the project files given
+// steps (<name>.out/.err/.code/.ms/.interrupted/.trace and the command line), the project files given
 // as arguments (snapshotted as files/<index>; null when missing) and extra-<name> files.
 // Runs inside the with-agent shell command (cwd = $PROJECT), before with-agent deletes the run dir.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -18,6 +18,7 @@ for (const line of commands) {
     stderr: read(path.join(dir, `${name}.err`)) ?? "",
     ms: read(path.join(dir, `${name}.ms`)),
     interrupted: existsSync(path.join(dir, `${name}.interrupted`)),
+    trace: read(path.join(dir, `${name}.trace`)),
   };
 }
 const snap = {};

@@ -19,7 +19,7 @@ const COLLECT = path.join(__dirname, "collect.mjs");
 const SESSION_ID = path.join(__dirname, "session-id.mjs");
 const RESULT_MARKER = "@@CONCH-AGENTS-RESULT@@";
 
-export type AgentName = "claude" | "claude-next" | "codex" | "gemini";
+export type AgentName = "claude" | "claude-next" | "codex" | "gemini" | "opencode";
 export type OutputFormat = "json" | "stream-json" | "text";
 export type Permissions = "deny" | "approve-reads" | "approve-all";
 
@@ -59,15 +59,23 @@ export interface RunOutput {
   timedOut: boolean;
 }
 
-/** Runs one shell command next to a real agent; never throws on a non-zero exit. */
-export async function runWithAgent(agent: AgentName, script: string, shellCommand: string, opts: { timeoutMs?: number } = {}): Promise<RunOutput> {
+/**
+ * Runs one shell command next to a real agent; never throws on a non-zero exit. `env` is added to
+ * with-agent's environment (e.g. `FAKE_MODEL_LATENCY_MS`).
+ */
+export async function runWithAgent(
+  agent: AgentName,
+  script: string,
+  shellCommand: string,
+  opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<RunOutput> {
   const started = Date.now();
   const r = await execa(WITH_AGENT, [agent, script, shellCommand], {
     reject: false,
     timeout: opts.timeoutMs ?? 240_000,
     stdin: "ignore",
     cwd: ROOT,
-    env: { WITH_AGENT_QUIET: "1" },
+    env: { ...opts.env, WITH_AGENT_QUIET: "1" },
     forceKillAfterDelay: 5_000,
     // with-agent stops the processes of its run itself; kill the whole group if it times out.
     cleanup: true,
@@ -89,12 +97,16 @@ export interface ConchStep {
   prompt: string;
   format?: OutputFormat;
   permissions?: Permissions;
-  /** `--timeout` in seconds. */
+  /** `--timeout` in seconds; the scenario's safety timeout when not given. */
   timeout?: number;
   /** Resume the session id that this earlier step's result object reported. */
   resumeFrom?: string;
   /** Send SIGINT (Ctrl-C) once the step's stdout contains this text (stream-json or text output). */
   interruptWhen?: string;
+  /** Seconds to wait after `interruptWhen` showed up before the Ctrl-C. */
+  interruptDelayS?: number;
+  /** Record the wire with `--trace` (read back as `StepOutput.wire`). */
+  trace?: boolean;
   extraArgs?: string[];
 }
 
@@ -108,13 +120,14 @@ export type Step = ConchStep | ShellStep;
 
 /**
  * Every conch run gets a `--timeout` unless it sets its own, so that a turn that never ends shows up
- * as exit 3 with what conch had so far, instead of hanging the whole with-agent run.
+ * as exit 3 with what conch had so far, instead of hanging the whole with-agent run. This is the
+ * default for instant model replies; a scenario run with model latency passes a longer one.
  */
 export const SAFETY_TIMEOUT_S = 45;
 
 /** A conch print run against the agent. */
 export function conch(name: string, prompt: string, opts: Omit<ConchStep, "kind" | "name" | "prompt"> = {}): ConchStep {
-  return { kind: "conch", name, prompt, timeout: SAFETY_TIMEOUT_S, ...opts };
+  return { kind: "conch", name, prompt, ...opts };
 }
 
 /** Raw shell snippet. */
@@ -147,7 +160,7 @@ export function processCheck(name: string, needle: string, exact?: string): Shel
   );
 }
 
-function stepShell(step: Step): string {
+function stepShell(step: Step, safetyTimeoutS: number): string {
   if (step.kind === "shell") return step.script;
   const n = step.name;
   const args = [
@@ -155,8 +168,9 @@ function stepShell(step: Step): string {
     `-p ${sq(step.prompt)}`,
     `--output-format ${step.format ?? "json"}`,
     step.permissions ? `--permissions ${step.permissions}` : "",
-    step.timeout !== undefined ? `--timeout ${step.timeout}` : "",
+    `--timeout ${step.timeout ?? safetyTimeoutS}`,
     step.resumeFrom ? `--resume "$SID_${step.resumeFrom}"` : "",
+    step.trace ? `--trace "$OUT/${n}.trace"` : "",
     ...(step.extraArgs ?? []).map(sq),
   ]
     .filter(Boolean)
@@ -169,6 +183,7 @@ function stepShell(step: Step): string {
       `${run} &`,
       `CPID=$!`,
       `i=0; while kill -0 $CPID 2>/dev/null && ! grep -q -F -- ${sq(step.interruptWhen)} "$OUT/${n}.out" 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done`,
+      ...(step.interruptDelayS ? [`sleep ${step.interruptDelayS}`] : []),
       `if kill -0 $CPID 2>/dev/null; then kill -INT $CPID; echo sent >"$OUT/${n}.interrupted"; fi`,
       `wait $CPID; echo $? >"$OUT/${n}.code"`,
     );
@@ -180,13 +195,13 @@ function stepShell(step: Step): string {
 }
 
 /** The shell command a scenario runs inside with-agent (printable, for repro). */
-export function scenarioShell(steps: Step[], files: string[] = []): string {
+export function scenarioShell(steps: Step[], files: string[] = [], safetyTimeoutS = SAFETY_TIMEOUT_S): string {
   const head = [
     `OUT="$REAL_AGENTS_RUN/conch-out"; mkdir -p "$OUT/files"`,
     `export CONCH_STATE_DIR="$REAL_AGENTS_RUN/conch-state"`,
   ];
   const snap = files.map((f, i) => `if [ -f ${sq(f)} ]; then cp ${sq(f)} "$OUT/files/${i}"; fi`);
-  return [...head, ...steps.map(stepShell), ...snap, `node ${sq(COLLECT)} "$OUT" ${files.map(sq).join(" ")}`].join("\n");
+  return [...head, ...steps.map((step) => stepShell(step, safetyTimeoutS)), ...snap, `node ${sq(COLLECT)} "$OUT" ${files.map(sq).join(" ")}`].join("\n");
 }
 
 export interface ToolCallResult {
@@ -226,11 +241,15 @@ export interface StepOutput {
   result?: PrintResult;
   /** stream-json: every line, parsed. */
   events: Record<string, any>[];
+  /** With `trace`: the JSON-RPC messages conch exchanged with the agent, in order. */
+  wire: { dir: "client" | "agent"; msg: Record<string, any> }[];
 }
 
 export interface ScenarioRun extends RunOutput {
   agent: AgentName;
   script: string;
+  /** `FAKE_MODEL_LATENCY_MS` of the run (0: the scripts' own timing). */
+  latencyMs: number;
   shell: string;
   steps: Record<string, StepOutput>;
   /** Project files after the last step (path relative to $PROJECT → content, null when missing). */
@@ -269,24 +288,28 @@ function parseResult(stdout: string): PrintResult | undefined {
 
 const tail = (s: string, n = 1500) => (s.length > n ? `…${s.slice(-n)}` : s);
 
-/**
- * Runs a scenario: each step in order inside one with-agent run, then collects every output.
- * `files` are project paths (relative to $PROJECT) read after the last step.
- */
-export async function runScenario(
-  agent: AgentName,
-  script: string,
-  steps: Step[],
-  opts: { files?: string[]; timeoutMs?: number } = {},
-): Promise<ScenarioRun> {
-  const sh = scenarioShell(steps, opts.files ?? []);
-  const out = await runWithAgent(agent, script, sh, { timeoutMs: opts.timeoutMs });
+export interface ScenarioOptions {
+  /** Project paths (relative to $PROJECT) read after the last step. */
+  files?: string[];
+  /** How long the whole with-agent run may take. */
+  timeoutMs?: number;
+  /** `FAKE_MODEL_LATENCY_MS`: the fake model waits this long before every reply (default 0). */
+  latencyMs?: number;
+  /** `--timeout` of the conch runs that set none (default SAFETY_TIMEOUT_S). */
+  safetyTimeoutS?: number;
+}
+
+/** Runs a scenario: each step in order inside one with-agent run, then collects every output. */
+export async function runScenario(agent: AgentName, script: string, steps: Step[], opts: ScenarioOptions = {}): Promise<ScenarioRun> {
+  const sh = scenarioShell(steps, opts.files ?? [], opts.safetyTimeoutS);
+  const latencyMs = opts.latencyMs ?? 0;
+  const out = await runWithAgent(agent, script, sh, { timeoutMs: opts.timeoutMs, env: { FAKE_MODEL_LATENCY_MS: String(latencyMs) } });
   const at = out.stdout.lastIndexOf(RESULT_MARKER);
-  let bundle: { steps: Record<string, { command: string; code: string | null; stdout: string; stderr: string; ms: string | null; interrupted: boolean }>; files: Record<string, string | null>; extras: Record<string, string> } = {
-    steps: {},
-    files: {},
-    extras: {},
-  };
+  let bundle: {
+    steps: Record<string, { command: string; code: string | null; stdout: string; stderr: string; ms: string | null; interrupted: boolean; trace: string | null }>;
+    files: Record<string, string | null>;
+    extras: Record<string, string>;
+  } = { steps: {}, files: {}, extras: {} };
   if (at >= 0) bundle = JSON.parse(out.stdout.slice(at + RESULT_MARKER.length).split("\n")[0]);
   const stepOutputs: Record<string, StepOutput> = {};
   for (const [name, s] of Object.entries(bundle.steps)) {
@@ -301,18 +324,20 @@ export async function runScenario(
       interrupted: s.interrupted,
       result: parseResult(s.stdout),
       events: parseJsonLines(s.stdout),
+      wire: parseJsonLines(s.trace ?? "").filter((l) => l.dir === "client" || l.dir === "agent") as StepOutput["wire"],
     };
   }
   const run: ScenarioRun = {
     ...out,
     agent,
     script,
+    latencyMs,
     shell: sh,
     steps: stepOutputs,
     files: bundle.files,
     extras: bundle.extras,
     describe(step?: string) {
-      const head = `with-agent ${agent} ${script}: exit ${out.code}${out.timedOut ? " (TIMED OUT)" : ""} after ${out.durationMs} ms`;
+      const head = `FAKE_MODEL_LATENCY_MS=${latencyMs} with-agent ${agent} ${script}: exit ${out.code}${out.timedOut ? " (TIMED OUT)" : ""} after ${out.durationMs} ms`;
       const parts = [head];
       if (at < 0) parts.push(`no result marker; with-agent stdout: ${tail(out.stdout)}\nstderr: ${tail(out.stderr)}`);
       const names = step ? [step] : Object.keys(stepOutputs);
