@@ -33,7 +33,7 @@ export function exitTerminal(d: Draft, terminalId: string, exitCode: number | nu
 }
 
 /** Opens a terminal view and applies whatever arrived for it before it was announced. */
-export function openTerminal(d: Draft, view: Omit<TerminalView, "outputTail" | "outputBytes" | "exited" | "lastAt">): void {
+export function openTerminal(d: Draft, view: Omit<TerminalView, "outputTail" | "outputBytes" | "exited" | "lastAt" | "startedAt">): void {
   if (d.s.terminals[view.terminalId]) return;
   const orphan = d.s.orphanTerminalMeta[view.terminalId];
   d.terminals()[view.terminalId] = {
@@ -44,6 +44,7 @@ export function openTerminal(d: Draft, view: Omit<TerminalView, "outputTail" | "
     outputTail: orphan?.output ?? "",
     outputBytes: orphan?.output.length ?? 0,
     lastAt: d.at,
+    startedAt: d.at,
   };
   if (orphan) delete d.orphans()[view.terminalId];
 }

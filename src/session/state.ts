@@ -157,6 +157,8 @@ export interface TerminalView {
   history: boolean;
   /** Last sign of life (event clock): output, or when it opened. */
   lastAt?: number;
+  /** When it opened (event clock). */
+  startedAt?: number;
 }
 
 /**

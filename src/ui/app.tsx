@@ -9,7 +9,6 @@ import { QueueView } from "./components/queue-view.js";
 import { StatusBar } from "./components/status-bar.js";
 import { StatusLine } from "./components/status-line.js";
 import { StatusPanel } from "./components/status-panel.js";
-import { TerminalPane } from "./components/terminal-pane.js";
 import { useAttention } from "./hooks/use-attention.js";
 import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
@@ -23,9 +22,13 @@ import type { AgentCommand } from "../agents/agent-process.js";
 import type { Launch } from "./launch.js";
 import { terminalAccess, type SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
+import { useTicker } from "./hooks/use-ticker.js";
+import { paneRows } from "./render/pane-rows.js";
 import { ClippedRegion } from "./transcript/clipped-region.js";
-import { TranscriptLedger, type TranscriptSplit } from "./transcript/transcript-ledger.js";
-import { LiveTail, looseTerminals, PrintedTranscript } from "./transcript/transcript-view.js";
+import { LiveRegion } from "./transcript/live-region.js";
+import { LOOSE_PANE_ROWS, sizeRunningTerminals } from "./transcript/pane-sizes.js";
+import { looseTerminals } from "./transcript/transcript-view.js";
+import { useTranscript } from "./transcript/use-transcript.js";
 
 /** Props of the interactive app. */
 export interface AppProps {
@@ -49,17 +52,11 @@ export interface AppProps {
   listSessions?: () => Promise<string>;
 }
 
-/** The transcript split while its libraries load: nothing printed, nothing live. */
-const NOT_YET: TranscriptSplit = { printed: [], live: [], more: false };
-
 /** Clears the screen and the scrollback, then homes the cursor. */
 const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
 const LIVE_MARGIN = 4;
-
-/** Pause between batches of a long history being printed: input and other frames go in between. */
-const HISTORY_BATCH_MS = 16;
 
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
@@ -82,30 +79,34 @@ export function App(props: AppProps): React.ReactElement {
   const launchView = useLaunchView(props.launch);
   useAttention(state, props.notify);
 
-  const ledger = useRef<TranscriptLedger | null>(null);
-  ledger.current ??= new TranscriptLedger();
-  const [printEpoch, setPrintEpoch] = useState(0);
-  // The epoch is a dependency because /clear empties the ledger's printed list without a state change.
-  // A long history prints a batch per frame; `drained` asks for the next batch without a state change.
-  const [drained, setDrained] = useState(0);
   // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
   const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
-  const split = useMemo(() => (libsReady ? ledger.current!.update(state) : NOT_YET), [state, printEpoch, drained, libsReady]);
-  useEffect(() => {
-    if (!split.more) return;
-    const timer = setTimeout(() => setDrained((n) => n + 1), HISTORY_BATCH_MS);
-    return () => clearTimeout(timer);
-  }, [split]);
+  const terminals = session.terminals;
+  const access = useMemo(() => terminalAccess(session), [session, terminals]);
+  const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
+  const [expanded, setExpanded] = useState(false);
+  const running = state.phase !== "idle" && state.phase !== "failed";
+  const ticker = useTicker(running && libsReady);
+  const transcript = useTranscript({
+    state,
+    width,
+    expanded,
+    terminal: access ? resolveTerminal : undefined,
+    frame: ticker.frame,
+    now: ticker.now,
+    write,
+    previewRows: Math.max(3, rows - 8),
+    ready: libsReady,
+  });
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);
-    ledger.current!.clear();
-    setPrintEpoch((e) => e + 1);
-  }, [write]);
+    transcript.skipPrinted();
+  }, [write, transcript]);
   const reprint = useCallback(() => {
     write(CLEAR_SCREEN);
-    setPrintEpoch((e) => e + 1);
-  }, [write]);
+    transcript.reprint();
+  }, [write, transcript]);
 
   // Printed lines do not reflow; print them again at the new width once resizing stops.
   const firstWidth = useRef(width);
@@ -117,10 +118,6 @@ export function App(props: AppProps): React.ReactElement {
     }, REPRINT_AFTER_RESIZE_MS);
     return () => clearTimeout(timer);
   }, [width, reprint]);
-
-  const terminals = session.terminals;
-  const access = useMemo(() => terminalAccess(session), [session, terminals]);
-  const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
@@ -146,6 +143,8 @@ export function App(props: AppProps): React.ReactElement {
     quit,
     clearScreen,
     reprint,
+    expanded,
+    setExpanded,
     listSessions: props.listSessions,
   });
 
@@ -156,31 +155,32 @@ export function App(props: AppProps): React.ReactElement {
   const busy = isBusy(state);
   // A prompt's height is only known after it is painted; a short live tail keeps that first frame on screen.
   const asking = state.permissions.length > 0 || state.questions.length > 0 || state.phase === "auth";
+  const focusRows = Math.max(3, liveMax - 3);
+  useEffect(() => {
+    sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
+  });
+  const loose = libsReady
+    ? looseTerminals(state).flatMap((p) => {
+        const t = access?.get(p.id);
+        return t ? ["", ...paneRows(t, { rows: LOOSE_PANE_ROWS, width, title: p.title, elapsedMs: ticker.now - (state.terminals[p.id]?.startedAt ?? ticker.now) })] : [];
+      })
+    : [];
 
   return (
     <Box flexDirection="column" width={width}>
-      <PrintedTranscript key={printEpoch} items={split.printed} state={state} width={width} expanded={shell.expanded} />
       {focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>
-          <TerminalPane
-            terminal={focused}
-            rows={Math.max(3, liveMax - 3)}
-            width={width}
-            focused
-            scrollOffset={shell.terminalFocus.scroll}
-            title={state.terminals[shell.terminalFocus.id]?.command}
-          />
+          <Text>{paneRows(focused, { rows: focusRows, width, focused: true, scrollOffset: shell.terminalFocus.scroll, title: state.terminals[shell.terminalFocus.id]?.command }).join("\n")}</Text>
           <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
         </Box>
       ) : (
-        <LiveTail
-          items={split.live}
+        <LiveRegion
           state={state}
-          width={width}
+          items={transcript.plan.live}
+          rowsOf={transcript.rowsOf}
+          extra={loose}
+          preview={transcript.plan.preview}
           maxRows={asking ? Math.min(liveMax, ASKING_LIVE_ROWS) : liveMax}
-          expanded={shell.expanded}
-          terminal={access ? resolveTerminal : undefined}
-          loosePanes={looseTerminals(state)}
         />
       )}
       {quitting ? null : (

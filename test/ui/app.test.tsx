@@ -14,7 +14,8 @@ afterEach(() => cleanup());
 function renderApp(session: FakeSession, extra: Partial<React.ComponentProps<typeof App>> = {}) {
   const quits: number[] = [];
   const view = render(<App session={session} agentName="fake" cwd="/tmp/project" frameMs={0} onQuit={() => quits.push(1)} {...extra} />);
-  return { ...view, quits, frame: () => plain(view.lastFrame()) };
+  // `frame` is the live screen; `seen` is everything written, the scrollback included.
+  return { ...view, quits, frame: () => plain(view.lastFrame()), seen: () => plain(view.frames.join("\n")) };
 }
 
 async function type(stdin: { write(s: string): void }, text: string) {
@@ -25,7 +26,7 @@ async function type(stdin: { write(s: string): void }, text: string) {
 describe("the app", () => {
   it("sends what is typed and shows the answer as it streams, then prints it", async () => {
     const session = new FakeSession().open();
-    const { stdin, frame } = renderApp(session);
+    const { stdin, frame, seen } = renderApp(session);
     await tick();
     await until(() => expect(frame()).toContain("Fake Agent · Code (shift+tab) · /tmp/project"));
     await type(stdin, "hello there");
@@ -43,8 +44,8 @@ describe("the app", () => {
     session.emit({ type: "settled" });
     await tick();
     await until(() => expect(frame()).not.toContain("working"));
-    await until(() => expect(frame()).toContain("› hello there"));
-    await until(() => expect(frame()).toContain("Hi! Streaming works."));
+    await until(() => expect(seen()).toContain("› hello there"));
+    await until(() => expect(seen()).toContain("Hi! Streaming works."));
   });
 
   it("shows a permission prompt that takes the keys, and answers it", async () => {

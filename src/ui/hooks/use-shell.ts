@@ -37,6 +37,9 @@ export interface ShellOptions {
   quit(): void;
   clearScreen(): void;
   reprint(): void;
+  /** Tool output and thoughts shown in full (/expand). */
+  expanded: boolean;
+  setExpanded(expanded: boolean): void;
   listSessions?: () => Promise<string>;
 }
 
@@ -78,7 +81,7 @@ export function useShell(opts: ShellOptions) {
   const [panel, setPanel] = useState<Panel | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
   const [ctrlCArmed, setCtrlCArmed] = useState(false);
-  const [expanded, setExpanded] = useState(false);
+  const { expanded, setExpanded } = opts;
   const ctrlCTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(ctrlCTimer.current), []);
 

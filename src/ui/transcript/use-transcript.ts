@@ -6,6 +6,8 @@ import { TranscriptPrinter, type PrintPlan } from "./transcript-printer.js";
 /** A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. */
 const SLICE_MS = 20;
 
+const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false };
+
 /** What the transcript hook needs from the app. */
 export interface TranscriptOptions extends RowOptions {
   state: SessionState;
@@ -13,6 +15,8 @@ export interface TranscriptOptions extends RowOptions {
   write(data: string): void;
   /** Rows the backlog preview may take. */
   previewRows: number;
+  /** The transcript's libraries are loaded: until then nothing is printed or drawn. */
+  ready: boolean;
 }
 
 /** The transcript as the app draws it. */
@@ -45,9 +49,9 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const [slice, setSlice] = useState(0);
 
   const plan = useMemo(
-    () => printer.current!.plan(state, width, SLICE_MS, opts.previewRows),
+    () => (opts.ready ? printer.current!.plan(state, width, SLICE_MS, opts.previewRows) : NOTHING),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [state, width, expanded, slice],
+    [state, width, expanded, slice, opts.ready],
   );
 
   // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback at once.
