@@ -153,7 +153,7 @@ describe("the app", () => {
     expect(session.calls.filter((c) => c.intent === "setMode")).toHaveLength(2);
     await type(stdin, "/help");
     await type(stdin, KEY.enter);
-    await until(() => expect(frame()).toContain("esc cancel the turn"));
+    await until(() => expect(frame()).toContain("Esc · cancel the turn"));
     // Agent commands go to the agent as prompt text.
     session.update({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "review", description: "review it" }] });
     await tick();

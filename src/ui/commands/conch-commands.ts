@@ -1,5 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import { CONCH_COMMANDS } from "../input/slash-commands.js";
+import { keyHelpLines } from "../shell/key-bindings.js";
 import type { SessionPort } from "../session-port.js";
 import { modelOption, selectValues } from "../status/session-facts.js";
 import { isBusy } from "../status/status-text.js";
@@ -20,19 +21,10 @@ export interface CommandContext {
   listSessions?: () => Promise<string>;
 }
 
-/** The keys, for /help. */
-export const KEY_HELP = [
-  "enter send · shift+enter, alt+enter, ctrl-j or \\ then enter: new line",
-  "↑/↓ history (on the first/last line) · ctrl-a/e line start/end · ctrl-k/u kill to end/start · ctrl-w delete word",
-  "esc cancel the turn · ctrl-c twice quit · shift+tab next mode · ctrl-t focus a running terminal",
-  "while busy, messages queue: ↑ on an empty input selects one to edit (enter) or remove (d) · ctrl-d sends the next one now",
-  "/ commands · @ attach a file (images go as images when the agent takes them)",
-];
-
 function helpLines(state: SessionState): string[] {
   const agent = state.commands.filter((c) => !CONCH_COMMANDS.some((k) => k.name === c.name));
   return [
-    ...KEY_HELP,
+    ...keyHelpLines(),
     "",
     ...CONCH_COMMANDS.map((c) => `/${c.name}${c.hint ? ` ${c.hint}` : ""} · ${c.description}`),
     ...(agent.length ? ["", `the agent's commands: ${agent.map((c) => `/${c.name}`).join(" ")}`] : []),

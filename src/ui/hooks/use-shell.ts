@@ -1,5 +1,6 @@
 import type { Key } from "ink";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { QueuedMessage, SessionState } from "../../session/state.js";
 import { runConchCommand } from "../commands/conch-commands.js";
 import { detachWithQueued } from "../commands/detach.js";
@@ -9,20 +10,16 @@ import { ptyBytesFor } from "../input/pty-keys.js";
 import { isConchCommand, parseSlash } from "../input/slash-commands.js";
 import type { Launch } from "../launch.js";
 import type { SessionPort, TerminalAccess } from "../session-port.js";
+import { shellCommandFor, type Focus, type KeyCommand } from "../shell/key-bindings.js";
+import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
 import { useKeypress } from "./use-keypress.js";
 
+export type { Focus } from "../shell/key-bindings.js";
+export type { Panel } from "../shell/shell-state.js";
+
 /** How long a first Ctrl-C waits for the second. */
 export const CTRL_C_WINDOW_MS = 2000;
-
-/** Who gets the keys. */
-export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal";
-
-/** A message panel under the input (command output, help). */
-export interface Panel {
-  lines: string[];
-  tone: "info" | "error";
-}
 
 /** What the shell needs from the app around it. */
 export interface ShellOptions {
@@ -41,6 +38,33 @@ export interface ShellOptions {
   expanded: boolean;
   setExpanded(expanded: boolean): void;
   listSessions?: () => Promise<string>;
+}
+
+/** The queue view's callbacks. */
+export interface QueueHandlers {
+  onSelect(i: number): void;
+  onEdit(m: QueuedMessage): void;
+  onRemove(m: QueuedMessage): void;
+  onLeave(): void;
+}
+
+/** What the app draws and wires from the shell. */
+export interface Shell extends ShellState {
+  focus: Focus;
+  editor: EditorState;
+  readEditor(): EditorState;
+  dispatchEditor(action: EditorAction): void;
+  submit(text: string): void;
+  /** Keys the editor does not use itself; true when the shell handled it. */
+  onEditorKey(input: string, key: Key): boolean;
+  queue: QueueHandlers;
+  /** Position of the queued message being edited, or -1. */
+  editingIndex: number;
+  runningTerminals: string[];
+  expanded: boolean;
+  answerPermission(key: string, optionId: string | null): void;
+  answerQuestion(key: string, response: CreateElicitationResponse): void;
+  authenticate(methodId: string): void;
 }
 
 /** An editor whose latest state is readable at once, before React renders it. */
@@ -67,53 +91,39 @@ function runningClientTerminals(state: SessionState, access: TerminalAccess | un
 const PASTE_MARKERS = new Set(["\x1b[200~", "\x1b[201~"]);
 
 /**
- * The interactive shell's view state and key handling: who has the keys, the editor, the
- * queue selection, the focused terminal, Ctrl-C arming, the message panel. It turns keys into the
- * session's intents; the session itself decides everything else.
+ * The interactive shell's view state and key handling. The view state is one reducer
+ * (shell/shell-state.ts); who has the keys is `focusOf` it; the shell's keys are the key-binding
+ * table (shell/key-bindings.ts), dispatched in one place. Keys become the session's intents; the
+ * session decides everything else.
  */
-export function useShell(opts: ShellOptions) {
+export function useShell(opts: ShellOptions): Shell {
   const { port, state, terminals } = opts;
   const store = useEditorStore();
-  const [queueSelected, setQueueSelected] = useState<number | null>(null);
-  const [editingQueuedId, setEditingQueuedId] = useState<string | null>(null);
-  const [terminalFocus, setTerminalFocus] = useState<{ id: string; scroll: number } | null>(null);
-  const [permissionSkipped, setPermissionSkipped] = useState<string | null>(null);
-  const [panel, setPanel] = useState<Panel | null>(null);
-  const [notes, setNotes] = useState<string[]>([]);
-  const [ctrlCArmed, setCtrlCArmed] = useState(false);
+  const [shell, dispatch] = useReducer(shellReducer, INITIAL_SHELL);
   const { expanded, setExpanded } = opts;
   const ctrlCTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(ctrlCTimer.current), []);
 
   const running = runningClientTerminals(state, terminals);
+  const focus = focusOf(shell, state, running);
   const firstPermission = state.permissions[0]?.key;
-  const focusedTerminalAlive = terminalFocus !== null && running.includes(terminalFocus.id);
-  const focus: Focus = focusedTerminalAlive
-    ? "terminal"
-    : queueSelected !== null && state.queue.length > 0
-      ? "queue"
-      : firstPermission !== undefined && firstPermission !== permissionSkipped
-        ? "permission"
-        : state.questions.length > 0
-          ? "question"
-          : state.phase === "auth" && state.auth
-            ? "auth"
-            : "input";
+  const { terminalFocus, queueSelected, editingQueuedId } = shell;
 
   // Leave a terminal pane when its command ends; leave the queue when it empties.
+  const focusedTerminalAlive = terminalFocus !== null && running.includes(terminalFocus.id);
   useEffect(() => {
-    if (terminalFocus && !focusedTerminalAlive) setTerminalFocus(null);
+    if (terminalFocus && !focusedTerminalAlive) dispatch({ type: "terminal-left" });
   }, [terminalFocus, focusedTerminalAlive]);
   useEffect(() => {
-    if (queueSelected !== null && queueSelected >= state.queue.length) setQueueSelected(state.queue.length ? state.queue.length - 1 : null);
+    if (queueSelected !== null && queueSelected >= state.queue.length) dispatch({ type: "queue-selected", index: state.queue.length ? state.queue.length - 1 : null });
   }, [queueSelected, state.queue.length]);
 
   const show = useCallback((lines: string | string[], tone: Panel["tone"] = "info") => {
-    setPanel({ lines: Array.isArray(lines) ? lines : [lines], tone });
+    dispatch({ type: "panel-shown", panel: { lines: Array.isArray(lines) ? lines : [lines], tone } });
   }, []);
 
   const restart = () => {
-    setPanel(null);
+    dispatch({ type: "messages-cleared" });
     if (opts.launch) void opts.launch.run(() => port.restart());
     else void port.restart().catch((err: Error) => show(`restart failed: ${err.message}`, "error"));
   };
@@ -121,13 +131,12 @@ export function useShell(opts: ShellOptions) {
   const submit = (raw: string) => {
     const text = raw.replace(/\s+$/, "");
     if (!text.trim()) return;
-    setPanel(null);
-    setNotes([]);
+    dispatch({ type: "messages-cleared" });
     const cwd = state.info?.cwd ?? opts.cwd;
     if (editingQueuedId) {
       if (state.queue.some((m) => m.id === editingQueuedId)) port.editQueued(editingQueuedId, text);
       else port.send(text);
-      setEditingQueuedId(null);
+      dispatch({ type: "queue-edit-ended" });
       store.dispatch({ type: "submitted" });
       return;
     }
@@ -156,7 +165,7 @@ export function useShell(opts: ShellOptions) {
     const images = state.info?.agentCapabilities?.promptCapabilities?.image === true;
     const built = buildPrompt(text, { cwd, images });
     port.send(text, built.blocks ?? undefined);
-    setNotes(built.notes);
+    dispatch({ type: "notes-set", notes: built.notes });
     store.dispatch({ type: "submitted" });
   };
 
@@ -167,120 +176,118 @@ export function useShell(opts: ShellOptions) {
     void port.setMode(modes[(i + 1) % modes.length].id);
   };
 
-  const focusTerminal = () => {
-    if (running.length === 0) return false;
+  const nextTerminal = (): string | undefined => {
     const current = terminalFocus ? running.indexOf(terminalFocus.id) : -1;
-    setTerminalFocus({ id: running[(current + 1) % running.length], scroll: 0 });
-    return true;
+    return running[current + 1];
+  };
+
+  /** The shell's own commands, by name (the key-binding table says which key is which). */
+  const run = (command: KeyCommand): boolean => {
+    switch (command) {
+      case "cancel":
+        if (focus !== "input") {
+          port.cancel();
+          return true;
+        }
+        if (isBusy(state) && state.phase !== "replaying") port.cancel();
+        else if (editingQueuedId) {
+          dispatch({ type: "queue-edit-ended" });
+          store.dispatch({ type: "clear" });
+        } else dispatch({ type: "messages-cleared" });
+        return true;
+      case "cycle-mode":
+        cycleMode();
+        return true;
+      case "skip-permission":
+        if (firstPermission === undefined) return false;
+        dispatch(focus === "permission" ? { type: "permission-skipped", key: firstPermission } : { type: "permission-returned" });
+        return true;
+      case "focus-terminal": {
+        const next = running.length ? (nextTerminal() ?? running[0]) : undefined;
+        if (next) dispatch({ type: "terminal-focused", id: next });
+        return true;
+      }
+      case "detach":
+        if (store.read().text === "") detachWithQueued(port);
+        else store.dispatch({ type: "delete" });
+        return true;
+      case "select-queued":
+        if (store.read().text !== "" || state.queue.length === 0) return false;
+        dispatch({ type: "queue-selected", index: state.queue.length - 1 });
+        return true;
+      case "clear-input":
+        if (shell.ctrlCArmed) {
+          opts.quit();
+          return true;
+        }
+        dispatch({ type: "ctrl-c-armed" });
+        clearTimeout(ctrlCTimer.current);
+        ctrlCTimer.current = setTimeout(() => dispatch({ type: "ctrl-c-disarmed" }), CTRL_C_WINDOW_MS);
+        if (store.read().text !== "") {
+          dispatch({ type: "queue-edit-ended" });
+          store.dispatch({ type: "clear" });
+        }
+        return true;
+      default:
+        return false;
+    }
   };
 
   /** Keys the editor does not use, while the input has the keys. */
-  const onEditorKey = (input: string, key: Key): boolean => {
-    if (key.escape) {
-      if (isBusy(state) && state.phase !== "replaying") port.cancel();
-      else if (editingQueuedId) {
-        setEditingQueuedId(null);
-        store.dispatch({ type: "clear" });
-      } else if (panel || notes.length) {
-        setPanel(null);
-        setNotes([]);
-      }
-      return true;
-    }
-    if (key.tab && key.shift) {
-      cycleMode();
-      return true;
-    }
-    if (key.tab && firstPermission !== undefined) {
-      setPermissionSkipped(null);
-      return true;
-    }
-    if (key.ctrl && input === "t") return focusTerminal() || true;
-    if (key.ctrl && input === "d") {
-      if (store.read().text === "") detachWithQueued(port);
-      else store.dispatch({ type: "delete" });
-      return true;
-    }
-    if (key.upArrow && store.read().text === "" && state.queue.length > 0) {
-      setQueueSelected(state.queue.length - 1);
-      return true;
-    }
-    return false;
+  const onEditorKey = (input: string, key: Key, raw = ""): boolean => {
+    const command = shellCommandFor("input", input, key, raw);
+    // Ctrl-C is handled once, by the shell's own handler below, wherever the keys are.
+    return command !== undefined && command !== "clear-input" && run(command);
   };
 
-  // Ctrl-C: anywhere but a focused terminal, where it belongs to the program running there.
+  // Everywhere but the input (which asks through onEditorKey) and a focused terminal (whose keys
+  // go to its program): the shell's commands for whoever has the keys. Ctrl-C in all of them.
   useKeypress(
-    (input, key) => {
-      if (!(key.ctrl && input === "c")) return;
-      if (ctrlCArmed) {
-        opts.quit();
-        return;
-      }
-      setCtrlCArmed(true);
-      clearTimeout(ctrlCTimer.current);
-      ctrlCTimer.current = setTimeout(() => setCtrlCArmed(false), CTRL_C_WINDOW_MS);
-      if (store.read().text !== "") {
-        setEditingQueuedId(null);
-        store.dispatch({ type: "clear" });
-      }
+    (input, key, raw) => {
+      const command = shellCommandFor(focus, input, key, raw);
+      if (!command || (focus === "input" && command !== "clear-input")) return;
+      run(command);
     },
     { isActive: focus !== "terminal" },
-  );
-
-  // While a permission prompt has the keys: Esc stops the turn (which answers it cancelled), Tab goes to the input.
-  useKeypress(
-    (input, key) => {
-      if (key.escape) port.cancel();
-      else if (key.tab && !key.shift && firstPermission) setPermissionSkipped(firstPermission);
-      else if (key.tab && key.shift) cycleMode();
-    },
-    { isActive: focus === "permission" },
-  );
-
-  // A question from the agent has the keys; Esc stops the turn (which cancels the question).
-  useKeypress(
-    (_input, key) => {
-      if (key.escape) port.cancel();
-    },
-    { isActive: focus === "question" },
   );
 
   // A focused terminal pane takes every key but Esc (leave), Ctrl-T (next/leave) and PageUp/PageDown (scroll).
   useKeypress(
     (input, key, raw) => {
       if (!terminalFocus) return;
-      if (key.escape && (raw === "\x1b" || raw === "")) return setTerminalFocus(null);
+      if (key.escape && (raw === "\x1b" || raw === "")) return dispatch({ type: "terminal-left" });
       if (key.ctrl && input === "t") {
-        const i = running.indexOf(terminalFocus.id);
-        return setTerminalFocus(i + 1 < running.length ? { id: running[i + 1], scroll: 0 } : null);
+        const next = nextTerminal();
+        return dispatch(next ? { type: "terminal-focused", id: next } : { type: "terminal-left" });
       }
       const step = Math.max(1, Math.floor(opts.paneRows / 2));
-      if (key.pageUp) return setTerminalFocus({ ...terminalFocus, scroll: terminalFocus.scroll + step });
-      if (key.pageDown) return setTerminalFocus({ ...terminalFocus, scroll: Math.max(0, terminalFocus.scroll - step) });
+      if (key.pageUp) return dispatch({ type: "terminal-scrolled", by: step });
+      if (key.pageDown) return dispatch({ type: "terminal-scrolled", by: -step });
       if (PASTE_MARKERS.has(raw)) return;
       terminals?.write(terminalFocus.id, ptyBytesFor(input, key, raw));
-      if (terminalFocus.scroll) setTerminalFocus({ ...terminalFocus, scroll: 0 });
+      if (terminalFocus.scroll) dispatch({ type: "terminal-scrolled", by: -terminalFocus.scroll });
     },
     { isActive: focus === "terminal" },
   );
 
-  const queue = {
-    onSelect: (i: number) => setQueueSelected(i),
+  const queue: QueueHandlers = {
+    onSelect: (i: number) => dispatch({ type: "queue-selected", index: i }),
     onEdit: (m: QueuedMessage) => {
-      setEditingQueuedId(m.id);
+      dispatch({ type: "queue-edit-started", id: m.id });
       store.dispatch({ type: "set", text: m.text });
-      setQueueSelected(null);
     },
     onRemove: (m: QueuedMessage) => {
       port.removeQueued(m.id);
-      if (editingQueuedId === m.id) setEditingQueuedId(null);
+      if (editingQueuedId === m.id) dispatch({ type: "queue-edit-ended" });
       const left = state.queue.length - 1;
-      setQueueSelected(left > 0 ? Math.min(queueSelected ?? 0, left - 1) : null);
+      dispatch({ type: "queue-selected", index: left > 0 ? Math.min(queueSelected ?? 0, left - 1) : null });
     },
-    onLeave: () => setQueueSelected(null),
+    onLeave: () => dispatch({ type: "queue-selected", index: null }),
   };
 
   return {
+    ...shell,
+    terminalFocus: focusedTerminalAlive ? terminalFocus : null,
     focus,
     editor: store.editor,
     readEditor: store.read,
@@ -288,14 +295,8 @@ export function useShell(opts: ShellOptions) {
     submit,
     onEditorKey,
     queue,
-    queueSelected,
-    editingQueuedId,
     editingIndex: editingQueuedId ? state.queue.findIndex((m) => m.id === editingQueuedId) : -1,
-    terminalFocus: focusedTerminalAlive ? terminalFocus : null,
     runningTerminals: running,
-    panel,
-    notes,
-    ctrlCArmed,
     expanded,
     answerPermission: (key: string, optionId: string | null) => port.answerPermission(key, optionId),
     answerQuestion: port.answerQuestion.bind(port),

@@ -1,6 +1,7 @@
 import { quietPeriod, type TurnTiming } from "../../orchestrator/turn-machine.js";
 import { describeOpenWork, openWork } from "../../session/open-work.js";
 import { agentLabel } from "../../session/profiles/select-profile.js";
+import { hintFor } from "../shell/key-bindings.js";
 import type { SessionState } from "../../session/state.js";
 
 /** Where the agent launch stands, as far as the status line cares. */
@@ -75,8 +76,8 @@ export function busySince(state: SessionState): number | undefined {
 export function describeStatus(state: SessionState, ctx: StatusContext): StatusView | null {
   const hints: string[] = [];
   const since = busySince(state);
-  const escHint = ctx.terminalFocused ? [] : ["esc to cancel"];
-  if (ctx.runningTerminal && !ctx.terminalFocused) hints.push("ctrl-t focus terminal");
+  const escHint = ctx.terminalFocused ? [] : [hintFor("cancel")];
+  if (ctx.runningTerminal && !ctx.terminalFocused) hints.push(hintFor("focus-terminal"));
   switch (state.phase) {
     case "starting":
       if (ctx.launch?.phase === "failed") {
@@ -99,7 +100,7 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
     case "draining": {
       const work = describeOpenWork(openWork(state), agentLabel(state));
       hints.unshift(...escHint);
-      if (state.queue.length) hints.push("ctrl-d send next now");
+      if (state.queue.length) hints.push(hintFor("detach"));
       return { busy: true, tone: "normal", text: work || describeQuiet(state, ctx.timing), detail: [], hints, since };
     }
     case "cancelling":

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { Key } from "ink";
+import { initialSessionState, type SessionState } from "../../../src/session/state.js";
+import { KEY_BINDINGS, keyHelpLines, shellCommandFor } from "../../../src/ui/shell/key-bindings.js";
+import { focusOf, INITIAL_SHELL, shellReducer } from "../../../src/ui/shell/shell-state.js";
+
+const key = (k: Partial<Key>): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...k }) as Key;
+
+function session(patch: Partial<SessionState>): SessionState {
+  return { ...initialSessionState(), phase: "idle", ...patch };
+}
+
+const permission = { key: "agent:1", toolCallId: "x", options: [], request: { sessionId: "s", toolCall: { toolCallId: "x" }, options: [] }, askedAt: 0 };
+
+describe("who has the keys", () => {
+  it("a focused running terminal first, then a selected queued message, a permission, a question, a login, else the input", () => {
+    const s = session({ queue: [{ id: "q", text: "later" }], permissions: [permission], questions: [] });
+    expect(focusOf({ ...INITIAL_SHELL, terminalFocus: { id: "t", scroll: 0 } }, s, ["t"])).toBe("terminal");
+    expect(focusOf({ ...INITIAL_SHELL, terminalFocus: { id: "t", scroll: 0 } }, s, [])).toBe("permission");
+    expect(focusOf({ ...INITIAL_SHELL, queueSelected: 0 }, s, [])).toBe("queue");
+    expect(focusOf({ ...INITIAL_SHELL, permissionSkipped: "agent:1" }, s, [])).toBe("input");
+    expect(focusOf(INITIAL_SHELL, session({ phase: "auth", auth: { methods: [], message: "log in" } }), [])).toBe("auth");
+    expect(focusOf(INITIAL_SHELL, session({}), [])).toBe("input");
+  });
+
+  it("the view state moves by named actions; scrolling never goes below the live bottom", () => {
+    let s = shellReducer(INITIAL_SHELL, { type: "terminal-focused", id: "t" });
+    s = shellReducer(s, { type: "terminal-scrolled", by: 5 });
+    s = shellReducer(s, { type: "terminal-scrolled", by: -9 });
+    expect(s.terminalFocus).toEqual({ id: "t", scroll: 0 });
+    s = shellReducer(s, { type: "queue-edit-started", id: "q1" });
+    expect(s).toMatchObject({ editingQueuedId: "q1", queueSelected: null });
+    expect(shellReducer(INITIAL_SHELL, { type: "messages-cleared" })).toBe(INITIAL_SHELL);
+  });
+});
+
+describe("the key table", () => {
+  it("one key means one shell command where it works: Esc cancels from the input and a permission, Tab steps away from a permission", () => {
+    expect(shellCommandFor("input", "", key({ escape: true }), "\x1b")).toBe("cancel");
+    expect(shellCommandFor("permission", "", key({ escape: true }), "\x1b")).toBe("cancel");
+    expect(shellCommandFor("permission", "", key({ tab: true }), "\t")).toBe("skip-permission");
+    expect(shellCommandFor("permission", "", key({ tab: true, shift: true }), "\x1b[Z")).toBe("cycle-mode");
+    expect(shellCommandFor("input", "d", key({ ctrl: true }), "\x04")).toBe("detach");
+    expect(shellCommandFor("queue", "d", key({}), "d")).toBeUndefined();
+    expect(shellCommandFor("terminal", "c", key({ ctrl: true }), "\x03")).toBeUndefined();
+  });
+
+  it("no two shell bindings take the same key in the same place", () => {
+    const samples: [string, Partial<Key>, string][] = [["", { escape: true }, "\x1b"], ["", { tab: true }, "\t"], ["", { tab: true, shift: true }, "\x1b[Z"], ["d", { ctrl: true }, "\x04"], ["t", { ctrl: true }, "\x14"], ["c", { ctrl: true }, "\x03"], ["", { upArrow: true }, "\x1b[A"]];
+    for (const focus of ["input", "queue", "permission", "question", "auth", "terminal"] as const) {
+      for (const [input, k, raw] of samples) {
+        const hits = KEY_BINDINGS.filter((b) => b.match && b.where.includes(focus) && b.match(input, key(k), raw));
+        expect(hits.length, `${focus} ${raw}`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it("/help lists every key once", () => {
+    expect(keyHelpLines()).toHaveLength(KEY_BINDINGS.length);
+    expect(keyHelpLines().join("\n")).toContain("Ctrl-D · on an empty input while a turn drains: send the queued messages now");
+  });
+});
