@@ -7,6 +7,7 @@ import type { SessionState } from "../session/state.js";
 import { ConfigError } from "../agents/config-file.js";
 import { buildPrintResult, EXIT, exitedAfterAnswer, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
+import { safeLine, safeText } from "../text/terminal-safe.js";
 
 /** What a print run needs besides the session options. */
 export interface PrintRunOptions extends SessionOptions {
@@ -70,10 +71,11 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     const result: PrintResult = buildPrintResult(orch.state, { fromTurn, startedAt, now: Date.now(), timedOut, interrupted, error: startError, agentExit });
     if (opts.outputFormat === "text") {
       text.finish();
-      if (result.error) io.err(`conch: ${result.error}\n`);
+      // stderr is a person's terminal more often than not: the agent's words there go through the gate.
+      if (result.error) io.err(`conch: ${safeText(result.error)}\n`);
       const tail = result.error ? orch.state.failure?.stderrTail : undefined;
-      if (tail) io.err(`--- last lines of the agent's stderr ---\n${tail}\n`);
-      for (const d of result.permissionsDenied) io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${d.title}\n`);
+      if (tail) io.err(`--- last lines of the agent's stderr ---\n${safeText(tail)}\n`);
+      for (const d of result.permissionsDenied) io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
       if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
     } else {
       if (result.error && orch.state.failure?.stderrTail) (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;

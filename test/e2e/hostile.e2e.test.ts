@@ -147,3 +147,33 @@ describe("workspace trust in the TUI", () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe("agent-controlled text never reaches the terminal raw", () => {
+  it("escape sequences in the agent's name, titles, tool output, plan, text and stderr are shown as marks, and none acts on the terminal", async () => {
+    const project = tmp("conch-e2e-escapes-");
+    const screen = start(["--agent", `${process.execPath} ${HOSTILE} --escapes`], project, terminalEnv());
+    await screen.waitForText("›", 15_000);
+    await screen.submit("go");
+    await screen.waitForText("message ␛", 15_000);
+    await screen.settle();
+    expect(screen.clipboard).toEqual([]);
+    expect(screen.titles).toEqual([]);
+    expect(screen.raw).not.toContain("\u001b]52");
+    expect(screen.raw).not.toContain("PWNED\u0007");
+    expect(screen.raw).not.toContain("\u009b");
+    // What was there is shown, marked.
+    expect(screen.text()).toContain("ls␛");
+    expect(screen.text()).toContain("step␛");
+  });
+
+  it("print mode to a terminal makes the answer and its stderr lines safe", async () => {
+    const project = tmp("conch-e2e-escapes-");
+    const screen = start(["-p", "go", "--agent", `${process.execPath} ${HOSTILE} --escapes`], project, terminalEnv());
+    expect(await screen.exited).toBe(0);
+    await screen.settle();
+    expect(screen.clipboard).toEqual([]);
+    expect(screen.titles).toEqual([]);
+    expect(screen.raw).not.toContain("\u001b]52");
+    expect(screen.text()).toContain("message ␛");
+  });
+});

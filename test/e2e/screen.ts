@@ -28,14 +28,27 @@ export class Screen {
   bells = 0;
   /** Desktop notifications asked for with OSC 9. */
   readonly notifications: string[] = [];
+  /** Window titles set (OSC 0/2) and clipboard writes asked for (OSC 52): a hostile agent's favourites. */
+  readonly titles: string[] = [];
+  readonly clipboard: string[] = [];
+  /** Every byte the program wrote, as text. */
+  raw = "";
 
   constructor(opts: ScreenOptions) {
     const cols = opts.cols ?? 100;
     const rows = opts.rows ?? 30;
     this.term = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
     this.proc = pty.spawn(opts.command, opts.args, { name: "xterm-256color", cols, rows, cwd: opts.cwd, env: opts.env as Record<string, string> });
-    this.proc.onData((data) => this.term.write(data));
+    this.proc.onData((data) => {
+      this.raw += data;
+      this.term.write(data);
+    });
     this.term.onBell(() => this.bells++);
+    this.term.onTitleChange((title) => this.titles.push(title));
+    this.term.parser.registerOscHandler(52, (text) => {
+      this.clipboard.push(text);
+      return true;
+    });
     this.term.parser.registerOscHandler(9, (text) => {
       this.notifications.push(text);
       return true;

@@ -4,6 +4,7 @@ import type { AuthMethod } from "@agentclientprotocol/sdk";
 import { planAuth, shellLine } from "../../agents/auth-methods.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import { color } from "./theme.js";
+import { safeLine, safeText } from "../../text/terminal-safe.js";
 
 /** Props of the login picker. */
 export interface AuthPickerProps {
@@ -41,15 +42,15 @@ export function AuthPicker(props: AuthPickerProps): React.ReactElement {
   );
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color("warning")} width={width} paddingX={1}>
-      <Text bold>{props.agentName} needs you to log in</Text>
-      <Text dimColor>{props.message}</Text>
+      <Text bold>{safeLine(props.agentName)} needs you to log in</Text>
+      <Text dimColor>{safeText(props.message)}</Text>
       {plans.map((p, i) => (
         <Box key={p.id} flexDirection="column">
           <Text color={i === cursor ? color("focus") : undefined}>
             {i === cursor ? "›" : " "} {i + 1}. {p.label}
-            {p.description ? <Text dimColor> — {p.description}</Text> : null}
+            {p.description ? <Text dimColor> — {safeLine(p.description)}</Text> : null}
           </Text>
-          {p.kind === "terminal" ? <Text dimColor>      runs {shellLine(p.command)} in a terminal pane (ctrl-t to type into it)</Text> : null}
+          {p.kind === "terminal" ? <Text dimColor>      runs {safeLine(shellLine(p.command))} in a terminal pane (ctrl-t to type into it)</Text> : null}
           {p.kind === "env_var" ? <Text dimColor>      set {p.vars.join(", ")} and start conch again</Text> : null}
         </Box>
       ))}

@@ -7,6 +7,7 @@ import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "
 import { useKeypress } from "../hooks/use-keypress.js";
 import { CompletionMenu, SlashMenu } from "./slash-menu.js";
 import { color } from "./theme.js";
+import { safeText } from "../../text/terminal-safe.js";
 
 /** Props of the prompt editor. */
 export interface InputEditorProps {
@@ -80,7 +81,8 @@ function visibleLines(editor: EditorState, maxLines: number) {
 }
 
 /** Tabs would break the cursor's column; two spaces look the same to a reader. */
-const show = (s: string) => s.replace(/\t/g, "  ");
+/** A line as shown: a pasted escape sequence or control character is shown as a mark, never run by the terminal. */
+const show = (s: string) => safeText(s).replace(/\t/g, "  ");
 
 /**
  * The multi-line prompt editor: Enter sends, Shift/Alt+Enter, Ctrl-J or a trailing `\` break the

@@ -4,6 +4,7 @@ import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { PendingQuestion } from "../../session/state.js";
 import { formContent, formReducer, initialForm, type FormField, type FormState } from "./question-form-state.js";
 import { color } from "./theme.js";
+import { safeLine, safeText } from "../../text/terminal-safe.js";
 
 /** Props of the question form. */
 export interface QuestionFormProps {
@@ -16,7 +17,7 @@ export interface QuestionFormProps {
 
 function FieldRow({ field, value, focused, choice }: { field: FormField; value: FormState["values"][string]; focused: boolean; choice: number }): React.ReactElement {
   const mark = focused ? "›" : " ";
-  const label = `${field.label}${field.required ? " *" : ""}`;
+  const label = `${safeLine(field.label)}${field.required ? " *" : ""}`;
   let shown: React.ReactNode;
   if (field.kind === "boolean") shown = <Text>{value ? "[x] yes" : "[ ] no"}</Text>;
   else if (field.kind === "choice" || field.kind === "multi") {
@@ -25,12 +26,12 @@ function FieldRow({ field, value, focused, choice }: { field: FormField; value: 
       <Box flexDirection="column">
         {field.choices.map((c, i) => (
           <Text key={c} color={focused && i === choice ? color("focus") : undefined}>
-            {picked.includes(c) ? "(•)" : "( )"} {c}
+            {picked.includes(c) ? "(•)" : "( )"} {safeLine(c)}
           </Text>
         ))}
       </Box>
     );
-  } else shown = <Text>{String(value)}{focused ? <Text inverse> </Text> : null}</Text>;
+  } else shown = <Text>{safeLine(String(value))}{focused ? <Text inverse> </Text> : null}</Text>;
   return (
     <Box flexDirection="column">
       <Box>
@@ -38,7 +39,7 @@ function FieldRow({ field, value, focused, choice }: { field: FormField; value: 
         {field.kind === "choice" || field.kind === "multi" ? null : shown}
       </Box>
       {field.kind === "choice" || field.kind === "multi" ? <Box marginLeft={4}>{shown}</Box> : null}
-      {focused && field.description ? <Text dimColor>    {field.description}</Text> : null}
+      {focused && field.description ? <Text dimColor>    {safeLine(field.description)}</Text> : null}
     </Box>
   );
 }
@@ -97,10 +98,10 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
   const url = (first.request as { url?: string }).url;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color("focus")} width={width} paddingX={1}>
-      <Text bold>? {first.request.message}</Text>
+      <Text bold>? {safeText(first.request.message)}</Text>
       {isUrl ? (
         <Box flexDirection="column">
-          <Text color={color("link")}>{url}</Text>
+          <Text color={color("link")}>{safeLine(url ?? "")}</Text>
           <Text dimColor>open the link, then press enter when done · ctrl-d decline</Text>
         </Box>
       ) : (

@@ -3,6 +3,7 @@ import { Box, Text } from "ink";
 import type { QueuedMessage } from "../../session/state.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { color } from "./theme.js";
+import { safeLine } from "../../text/terminal-safe.js";
 
 /** Props of the queue view. */
 export interface QueueViewProps {
@@ -66,7 +67,7 @@ export function QueueView(props: QueueViewProps): React.ReactElement | null {
             <Text color={isSelected ? color("accent") : undefined}>{isSelected ? "› " : "  "}</Text>
             <Text dimColor={!isSelected}>{`${i + 1}. `}</Text>
             <Text dimColor={!isSelected && !editing} bold={isSelected} italic={editing}>
-              {oneLine(m.text, textWidth)}
+              {safeLine(oneLine(m.text, textWidth))}
             </Text>
             {editing ? <Text color={color("warning")}>{"  (editing)"}</Text> : null}
           </Text>

@@ -2,6 +2,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { SlashCommand } from "../input/slash-commands.js";
 import { color } from "./theme.js";
+import { safeLine } from "../../text/terminal-safe.js";
 
 /** One row of a completion menu. */
 export interface MenuEntry {
@@ -42,12 +43,12 @@ export function CompletionMenu({ entries, selected, width, footer, maxShown = 8 
             </Box>
             <Box width={labelWidth} flexShrink={0}>
               <Text bold={on} color={on ? color("accent") : undefined} wrap="truncate-end">
-                {e.label}
+                {safeLine(e.label)}
               </Text>
             </Box>
             <Box flexGrow={1}>
               <Text dimColor wrap="truncate-end">
-                {e.description ?? ""}
+                {safeLine(e.description ?? "")}
                 {e.tag ? ` (${e.tag})` : ""}
               </Text>
             </Box>

@@ -5,6 +5,7 @@ import { formatElapsed } from "../status/status-text.js";
 import { color } from "./theme.js";
 import { useElapsed } from "./use-elapsed.js";
 import { useSpinner } from "./use-spinner.js";
+import { safeLine } from "../../text/terminal-safe.js";
 
 /** Props of the status line. */
 export interface StatusLineProps {
@@ -23,13 +24,13 @@ export function StatusLine({ view, width }: StatusLineProps): React.ReactElement
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
         {busy ? <Text color={tone}>{`${spinner} `}</Text> : <Text color={tone}>{"✗ "}</Text>}
-        <Text color={view.tone === "normal" ? undefined : tone}>{view.text}</Text>
+        <Text color={view.tone === "normal" ? undefined : tone}>{safeLine(view.text)}</Text>
         {busy && view.since !== undefined ? <Text dimColor>{` · ${formatElapsed(elapsed)}`}</Text> : null}
         {view.hints.length && busy ? <Text dimColor>{` · ${view.hints.join(" · ")}`}</Text> : null}
       </Text>
       {view.detail.map((line, i) => (
         <Text key={i} dimColor wrap="truncate-end">
-          {`  ${line}`}
+          {`  ${safeLine(line)}`}
         </Text>
       ))}
       {/* A failure's way out gets a line of its own, so it is never cut off. */}

@@ -1,6 +1,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { color } from "./theme.js";
+import { safeText } from "../../text/terminal-safe.js";
 
 /** Props of the message panel. */
 export interface StatusPanelProps {
@@ -20,7 +21,7 @@ export function StatusPanel({ lines, tone, width, maxLines }: StatusPanelProps):
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={tone === "error" ? color("error") : color("border")} borderDimColor={tone !== "error"} paddingX={1}>
       {shown.map((line, i) => (
         <Text key={i} color={tone === "error" ? color("error") : undefined} wrap="truncate-end">
-          {line || " "}
+          {safeText(line) || " "}
         </Text>
       ))}
       {hidden > 0 ? <Text dimColor>{`… ${hidden} more line${hidden > 1 ? "s" : ""}`}</Text> : null}

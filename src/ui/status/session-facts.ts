@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import type { SessionState } from "../../session/state.js";
+import { safeLine } from "../../text/terminal-safe.js";
 
 /** One piece of the status bar. */
 export interface BarSegment {
@@ -70,8 +71,9 @@ export function shortPath(p: string, home = homedir()): string {
 
 /** The status bar's pieces, in order, leaving out what is unknown. */
 export function barSegments(state: SessionState, agentName: string, cwd: string): BarSegment[] {
-  const out: BarSegment[] = [{ key: "agent", text: agentLabel(state, agentName) }];
-  const add = (key: BarSegment["key"], text: string | undefined) => text && out.push({ key, text });
+  const out: BarSegment[] = [{ key: "agent", text: safeLine(agentLabel(state, agentName)) }];
+  // Every fact but the cwd comes from the agent.
+  const add = (key: BarSegment["key"], text: string | undefined) => text && out.push({ key, text: safeLine(text) });
   add("title", state.title);
   add("mode", modeLabel(state));
   add("model", modelLabel(state));
