@@ -29,6 +29,8 @@ import { LiveRegion } from "./transcript/live-region.js";
 import { LOOSE_PANE_ROWS, sizeRunningTerminals } from "./transcript/pane-sizes.js";
 import { looseTerminals } from "./transcript/transcript-view.js";
 import { useTranscript } from "./transcript/use-transcript.js";
+import { NO_FEATURES, type TerminalFeatures } from "./terminal-features.js";
+import { useTerminalProgress } from "./hooks/use-terminal-progress.js";
 
 /** Props of the interactive app. */
 export interface AppProps {
@@ -50,6 +52,8 @@ export interface AppProps {
   agentCommand?: AgentCommand;
   /** The saved sessions as a table, for /sessions. */
   listSessions?: () => Promise<string>;
+  /** What the terminal understands beyond text and colours (links, prompt marks, progress). */
+  features?: TerminalFeatures;
 }
 
 /** Clears the screen and the scrollback, then homes the cursor. */
@@ -71,6 +75,7 @@ const REPRINT_AFTER_RESIZE_MS = 200;
  */
 export function App(props: AppProps): React.ReactElement {
   const { session, agentName, cwd } = props;
+  const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
   const { write } = useStdout();
   const { state } = useSessionState(session, props.frameMs);
@@ -97,7 +102,10 @@ export function App(props: AppProps): React.ReactElement {
     write,
     previewRows: Math.max(3, rows - 8),
     ready: libsReady,
+    promptMarks: features.promptMarks,
+    links: features.hyperlinks,
   });
+  useTerminalProgress(features.progress && libsReady ? running : false, write);
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);

@@ -8,6 +8,7 @@ import { speaksKittyKeyboard, TerminalInput } from "./input/terminal-input.js";
 import { Launch } from "./launch.js";
 import { attentionBytes } from "./status/attention.js";
 import { askProjectTrust } from "./trust-prompt.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "./terminal-features.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
@@ -126,11 +127,13 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
     : undefined;
 
   prompt.erase();
+  const features = detectTerminalFeatures();
   const instance = ui.render(
-    ui.createElement(ui.App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd) }),
+    ui.createElement(ui.App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd), features }),
     // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
     // query was asked, and answered, at startup.
-    { stdin: input.stream() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" } },
+    // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.
+    { stdin: input.stream() as unknown as NodeJS.ReadStream, stdout: featureFilteredOutput(process.stdout, features), exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" } },
   );
   ink = instance;
 

@@ -21,6 +21,8 @@ export interface ItemContext {
   terminal?: (id: string) => Terminal | undefined;
   frame?: number;
   now?: number;
+  /** File paths become links (OSC 8). */
+  links?: boolean;
 }
 
 /** A turn's divider: a rule, named when the turn is the agent's own or history. */

@@ -19,7 +19,12 @@ export function wrapRows(text: string, width: number): string[] {
 /** One row cut to `width` cells, ending with "…" when something was cut. */
 export function truncateRow(text: string, width: number): string {
   if (width <= 0) return "";
-  return cellWidth(text) <= width ? text : cliTruncate(text, width, { position: "end" });
+  if (cellWidth(text) <= width) return text;
+  const cut = cliTruncate(text, width, { position: "end" });
+  // A link cut in the middle must still end, or the rest of the screen would be part of it.
+  const opened = (cut.match(/\u001b\]8;[^;]*;[^\u0007\u001b]+(?:\u0007|\u001b\\)/g) ?? []).length;
+  const closed = (cut.match(/\u001b\]8;[^;]*;(?:\u0007|\u001b\\)/g) ?? []).length;
+  return opened > closed ? `${cut}\u001b]8;;\u001b\\` : cut;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ToolKind } from "@agentclientprotocol/sdk";
 import { displayOf } from "../../session/profiles/display-of.js";
 import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
 import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
+import { fileLink, NO_FEATURES } from "../terminal-features.js";
 import { displayStatus, type SessionState, type ToolCallView } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "../components/theme.js";
@@ -15,6 +16,11 @@ import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
 /** A display with the agent's strings made safe to print (blocks are made safe where they are drawn). */
 function safeDisplay(d: ToolDisplay): ToolDisplay {
   return { ...d, title: safeLine(d.title), command: d.command === undefined ? undefined : safeText(d.command), cwd: d.cwd === undefined ? undefined : safeLine(d.cwd) };
+}
+
+/** A path's text as a link to the file, when the terminal takes links. */
+function linked(ctx: CardContext, text: string, path: string): string {
+  return ctx.links ? fileLink(text, path, { ...NO_FEATURES, hyperlinks: true }) : text;
 }
 
 const nullable = (t: string | null | undefined) => (t === null || t === undefined ? t : safeText(t));
@@ -52,6 +58,8 @@ export interface CardContext {
   frame?: number;
   /** Milliseconds since epoch, for a running pane's elapsed time. */
   now?: number;
+  /** File paths become links (OSC 8), for a terminal that takes them. */
+  links?: boolean;
 }
 
 const more = (hidden: number, what = "more line") => paint(`… ${hidden} ${what}${hidden === 1 ? "" : "s"}`, { dim: true });
@@ -95,7 +103,7 @@ function blockRows(block: ToolBlock, ctx: CardContext, width: number, title: str
     case "media":
       return [paint(safeLine(block.text), { dim: true })];
     case "diff":
-      return diffRows(safeLine(relativePath(block.path, ctx.state.info?.cwd)), nullable(block.oldText), safeText(block.newText), width, expanded ? undefined : DIFF_LINES);
+      return diffRows(linked(ctx, safeLine(relativePath(block.path, ctx.state.info?.cwd)), block.path), nullable(block.oldText), safeText(block.newText), width, expanded ? undefined : DIFF_LINES);
     case "terminal":
       return terminalRows(block.terminalId, ctx, width, title, startedAt);
   }
@@ -131,7 +139,8 @@ export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
   const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
   const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
   if (locations.length > 0) {
-    body.push(truncateRow(paint(safeLine(locations.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  ")), { dim: true }), inner));
+    const shown = locations.map((l) => linked(ctx, safeLine(`${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`), l.path));
+    body.push(truncateRow(paint(shown.join("  "), { dim: true }), inner));
   }
   if (display.command !== undefined && display.command.trim() !== display.title.trim()) {
     body.push(...hang(paint("$ ", { role: "accent" }), "  ", display.command, inner));

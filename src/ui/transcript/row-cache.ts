@@ -11,6 +11,8 @@ export interface RowOptions {
   /** Spinner frame and clock, for running calls in the live region. */
   frame?: number;
   now?: number;
+  /** File paths become links (OSC 8). */
+  links?: boolean;
 }
 
 interface Entry {
@@ -40,7 +42,7 @@ export class RowCache {
   settled(item: TranscriptItem, state: SessionState, opts: RowOptions): string[] {
     this.memos.delete(item.id);
     this.entries.delete(item.id);
-    return itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal });
+    return itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, links: opts.links });
   }
 
   private rows(item: TranscriptItem, state: SessionState, opts: RowOptions, live: boolean): string[] {
@@ -60,7 +62,7 @@ export class RowCache {
     }
     let memo = this.memos.get(item.id);
     if (!memo && item.kind === "agent") this.memos.set(item.id, (memo = {}));
-    const rows = itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, frame: opts.frame, now: opts.now, live, memo });
+    const rows = itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, frame: opts.frame, now: opts.now, live, memo, links: opts.links });
     this.entries.set(item.id, { item, tool, terminals: state.terminals, width: opts.width, expanded: opts.expanded, rows });
     return rows;
   }

@@ -1,5 +1,6 @@
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { isSettled } from "./transcript-ledger.js";
+import { PROMPT_MARK } from "../terminal-features.js";
 
 /** What to draw this frame. */
 export interface PrintPlan {
@@ -31,10 +32,33 @@ export class TranscriptPrinter {
   /** Items before this index are in the scrollback. */
   private printed = 0;
 
+  /** OSC 133 marks around prompts and answers, for a terminal that jumps between them. */
+  marks = false;
+  /** The last item written was part of an answer (the D mark goes before the next divider). */
+  private inAnswer = false;
+
   constructor(
     private readonly rowsOf: (item: TranscriptItem, width: number) => string[],
     private readonly now: () => number = () => performance.now(),
   ) {}
+
+  /** An item's rows as they go to the scrollback: with the prompt marks, when the terminal takes them. */
+  private printedRows(item: TranscriptItem, width: number): string[] {
+    const rows = this.rowsOf(item, width);
+    if (!this.marks || rows.length === 0) return rows;
+    if (item.kind === "user" && !item.internal) {
+      this.inAnswer = true;
+      const out = [...rows];
+      out[0] = PROMPT_MARK.start + out[0];
+      out[out.length - 1] += PROMPT_MARK.end;
+      return out;
+    }
+    if (item.kind === "turn" && this.inAnswer) {
+      this.inAnswer = false;
+      return [PROMPT_MARK.outputEnd + rows[0], ...rows.slice(1)];
+    }
+    return rows;
+  }
 
   /** Start over: the screen was cleared to print everything again (a resize). */
   reset(): void {
@@ -64,7 +88,7 @@ export class TranscriptPrinter {
     while (this.printed < end) {
       const item = state.items[this.printed];
       if (spaced(item)) rows.push("");
-      rows.push(...this.rowsOf(item, width));
+      rows.push(...this.printedRows(item, width));
       this.printed++;
       if (this.now() >= deadline) break;
     }

@@ -17,6 +17,8 @@ export interface TranscriptOptions extends RowOptions {
   previewRows: number;
   /** The transcript's libraries are loaded: until then nothing is printed or drawn. */
   ready: boolean;
+  /** Mark prompts and answers in the scrollback (OSC 133). */
+  promptMarks?: boolean;
 }
 
 /** The transcript as the app draws it. */
@@ -41,6 +43,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   cache.current ??= new RowCache();
   const printer = useRef<TranscriptPrinter | null>(null);
   printer.current ??= new TranscriptPrinter((item, w) => cache.current!.settled(item, stateRef.current, { ...optsRef.current, width: w }));
+  printer.current.marks = opts.promptMarks === true;
   const stateRef = useRef(state);
   stateRef.current = state;
   const optsRef = useRef<RowOptions>(opts);
