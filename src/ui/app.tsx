@@ -25,8 +25,7 @@ import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
 import { paneRows } from "./render/pane-rows.js";
 import { LiveRegion } from "./transcript/live-region.js";
-import { LOOSE_PANE_ROWS, sizeRunningTerminals } from "./transcript/pane-sizes.js";
-import { looseTerminals } from "./transcript/transcript-view.js";
+import { LOOSE_PANE_ROWS, looseTerminals, sizeRunningTerminals } from "./transcript/pane-sizes.js";
 import { useTranscript } from "./transcript/use-transcript.js";
 
 /** Props of the interactive app. */

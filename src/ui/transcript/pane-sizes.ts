@@ -1,9 +1,19 @@
 import type { SessionState } from "../../session/state.js";
 import type { TerminalAccess } from "../session-port.js";
 import { LIVE_TERMINAL_ROWS } from "../render/tool-card-rows.js";
+import { toolTerminalIds } from "./settled-items.js";
 
 /** Rows of a pane for a running client terminal that no tool call shows. */
 export const LOOSE_PANE_ROWS = 6;
+
+/** Running client terminals that no tool call in the session shows: each gets a pane of its own. */
+export function looseTerminals(state: SessionState): { id: string; title: string }[] {
+  const shown = new Set<string>();
+  for (const tool of Object.values(state.toolCalls)) for (const id of toolTerminalIds(tool)) shown.add(id);
+  return Object.values(state.terminals)
+    .filter((t) => t.source === "client" && !t.exited && !shown.has(t.terminalId))
+    .map((t) => ({ id: t.terminalId, title: t.command ?? t.terminalId }));
+}
 
 /**
  * Gives each running terminal the size it is drawn at, so a program formats its output for the
