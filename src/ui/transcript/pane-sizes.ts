@@ -17,18 +17,20 @@ export function looseTerminals(state: SessionState): { id: string; title: string
 
 /**
  * Gives each running terminal the size it is drawn at, so a program formats its output for the
- * pane: inside a tool card (two cells of indent, two of border), or the focused pane. A finished
- * command's screen is history: it is not reflowed.
+ * pane: inside a tool card (two cells of indent, two of border), a pane of its own (two of border),
+ * or the focused pane. A finished command's screen is history: it is not reflowed.
  */
 export function sizeRunningTerminals(state: SessionState, access: TerminalAccess | undefined, width: number, focus: { id: string; rows: number } | undefined): void {
   if (!access) return;
+  const loose = new Set(looseTerminals(state).map((t) => t.id));
   for (const view of Object.values(state.terminals)) {
     if (view.exited) continue;
     const terminal = access.get(view.terminalId);
     if (!terminal || terminal.exitStatus) continue;
     const focused = focus?.id === view.terminalId;
-    const cols = Math.max(1, focused ? width - 2 : width - 4);
-    const rows = focused ? focus.rows : LIVE_TERMINAL_ROWS;
+    const own = focused || loose.has(view.terminalId);
+    const cols = Math.max(1, own ? width - 2 : width - 4);
+    const rows = focused ? focus.rows : own ? LOOSE_PANE_ROWS : LIVE_TERMINAL_ROWS;
     if (terminal.screen.cols !== cols || terminal.screen.rows !== rows) terminal.resize(cols, rows);
   }
 }

@@ -100,17 +100,19 @@ describe("running terminals on screen", () => {
     view.unmount();
   });
 
-  it("a running terminal is resized to the pane it is drawn in: in a card, or focused", () => {
+  it("a running terminal is resized to the pane it is drawn in: in a card, on its own, or focused", () => {
     const s = new FakeSession().open();
     s.emit({ type: "terminal_started", terminalId: "card", command: "make", args: [], cwd: "/tmp/project" });
+    s.emit({ type: "terminal_started", terminalId: "loose", command: "npm test", args: [], cwd: "/tmp/project" });
     s.emit({ type: "terminal_started", terminalId: "done", command: "ls", args: [], cwd: "/tmp/project" });
     s.emit({ type: "terminal_exited", terminalId: "done", exitCode: 0, signal: null });
     s.update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "card" }] });
-    const terms = ["card", "done"].map((id) => new DisplayTerminal(id, { cols: 80, rows: 24 }));
-    const [card, done] = terms;
+    const terms = ["card", "loose", "done"].map((id) => new DisplayTerminal(id, { cols: 80, rows: 24 }));
+    const [card, loose, done] = terms;
     sizeRunningTerminals(s.state, accessTo(terms), 50, undefined);
-    // A card indents its pane by two cells; a pane has a border of one cell a side.
+    // A card indents its pane by two cells; every pane has a border of one cell a side.
     expect([card.screen.cols, card.screen.rows]).toEqual([46, 10]);
+    expect([loose.screen.cols, loose.screen.rows]).toEqual([48, 6]);
     // A finished command's screen is history: it is not reflowed.
     expect([done.screen.cols, done.screen.rows]).toEqual([80, 24]);
     sizeRunningTerminals(s.state, accessTo(terms), 50, { id: "card", rows: 20 });
