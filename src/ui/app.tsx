@@ -24,10 +24,8 @@ import { terminalAccess, type SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
 import { paneRows } from "./render/pane-rows.js";
-import { ClippedRegion } from "./transcript/clipped-region.js";
 import { LiveRegion } from "./transcript/live-region.js";
-import { LOOSE_PANE_ROWS, sizeRunningTerminals } from "./transcript/pane-sizes.js";
-import { looseTerminals } from "./transcript/transcript-view.js";
+import { LOOSE_PANE_ROWS, looseTerminals, sizeRunningTerminals } from "./transcript/pane-sizes.js";
 import { useTranscript } from "./transcript/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "./terminal-features.js";
 import { useTerminalProgress } from "./hooks/use-terminal-progress.js";
@@ -196,9 +194,14 @@ export function App(props: AppProps): React.ReactElement {
         {state.permissions.length > 0 && libsReady ? (
           <Box flexDirection="column">
             {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
-            <ClippedRegion maxRows={Math.max(8, rows - 8)} moreLabel={(n) => `⋮ ${n} lines of the request above`}>
-              <PermissionPrompt permissions={state.permissions} state={state} width={width} isActive={shell.focus === "permission"} onAnswer={shell.answerPermission} />
-            </ClippedRegion>
+            <PermissionPrompt
+              permissions={state.permissions}
+              state={state}
+              width={width}
+              maxRows={Math.max(8, rows - 8)}
+              isActive={shell.focus === "permission"}
+              onAnswer={shell.answerPermission}
+            />
             <Text dimColor>{shell.focus === "permission" ? "  esc cancels the turn · tab types a message instead" : "  tab back to the permission prompt"}</Text>
           </Box>
         ) : null}

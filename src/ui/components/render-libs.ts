@@ -6,7 +6,7 @@ import type * as Marked from "marked";
  * The libraries that draw transcript content: markdown (marked), syntax highlighting (cli-highlight,
  * which brings every highlight.js grammar) and diffs (diff). None is needed for the first frame, and
  * highlighting alone weighs more than the rest of the UI, so they load after it: the App shows the
- * transcript once `loadRenderLibs()` has resolved, and the components read them from `renderLibs()`.
+ * transcript once `loadRenderLibs()` has resolved, and the row renderers read them from `renderLibs()`.
  */
 export interface RenderLibs {
   Lexer: typeof Marked.Lexer;

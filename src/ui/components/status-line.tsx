@@ -2,9 +2,8 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { StatusView } from "../status/status-text.js";
 import { formatElapsed } from "../status/status-text.js";
-import { color } from "./theme.js";
-import { useElapsed } from "./use-elapsed.js";
-import { useSpinner } from "./use-spinner.js";
+import { useTicker } from "../hooks/use-ticker.js";
+import { SPINNER_FRAMES, color } from "./theme.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** Props of the status line. */
@@ -16,9 +15,11 @@ export interface StatusLineProps {
 /** What the agent is doing right now: a spinner, the turn's elapsed time, what it waits on, and the keys that help. */
 export function StatusLine({ view, width }: StatusLineProps): React.ReactElement | null {
   const busy = view?.busy === true;
-  const spinner = useSpinner(busy);
-  const elapsed = useElapsed(view?.since ?? Date.now(), busy && view?.since !== undefined);
+  // The same ticker as the transcript's spinners: it runs only while the agent is busy.
+  const { frame, now } = useTicker(busy);
   if (!view) return null;
+  const spinner = SPINNER_FRAMES[frame % SPINNER_FRAMES.length];
+  const elapsed = Math.max(0, now - (view.since ?? now));
   const tone = view.tone === "error" ? color("error") : view.tone === "warning" ? color("warning") : color("accent");
   return (
     <Box flexDirection="column" width={width}>

@@ -51,11 +51,6 @@ export function color(role: ColorRole): string | undefined {
   return colorsEnabled() ? ROLE_COLORS[role] : undefined;
 }
 
-/** Passes a literal Ink colour through only when colours are on. */
-export function rawColor(value: string | undefined): string | undefined {
-  return colorsEnabled() ? value : undefined;
-}
-
 /** One glyph per tool kind, single-cell wide so cards line up. */
 export const KIND_ICONS: Record<ToolKind, string> = {
   read: "◎",

@@ -59,7 +59,7 @@ export function tailLines(text: string, max: number): { text: string; hidden: nu
  * Removes escape sequences that move the cursor or clear the screen (they would wreck the layout)
  * and carriage-return overwrites, and expands tabs; colour (SGR) sequences stay.
  */
-export function stripControl(text: string): string {
+function stripControl(text: string): string {
   return text
     .replace(/\r\n/g, "\n")
     .replace(/\u001b\[[0-9;?]*[A-Za-ln-z]/g, "")

@@ -1,6 +1,11 @@
-import { diffLines, type DiffLine } from "../components/diff-view.js";
+import { renderLibs } from "../components/render-libs.js";
 import { paint } from "./style.js";
 import { cellWidth, truncateRow, wrapRows } from "./text.js";
+
+/** One line of the unified diff as shown: a hunk header or a line with its old/new numbers. */
+export type DiffLine =
+  | { kind: "hunk"; text: string }
+  | { kind: "context" | "added" | "removed"; text: string; oldNo?: number; newNo?: number };
 
 /**
  * A unified diff with old and new line numbers, coloured, clipped at `maxLines` diff lines:
@@ -31,4 +36,29 @@ function diffRow(line: DiffLine, numberWidth: number, width: number): string[] {
   const gutter = `${num(line.oldNo)} ${num(line.newNo)} ${sign} `;
   const body = wrapRows(line.text === "" ? " " : line.text, Math.max(1, width - cellWidth(gutter)));
   return body.map((row, i) => (i === 0 ? paint(gutter, { role: r, dim: !r }) : " ".repeat(cellWidth(gutter))) + paint(row, { role: r }));
+}
+
+/** The unified diff of two texts as numbered lines (3 lines of context around each change). */
+export function diffLines(oldText: string, newText: string): DiffLine[] {
+  const patch = renderLibs().structuredPatch("a", "b", oldText, newText, "", "", { context: 3 });
+  const out: DiffLine[] = [];
+  for (const hunk of patch.hunks) {
+    out.push({ kind: "hunk", text: `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@` });
+    let oldNo = hunk.oldStart;
+    let newNo = hunk.newStart;
+    for (const raw of hunk.lines) {
+      const mark = raw[0];
+      const text = raw.slice(1).replace(/\t/g, "    ").replace(/\r$/, "");
+      if (mark === "+") out.push({ kind: "added", text, newNo: newNo++ });
+      else if (mark === "-") out.push({ kind: "removed", text, oldNo: oldNo++ });
+      else if (mark === " ") out.push({ kind: "context", text, oldNo: oldNo++, newNo: newNo++ });
+      // "\ No newline at end of file" is noise in a terminal view.
+    }
+  }
+  return out;
+}
+
+/** GNU numbering for the header: an empty range names the line before it ("-0,0" for a new file). */
+function range(start: number, count: number): string {
+  return `${count === 0 ? start - 1 : start},${count}`;
 }

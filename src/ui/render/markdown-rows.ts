@@ -1,55 +1,12 @@
 import type { Token, Tokens } from "marked";
-import { highlightCode } from "../components/code-block.js";
-import { decodeEntities, inlinePlainText } from "../components/markdown-inline.js";
-import { splitStreamingMarkdown } from "../components/markdown-split.js";
-import { fitColumns } from "../components/markdown-table.js";
 import { renderLibs } from "../components/render-libs.js";
 import { colorsEnabled } from "../components/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
-import { paint, role } from "./style.js";
-import { cellWidth, prefixRows, wrapRows } from "./text.js";
-
-/** Inline tokens (text, emphasis, code spans, links) as one styled string. */
-export function inlineAnsi(tokens: Token[] | undefined): string {
-  if (!tokens) return "";
-  let out = "";
-  for (const token of tokens) out += inlineToken(token);
-  return out;
-}
-
-function inlineToken(token: Token): string {
-  switch (token.type) {
-    case "text":
-      // Text inside tight list items carries its own inline tokens.
-      return token.tokens && token.tokens.length > 0 ? inlineAnsi(token.tokens) : decodeEntities(token.text);
-    case "escape":
-      return decodeEntities(token.text);
-    case "strong":
-      return paint(inlineAnsi(token.tokens), { bold: true });
-    case "em":
-      return paint(inlineAnsi(token.tokens), { italic: true });
-    case "del":
-      return paint(inlineAnsi(token.tokens), { strike: true });
-    case "codespan":
-      // Without colour the backticks are the only thing that sets code apart.
-      return role("code", colorsEnabled() ? decodeEntities(token.text) : `\`${decodeEntities(token.text)}\``);
-    case "br":
-      return "\n";
-    case "link": {
-      const label = inlinePlainText(token.tokens) || token.href;
-      const showUrl = label !== token.href && !token.href.startsWith("mailto:");
-      return role("link", inlineAnsi(token.tokens) || token.href, { underline: true }) + (showUrl ? paint(` (${token.href})`, { dim: true }) : "");
-    }
-    case "image":
-      return paint(`[image${token.text ? `: ${token.text}` : ""}] (${token.href})`, { dim: true });
-    case "html":
-      return token.text;
-    case "checkbox":
-      return "";
-    default:
-      return "text" in token && typeof token.text === "string" ? token.text : token.raw;
-  }
-}
+import { decodeEntities, inlineAnsi } from "./markdown-inline.js";
+import { splitStreamingMarkdown } from "./markdown-split.js";
+import { tableRows } from "./markdown-table.js";
+import { paint } from "./style.js";
+import { prefixRows, wrapRows } from "./text.js";
 
 function lexBlocks(text: string): Token[] {
   if (text.trim() === "") return [];
@@ -94,13 +51,27 @@ function blockRows(token: Token, width: number, streaming: boolean): string[] {
 }
 
 /** A fenced code block, indented, its language named above it, highlighted unless still streaming. */
-export function codeRows(code: string, lang: string | undefined, width: number, streaming: boolean): string[] {
+function codeRows(code: string, lang: string | undefined, width: number, streaming: boolean): string[] {
   const language = lang?.trim().split(/\s+/)[0] ?? "";
   const rows: string[] = [];
   if (language) rows.push(`  ${paint(language, { dim: true })}`);
   const shown = highlightCode(code, language, streaming);
   for (const line of shown.split("\n")) rows.push(...prefixRows(wrapRows(line, Math.max(1, width - 2)), "  "));
   return rows;
+}
+
+/** Highlighted code as ANSI text, or the code unchanged when it cannot or should not be highlighted. */
+export function highlightCode(code: string, language: string, plain: boolean): string {
+  const text = code.replace(/\n+$/, "");
+  if (plain || !language || !colorsEnabled()) return text;
+  const { highlight, supportsLanguage } = renderLibs();
+  if (!supportsLanguage(language)) return text;
+  try {
+    return highlight(text, { language, ignoreIllegals: true });
+  } catch {
+    // A grammar that chokes on partial or odd input must not take the transcript down with it.
+    return text;
+  }
 }
 
 const BULLETS = ["•", "◦", "▪"];
@@ -140,44 +111,6 @@ function itemRows(item: Tokens.ListItem, width: number, streaming: boolean, dept
     }
   });
   return out;
-}
-
-const SEPARATOR = " │ ";
-const MIN_COLUMN = 3;
-
-/** A GFM table whose columns share `width`; cells that do not fit wrap inside their column. */
-function tableRows(token: Tokens.Table, width: number): string[] {
-  const natural = token.header.map((cell, col) =>
-    Math.max(MIN_COLUMN, cellWidth(inlinePlainText(cell.tokens)), ...token.rows.map((row) => (row[col] ? longestLine(inlinePlainText(row[col].tokens)) : 0))),
-  );
-  const widths = fitColumns(natural, width - SEPARATOR.length * Math.max(0, natural.length - 1));
-  const sep = paint(SEPARATOR, { role: "border", dim: true });
-  const row = (cells: Tokens.TableCell[], header: boolean): string[] => {
-    const columns = widths.map((w, col) => {
-      const cell = cells[col];
-      const text = cell ? inlineAnsi(cell.tokens) : "";
-      return { rows: wrapRows(header ? paint(text, { bold: true }) : text, w), w, align: cell?.align };
-    });
-    const height = Math.max(1, ...columns.map((c) => c.rows.length));
-    const out: string[] = [];
-    for (let r = 0; r < height; r++) {
-      out.push(columns.map((c) => alignCell(c.rows[r] ?? "", c.w, c.align)).join(sep).replace(/\s+$/, ""));
-    }
-    return out;
-  };
-  const rule = paint(widths.map((w) => "─".repeat(w)).join("─┼─"), { role: "border", dim: true });
-  return [...row(token.header, true), rule, ...token.rows.flatMap((r) => row(r, false))];
-}
-
-function alignCell(text: string, width: number, align: string | null | undefined): string {
-  const room = Math.max(0, width - cellWidth(text));
-  if (align === "right") return " ".repeat(room) + text;
-  if (align === "center") return " ".repeat(Math.floor(room / 2)) + text + " ".repeat(room - Math.floor(room / 2));
-  return text + " ".repeat(room);
-}
-
-function longestLine(text: string): number {
-  return Math.max(0, ...text.split("\n").map(cellWidth));
 }
 
 /** Rows of the stable part of a streaming message, kept between frames: only the open tail is lexed again. */

@@ -1,12 +1,11 @@
 import type { ScreenLine } from "../../terminals/terminal-screen.js";
 import type { ExitStatus, Terminal } from "../../terminals/terminal.js";
 import { inkColor } from "../components/screen-colors.js";
-import { formatElapsed } from "../components/use-elapsed.js";
 import { paint } from "./style.js";
 import { cellWidth, truncateRow } from "./text.js";
 
 /** One emulator row as ANSI, cut to `width` cells. */
-export function screenRowAnsi(line: ScreenLine, width: number): string {
+function screenRowAnsi(line: ScreenLine, width: number): string {
   if (line.length === 0) return "";
   const text = line
     .map((seg) => paint(seg.text, { fg: inkColor(seg.fg), bg: inkColor(seg.bg), bold: seg.bold, dim: seg.dim, italic: seg.italic, underline: seg.underline, inverse: seg.inverse }))
@@ -15,10 +14,19 @@ export function screenRowAnsi(line: ScreenLine, width: number): string {
 }
 
 /** `exit 0`, `exit 2`, `SIGTERM`; null while running. */
-export function exitLabel(status: ExitStatus | null | undefined): string | null {
+function exitLabel(status: ExitStatus | null | undefined): string | null {
   if (!status) return null;
   if (status.signal) return status.signal;
   return status.exitCode === null ? "exited" : `exit ${status.exitCode}`;
+}
+
+/** `4s`, `2m05s`, `1h02m`: short enough for a pane border. */
+function paneElapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 /** What a pane shows besides the screen. */
@@ -52,7 +60,7 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   const status = terminal.exitStatus;
   const focused = opts.focused === true;
   const border = { role: focused ? ("focus" as const) : ("border" as const), dim: !focused };
-  const state = exitLabel(status) ?? formatElapsed(opts.elapsedMs ?? 0);
+  const state = exitLabel(status) ?? paneElapsed(opts.elapsedMs ?? 0);
   const scroll = opts.scrollOffset ? ` ↑${opts.scrollOffset}` : "";
   const fixed = 3 + 1 + 1 + state.length + scroll.length + 3;
   let room = Math.max(0, width - fixed);

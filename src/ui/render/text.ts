@@ -40,8 +40,3 @@ export function hang(first: string, rest: string, text: string, width: number): 
 export function prefixRows(rows: string[], prefix: string): string[] {
   return rows.map((r) => prefix + r);
 }
-
-/** Blanks as wide as `text`. */
-export function pad(text: string): string {
-  return " ".repeat(cellWidth(text));
-}

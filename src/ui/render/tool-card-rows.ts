@@ -39,12 +39,12 @@ function expandTabs(text: string): string {
 }
 
 /** Lines of text content shown before "N more lines" when collapsed. */
-export const TEXT_LINES = 10;
+const TEXT_LINES = 10;
 /** Diff lines shown when collapsed. */
-export const DIFF_LINES = 20;
+const DIFF_LINES = 20;
 /** Rows of a running terminal, and of a finished one when collapsed. */
 export const LIVE_TERMINAL_ROWS = 10;
-export const DONE_TERMINAL_ROWS = 3;
+const DONE_TERMINAL_ROWS = 3;
 const EXPANDED_TERMINAL_ROWS = 40;
 
 /** What a card is drawn with besides the call: the session, the width, and live terminal screens. */

@@ -1,5 +1,5 @@
 import type { SessionState, TranscriptItem } from "../../session/state.js";
-import { isSettled } from "./transcript-ledger.js";
+import { isSettled } from "./settled-items.js";
 import { PROMPT_MARK } from "../terminal-features.js";
 
 /** What to draw this frame. */

@@ -5,9 +5,10 @@ import { render } from "ink-testing-library";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
 import type { SessionState } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
-import { ToolCallCard } from "../../../src/ui/components/tool-call-card.js";
+import { toolCardRows } from "../../../src/ui/render/tool-card-rows.js";
 import { barSegments } from "../../../src/ui/status/session-facts.js";
 import { finalState, permissionFromTrace, stateAt, toolByTitle } from "./fixtures.js";
+import { plainRows } from "../render/plain-rows.js";
 
 const OPENCODE_H = "opencode-1.18.33/h-markdown-output.jsonl";
 const OPENCODE_B = "opencode-1.18.33/b-shell-permission.jsonl";
@@ -22,7 +23,7 @@ function frame(node: React.ReactElement): string {
   return out;
 }
 
-const card = (state: SessionState, title: string | RegExp) => frame(<ToolCallCard tool={toolByTitle(state, title)} state={state} width={100} />);
+const card = (state: SessionState, title: string | RegExp) => plainRows(toolCardRows(toolByTitle(state, title), { state, width: 100 }));
 
 beforeAll(() => loadRenderLibs());
 

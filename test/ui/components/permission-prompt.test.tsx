@@ -1,6 +1,7 @@
 import React from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { render } from "ink-testing-library";
+import type { PendingPermission } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
 import { optionKeys } from "../../../src/ui/components/permission-options.js";
 import { CLAUDE_S3, CODEX_C2, GEMINI_G3, permissionFromTrace, stateAt, tick } from "./fixtures.js";
@@ -75,6 +76,19 @@ describe("PermissionPrompt", () => {
     view.unmount();
   });
 
+  it("keys typed faster than the prompt redraws move from where the last key left the cursor", async () => {
+    const { view, onAnswer } = prompt();
+    await tick();
+    view.stdin.write(DOWN);
+    view.stdin.write(DOWN);
+    view.stdin.write(UP);
+    view.stdin.write(ENTER);
+    await tick();
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer).toHaveBeenCalledWith(codex.key, "approved-execpolicy-amendment");
+    view.unmount();
+  });
+
   it("Esc answers nothing (it cancels the turn in the shell), and an inactive prompt ignores keys", async () => {
     const { view, onAnswer } = prompt();
     await tick();
@@ -128,6 +142,36 @@ describe("PermissionPrompt", () => {
     const frame = view.lastFrame() ?? "";
     expect(frame).toContain("Writing to test_hello.py");
     expect(frame).toContain("+ from hello import main");
+    view.unmount();
+  });
+
+  it("a big diff is cut so the prompt fits its rows, its title and options still shown", () => {
+    const newText = Array.from({ length: 200 }, (_, i) => `new line ${i + 1}`).join("\n");
+    const big: PendingPermission = {
+      ...claudeEdit,
+      request: { ...claudeEdit.request, toolCall: { ...claudeEdit.request.toolCall, title: "Write big.txt", content: [{ type: "diff", path: "/tmp/big.txt", oldText: null, newText }] } },
+    };
+    const view = render(<PermissionPrompt permissions={[big]} state={state} width={90} maxRows={20} isActive onAnswer={vi.fn()} />);
+    const lines = (view.lastFrame() ?? "").split("\n");
+    expect(lines.length).toBeLessThanOrEqual(20);
+    expect(lines.join("\n")).toContain("Write big.txt");
+    expect(lines.join("\n")).toMatch(/⋮ \d+ more lines of the request/);
+    expect(lines.join("\n")).toMatch(/› 2 y\s+Allow/);
+    expect(lines.at(-2)).toContain("↑↓ select · enter confirm");
+    view.unmount();
+  });
+
+  it("shows the agent's title and option names without the escape sequences in them", () => {
+    const hostile: PendingPermission = {
+      ...codex,
+      options: codex.options.map((o, i) => (i === 0 ? { ...o, name: "Yes\u001b]0;owned\u0007 please" } : o)),
+      request: { ...codex.request, toolCall: { ...codex.request.toolCall, title: "echo \u001b[2Jhi" } },
+    };
+    const { view } = prompt(vi.fn(), [hostile]);
+    const frame = view.lastFrame() ?? "";
+    expect(frame).not.toContain("\u001b]0;");
+    expect(frame).not.toContain("\u001b[2J");
+    expect(frame).toContain("Yes␛ please");
     view.unmount();
   });
 

@@ -1,11 +1,10 @@
-import React from "react";
 import { beforeAll, describe, expect, it } from "vitest";
-import { render } from "ink-testing-library";
-import { DiffView, diffLines } from "../../../src/ui/components/diff-view.js";
-import { CLAUDE_S3, finalState, toolByTitle } from "./fixtures.js";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { diffLines, diffRows } from "../../../src/ui/render/diff-rows.js";
+import { CLAUDE_S3, finalState, toolByTitle } from "../components/fixtures.js";
+import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
 
-// The App loads these after its first frame; a component drawn alone needs them first.
+// The App loads these before it draws the transcript; rows drawn alone need them first.
 beforeAll(() => loadRenderLibs());
 
 const s3 = finalState(CLAUDE_S3);
@@ -15,11 +14,10 @@ const diffOf = (title: string) => {
   return d;
 };
 
-describe("DiffView", () => {
+describe("diff rows", () => {
   it("claude s3 Edit: a modified file shows - and + lines with old and new line numbers", () => {
     const d = diffOf("Edit hello.txt");
-    const frame = render(<DiffView path="hello.txt" oldText={d.oldText} newText={d.newText} width={80} />).lastFrame() ?? "";
-    const lines = frame.split("\n");
+    const lines = plainRows(diffRows("hello.txt", d.oldText, d.newText, 80)).split("\n");
     expect(lines[0]).toBe("hello.txt +1 -1");
     expect(lines).toContain("@@ -1,3 +1,3 @@");
     expect(lines).toContain("1 1   line one");
@@ -28,24 +26,32 @@ describe("DiffView", () => {
     expect(lines).toContain("3 3   line three");
   });
 
+  it("colours added lines green and removed lines red", () => {
+    const d = diffOf("Edit hello.txt");
+    const rows = atColorLevel(1, () => diffRows("hello.txt", d.oldText, d.newText, 80));
+    expect(rows.find((r) => r.includes("line two"))).toContain(`${sgr("31")}line two`);
+    expect(rows.find((r) => r.includes("line 2 (edited"))).toContain(`${sgr("32")}line 2 (edited`);
+    expect(rows.find((r) => r.includes("line one"))).not.toMatch(/\u001b\[3[12]m/);
+  });
+
   it("claude s3 Write: a new file (oldText null) is all added lines", () => {
     const d = diffOf("Write notes.md");
     expect(d.oldText).toBeNull();
-    const frame = render(<DiffView path="notes.md" oldText={d.oldText} newText={d.newText} width={80} />).lastFrame() ?? "";
-    expect(frame).toContain("notes.md (new file) +3 -0");
-    expect(frame).toContain("@@ -0,0 +1,3 @@");
-    expect(frame).toContain("  1 + # Notes");
-    expect(frame).toContain("  3 + hello.txt line two was edited.");
-    expect(frame).not.toMatch(/^\s*\d*\s+- /m);
+    const out = plainRows(diffRows("notes.md", d.oldText, d.newText, 80));
+    expect(out).toContain("notes.md (new file) +3 -0");
+    expect(out).toContain("@@ -0,0 +1,3 @@");
+    expect(out).toContain("  1 + # Notes");
+    expect(out).toContain("  3 + hello.txt line two was edited.");
+    expect(out).not.toMatch(/^\s*\d*\s+- /m);
   });
 
   it("a large diff is clipped at maxLines with a count of what is left", () => {
     const newText = Array.from({ length: 100 }, (_, i) => `new ${i + 1}`).join("\n");
-    const frame = render(<DiffView path="big.txt" newText={newText} width={80} maxLines={10} />).lastFrame() ?? "";
-    expect(frame).toContain("new 9");
-    expect(frame).not.toContain("new 10");
+    const out = plainRows(diffRows("big.txt", undefined, newText, 80, 10));
+    expect(out).toContain("new 9");
+    expect(out).not.toContain("new 10");
     // 101 diff lines (one hunk header + 100 added), 10 shown.
-    expect(frame).toContain("… 91 more lines");
+    expect(out).toContain("… 91 more lines");
   });
 
   it("numbers lines of a change deep inside a file from the file's start", () => {

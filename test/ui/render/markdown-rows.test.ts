@@ -1,14 +1,13 @@
-import React from "react";
-import { beforeAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Lexer } from "marked";
-import { render } from "ink-testing-library";
-import { Markdown } from "../../../src/ui/components/markdown.js";
-import { splitStreamingMarkdown } from "../../../src/ui/components/markdown-split.js";
-import { highlightCode } from "../../../src/ui/components/code-block.js";
-import { fitColumns } from "../../../src/ui/components/markdown-table.js";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { highlightCode, markdownRows, type MarkdownMemo } from "../../../src/ui/render/markdown-rows.js";
+import { splitStreamingMarkdown } from "../../../src/ui/render/markdown-split.js";
+import { fitColumns } from "../../../src/ui/render/markdown-table.js";
+import { cellWidth } from "../../../src/ui/render/text.js";
+import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
 
-// The App loads these after its first frame; a component drawn alone needs them first.
+// The App loads these before it draws the transcript; rows drawn alone need them first.
 beforeAll(() => loadRenderLibs());
 
 const DOC = `# Release notes
@@ -44,20 +43,15 @@ export function ask(): number {
 Closing paragraph.
 `;
 
-const frameOf = (text: string, width = 60, live = false) => {
-  const view = render(<Markdown text={text} width={width} live={live} />);
-  const frame = view.lastFrame() ?? "";
-  view.unmount();
-  return frame;
-};
+const plainOf = (text: string, width = 60) => plainRows(markdownRows(text, width));
 
 afterEach(() => {
   delete process.env.NO_COLOR;
 });
 
-describe("Markdown", () => {
+describe("markdown rows", () => {
   it("renders headings, inline styles, lists, tables, rules and code blocks", () => {
-    const lines = frameOf(DOC).split("\n");
+    const lines = plainOf(DOC).split("\n");
     expect(lines[0]).toBe("Release notes");
     expect(lines).toContain("Some bold, italic, inline code, old and a link");
     expect(lines).toContain("(https://example.com) & more.");
@@ -78,36 +72,40 @@ describe("Markdown", () => {
     expect(lines[lines.length - 1]).toBe("Closing paragraph.");
   });
 
+  it("draws inline styles as the terminal's own attributes", () => {
+    const [line] = atColorLevel(1, () => markdownRows("**bold** *italic* ~~old~~ `code`", 60));
+    expect(line).toContain(`${sgr("1")}bold`);
+    expect(line).toContain(`${sgr("3")}italic`);
+    expect(line).toContain(`${sgr("9")}old`);
+    expect(line).toContain(`${sgr("33")}code`);
+  });
+
   it("fits a wide table into the width, wrapping cells", () => {
     const table = "| key | description |\n|---|---|\n| a | " + "word ".repeat(30).trim() + " |\n";
-    const lines = frameOf(table, 40).split("\n");
-    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(40);
-    expect(lines.length).toBeGreaterThan(4);
+    const rows = markdownRows(table, 40);
+    expect(Math.max(...rows.map(cellWidth))).toBeLessThanOrEqual(40);
+    expect(rows.length).toBeGreaterThan(4);
     expect(fitColumns([3, 150], 37)).toEqual([3, 34]);
   });
 
-  it("streaming the text in chunks ends in the same frame as rendering it whole", async () => {
-    const whole = frameOf(DOC);
-    const view = render(<Markdown text="" width={60} live />);
-    for (let end = 7; end < DOC.length + 7; end += 7) {
-      view.rerender(<Markdown text={DOC.slice(0, end)} width={60} live />);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-    expect(view.lastFrame()).toBe(whole);
-    view.rerender(<Markdown text={DOC} width={60} live={false} />);
-    expect(view.lastFrame()).toBe(whole);
-    view.unmount();
+  it("streaming the text in chunks ends in the same rows as rendering it whole", () => {
+    const whole = markdownRows(DOC, 60);
+    const memo: MarkdownMemo = {};
+    let last: string[] = [];
+    for (let end = 7; end < DOC.length + 7; end += 7) last = markdownRows(DOC.slice(0, end), 60, { live: true, memo });
+    expect(last).toEqual(whole);
+    expect(markdownRows(DOC, 60, { live: false })).toEqual(whole);
   });
 
   it("while streaming, complete blocks are not lexed again, only the open last one", () => {
     const stable = "First paragraph.\n\nSecond paragraph.\n\n";
-    const view = render(<Markdown text={`${stable}Third`} width={60} live />);
+    const memo: MarkdownMemo = {};
+    markdownRows(`${stable}Third`, 60, { live: true, memo });
     const lex = vi.spyOn(Lexer, "lex");
-    view.rerender(<Markdown text={`${stable}Third par`} width={60} live />);
-    view.rerender(<Markdown text={`${stable}Third paragraph.`} width={60} live />);
+    markdownRows(`${stable}Third par`, 60, { live: true, memo });
+    markdownRows(`${stable}Third paragraph.`, 60, { live: true, memo });
     expect(lex.mock.calls.map((c) => c[0])).toEqual(["Third par", "Third paragraph."]);
     lex.mockRestore();
-    view.unmount();
   });
 
   it("while streaming, splits at the last blank line outside a code fence", () => {
@@ -123,6 +121,7 @@ describe("Markdown", () => {
     process.env.NO_COLOR = "1";
     const code = "const a = 1;";
     expect(highlightCode(code, "ts", false)).toBe(code);
-    expect(frameOf("`x`")).toBe("`x`");
+    // Backticks set code apart when colour cannot, even on a terminal that has it.
+    expect(atColorLevel(1, () => markdownRows("`x`", 60))).toEqual(["`x`"]);
   });
 });

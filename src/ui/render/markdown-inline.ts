@@ -1,76 +1,46 @@
-import React from "react";
-import { Text } from "ink";
 import type { Token } from "marked";
-import { color, colorsEnabled } from "./theme.js";
+import { colorsEnabled } from "../components/theme.js";
+import { paint, role } from "./style.js";
 
-/** Renders inline tokens (text, emphasis, code spans, links) as nested Ink `<Text>`. */
-export function renderInline(tokens: Token[] | undefined, keyPrefix = "i"): React.ReactNode[] {
-  if (!tokens) return [];
-  return tokens.map((token, i) => renderInlineToken(token, `${keyPrefix}${i}`));
+/** Inline tokens (text, emphasis, code spans, links) as one styled string. */
+export function inlineAnsi(tokens: Token[] | undefined): string {
+  if (!tokens) return "";
+  let out = "";
+  for (const token of tokens) out += inlineToken(token);
+  return out;
 }
 
-function renderInlineToken(token: Token, key: string): React.ReactNode {
+function inlineToken(token: Token): string {
   switch (token.type) {
     case "text":
       // Text inside tight list items carries its own inline tokens.
-      return token.tokens && token.tokens.length > 0 ? (
-        <Text key={key}>{renderInline(token.tokens, key)}</Text>
-      ) : (
-        <Text key={key}>{decodeEntities(token.text)}</Text>
-      );
+      return token.tokens && token.tokens.length > 0 ? inlineAnsi(token.tokens) : decodeEntities(token.text);
     case "escape":
-      return <Text key={key}>{decodeEntities(token.text)}</Text>;
+      return decodeEntities(token.text);
     case "strong":
-      return (
-        <Text key={key} bold>
-          {renderInline(token.tokens, key)}
-        </Text>
-      );
+      return paint(inlineAnsi(token.tokens), { bold: true });
     case "em":
-      return (
-        <Text key={key} italic>
-          {renderInline(token.tokens, key)}
-        </Text>
-      );
+      return paint(inlineAnsi(token.tokens), { italic: true });
     case "del":
-      return (
-        <Text key={key} strikethrough>
-          {renderInline(token.tokens, key)}
-        </Text>
-      );
+      return paint(inlineAnsi(token.tokens), { strike: true });
     case "codespan":
       // Without colour the backticks are the only thing that sets code apart.
-      return (
-        <Text key={key} color={color("code")}>
-          {colorsEnabled() ? token.text : `\`${token.text}\``}
-        </Text>
-      );
+      return role("code", colorsEnabled() ? decodeEntities(token.text) : `\`${decodeEntities(token.text)}\``);
     case "br":
-      return <Text key={key}>{"\n"}</Text>;
+      return "\n";
     case "link": {
       const label = inlinePlainText(token.tokens) || token.href;
       const showUrl = label !== token.href && !token.href.startsWith("mailto:");
-      return (
-        <Text key={key}>
-          <Text color={color("link")} underline>
-            {renderInline(token.tokens, key)}
-          </Text>
-          {showUrl ? <Text dimColor>{` (${token.href})`}</Text> : null}
-        </Text>
-      );
+      return role("link", inlineAnsi(token.tokens) || token.href, { underline: true }) + (showUrl ? paint(` (${token.href})`, { dim: true }) : "");
     }
     case "image":
-      return (
-        <Text key={key} dimColor>
-          {`[image${token.text ? `: ${token.text}` : ""}] (${token.href})`}
-        </Text>
-      );
+      return paint(`[image${token.text ? `: ${token.text}` : ""}] (${token.href})`, { dim: true });
     case "html":
-      return <Text key={key}>{token.text}</Text>;
+      return token.text;
     case "checkbox":
-      return null;
+      return "";
     default:
-      return <Text key={key}>{"text" in token && typeof token.text === "string" ? token.text : token.raw}</Text>;
+      return "text" in token && typeof token.text === "string" ? token.text : token.raw;
   }
 }
 

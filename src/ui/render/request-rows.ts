@@ -1,0 +1,67 @@
+import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import { requestDisplayOf } from "../../session/profiles/display-of.js";
+import type { PendingPermission, SessionState } from "../../session/state.js";
+import { safeLine, safeText } from "../../text/terminal-safe.js";
+import { KIND_ICONS } from "../components/theme.js";
+import { compactJson, relativePath } from "../components/tool-call-fields.js";
+import { diffRows } from "./diff-rows.js";
+import { paint } from "./style.js";
+import { hang, truncateRow, wrapRows } from "./text.js";
+import { clippedMarkdownRows, clippedOutputRows } from "./tool-card-rows.js";
+
+/** Lines of a diff shown in a permission request: enough to judge an edit, bounded so the prompt fits. */
+const REQUEST_DIFF_LINES = 40;
+/** Lines of the agent's reason or of output shown in a permission request. */
+const REQUEST_TEXT_LINES = 6;
+
+/**
+ * What a permission request would do, as rows of at most `width` cells: the tool, its command and
+ * cwd, its diffs, its paths, the agent's reason; its raw input when it says nothing else.
+ */
+export function requestRows(permission: PendingPermission, state: SessionState, width: number): string[] {
+  const display = requestDisplayOf(state, permission);
+  const kind: ToolKind = display.kind ?? "other";
+  const known = state.toolCalls[permission.toolCallId];
+  const locations: ToolCallLocation[] = permission.request.toolCall.locations ?? known?.locations ?? [];
+  const cwd = state.info?.cwd;
+
+  const command = kind === "execute" ? (display.command ?? display.title) : undefined;
+  const commandCwd = kind === "execute" ? (display.cwd ?? cwd) : undefined;
+  const diffs = display.blocks.flatMap((b) => (b.type === "diff" ? [b] : []));
+  const texts = display.blocks.flatMap((b) => ((b.type === "prose" || b.type === "output") && b.text.trim() !== command?.trim() ? [b] : []));
+  const diffPaths = new Set(diffs.map((d) => d.path));
+  const paths = locations.filter((l) => !diffPaths.has(l.path));
+  const rawInput = permission.request.toolCall.rawInput ?? known?.rawInput;
+
+  const head = paint("Permission ", { role: "warning", bold: true }) + paint(`${KIND_ICONS[kind] ?? KIND_ICONS.other} ${kind} `, { dim: true }) + paint(safeLine(display.title), { bold: true });
+  const rows = wrapRows(head, width);
+  if (command !== undefined) {
+    rows.push("", ...hang(paint("$ ", { role: "accent" }), "  ", paint(safeText(command), { bold: true }), width));
+    if (commandCwd) rows.push(...wrapRows(paint(`in ${safeLine(commandCwd)}`, { dim: true }), width));
+  }
+  for (const d of diffs) {
+    const oldText = d.oldText === null || d.oldText === undefined ? d.oldText : safeText(d.oldText);
+    rows.push("", ...diffRows(safeLine(relativePath(d.path, cwd)), oldText, safeText(d.newText), width, REQUEST_DIFF_LINES));
+  }
+  if (paths.length > 0) {
+    rows.push(...wrapRows(paint(safeLine(paths.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  ")), { dim: true }), width));
+  }
+  for (const t of texts) {
+    rows.push("", ...(t.type === "prose" ? clippedMarkdownRows(t.text, width, false, REQUEST_TEXT_LINES) : clippedOutputRows(t.text, width, false, REQUEST_TEXT_LINES)));
+  }
+  if (command === undefined && diffs.length === 0 && texts.length === 0 && rawInput !== undefined) {
+    rows.push(truncateRow(paint(safeLine(compactJson(rawInput, Infinity)), { dim: true }), width));
+  }
+  return rows;
+}
+
+/**
+ * The first rows of a request that fit in `max` rows, the last of them saying how many more there
+ * are: a big diff must not push the prompt's options off the screen.
+ */
+export function clipRequestRows(rows: string[], max: number): string[] {
+  const limit = Math.max(2, max);
+  if (rows.length <= limit) return rows;
+  const hidden = rows.length - (limit - 1);
+  return [...rows.slice(0, limit - 1), paint(`⋮ ${hidden} more line${hidden === 1 ? "" : "s"} of the request`, { dim: true })];
+}

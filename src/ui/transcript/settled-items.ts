@@ -1,0 +1,59 @@
+import { isFinalStatus, type SessionState, type ToolCallView } from "../../session/state.js";
+
+/** Terminal ids a tool call shows: the one it was tied to, and any in its content. */
+export function toolTerminalIds(tool: ToolCallView): string[] {
+  const ids = tool.terminalId ? [tool.terminalId] : [];
+  for (const c of tool.content) if (c.type === "terminal" && !ids.includes(c.terminalId)) ids.push(c.terminalId);
+  return ids;
+}
+
+function turnEnded(state: SessionState, turnId: string | undefined): boolean {
+  if (turnId === undefined) return true;
+  const turn = state.turns.find((t) => t.id === turnId);
+  return !turn || turn.endedAt !== undefined;
+}
+
+/** Whether a tool call can still change what it shows: not final, or a terminal of its still running. */
+function toolIsOpen(state: SessionState, tool: ToolCallView): boolean {
+  // conch closed it itself (rejected, cancelled, stalled, interrupted): a pane that never exits changes nothing.
+  if (tool.localStatus) return false;
+  // Running on in the agent's own session after its turn: shown so, it must not hold the transcript.
+  if (tool.detached) return false;
+  if (!isFinalStatus(tool)) return true;
+  // A terminal whose exit never comes must not pin the card forever once the session is idle.
+  if (state.phase === "idle" || state.phase === "failed") return false;
+  return toolTerminalIds(tool).some((id) => {
+    const t = state.terminals[id];
+    return t !== undefined && !t.exited;
+  });
+}
+
+/**
+ * Whether an item can no longer change, so it may be printed once into the scrollback. Dividers,
+ * prompts and notices never change. Text can only grow while it is the last item of an open turn.
+ * A plan is replaced in place until its turn ends. A tool call changes until it is final and its
+ * terminal stopped; late updates often follow the final status, so it also waits for something
+ * after it or for its turn to end.
+ */
+export function isSettled(state: SessionState, index: number): boolean {
+  const item = state.items[index];
+  const last = index === state.items.length - 1;
+  switch (item.kind) {
+    case "turn":
+    case "user":
+    case "notice":
+    case "unknown":
+      return true;
+    case "agent":
+    case "thought":
+      return !last || turnEnded(state, item.turnId);
+    case "plan":
+      return turnEnded(state, item.turnId);
+    case "tool": {
+      const tool = state.toolCalls[item.toolCallId];
+      if (!tool) return true;
+      if (toolIsOpen(state, tool)) return false;
+      return !last || turnEnded(state, item.turnId) || state.phase === "idle";
+    }
+  }
+}
