@@ -47,6 +47,8 @@ export interface TerminalHost {
 export interface ClientHooks {
   /** Every `session/update`, known kind or not, in wire order. */
   onUpdate(n: SessionNotification): void;
+  /** The updates between "start" and "end" came in one read of the agent's output. */
+  onBurst?(phase: "start" | "end"): void;
   /**
    * A permission request, keyed by direction and id ("agent:<id>") because agents reuse the
    * client's small integer ids. `signal` aborts when the agent withdraws it (`$/cancel_request`).
@@ -129,6 +131,7 @@ export class AgentConnection {
       });
     const stream = (this.stream = agentMessageStream(stdout, stdin, {
       onMessage: taps.onMessage,
+      onBurst: (phase) => hooks.onBurst?.(phase),
       onMalformed: (line, error) => {
         taps.onMalformed?.(line, error);
         hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);

@@ -8,6 +8,11 @@ export interface WireTaps {
   /** A line from the agent that is not a JSON-RPC message. */
   onMalformed?(line: string, error: string): void;
   /**
+   * A read of the agent's output begins ("start") or has been handled ("end"): the messages in
+   * between arrived together, so their consumer may take them as one batch.
+   */
+  onBurst?(phase: "start" | "end"): void;
+  /**
    * Return true to take an incoming message away from the SDK. conch uses it for `session/update`,
    * which the SDK would reject with -32602 when the kind is newer than the SDK.
    */
@@ -64,13 +69,18 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
       stdout.on("data", (chunk: string) => {
         let start = 0;
         let nl = chunk.indexOf("\n");
-        while (nl >= 0) {
-          parts.push(chunk.slice(start, nl));
-          const line = parts.length === 1 ? parts[0] : parts.join("");
-          parts = [];
-          handleLine(line);
-          start = nl + 1;
-          nl = chunk.indexOf("\n", start);
+        taps.onBurst?.("start");
+        try {
+          while (nl >= 0) {
+            parts.push(chunk.slice(start, nl));
+            const line = parts.length === 1 ? parts[0] : parts.join("");
+            parts = [];
+            handleLine(line);
+            start = nl + 1;
+            nl = chunk.indexOf("\n", start);
+          }
+        } finally {
+          taps.onBurst?.("end");
         }
         if (start < chunk.length) parts.push(chunk.slice(start));
       });

@@ -9,7 +9,7 @@ import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js"
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
-import { foldEvents, reduce } from "../session/reduce.js";
+import { foldEvents, reduce, reduceBatch } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
 import { profileOf } from "../session/profiles/select-profile.js";
 import { planAuth, shellLine } from "../agents/auth-methods.js";
@@ -25,6 +25,8 @@ import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
 /** Where the orchestrator writes its events: the durable session log. */
 export interface EventSink {
   append(event: SessionEvent): void;
+  /** Write out what was appended (after each transition; a sink may gather a burst into one write). */
+  flush?(): void;
   /** Make what was appended durable; called at turn boundaries. */
   sync(): void;
 }
@@ -73,6 +75,9 @@ const FLUSH_MS = 500;
 /** How long quitting waits for the agent to answer `session/close` before stopping it anyway. */
 const CLOSE_WAIT_MS = 1000;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+
+/** Events after which the log is made durable: the turn boundaries, and what the user queued. */
+const SYNC_EVENTS: ReadonlySet<SessionEvent["type"]> = new Set(["prompt_response", "settled", "agent_exited", "queue_added"]);
 
 /** Called after every transition with the new state and the event that made it. */
 type Listener = (state: SessionState, event?: SessionEvent) => void;
@@ -130,16 +135,80 @@ export class Orchestrator {
     return () => this.listeners.delete(fn);
   }
 
-  /** The serial queue: events are handled one at a time, in arrival order, even when handlers emit more. */
+  /**
+   * The serial queue: events are handled in arrival order, even when handlers emit more. What came
+   * in one read of the agent's output (a burst) is handled as one batch: one copy of the state, one
+   * write to the log, one decision of the turn machine.
+   */
   dispatch(input: SessionEventInput): void {
     this.queue.push({ ...input, at: this.now() } as SessionEvent);
-    if (this.running) return;
+    if (this.running || this.inBurst) return;
+    this.drain();
+  }
+
+  private drain(): void {
     this.running = true;
     try {
-      while (this.queue.length) this.transition(this.queue.shift()!);
+      while (this.queue.length) {
+        const batch = this.queue;
+        this.queue = [];
+        if (batch.length === 1) this.transition(batch[0]);
+        else this.transitionBatch(batch);
+      }
     } finally {
       this.running = false;
     }
+  }
+
+  private inBurst = false;
+
+  /**
+   * The connection is reading the agent's output: events wait in the queue until the reads of this
+   * turn of the event loop are done (the pipe may deliver many 64 KiB reads in one go), then go as
+   * one batch. Anything dispatched meanwhile queues behind them, so the order is the wire's.
+   */
+  private onBurst(phase: "start" | "end"): void {
+    if (phase === "start") {
+      this.inBurst = true;
+      return;
+    }
+    if (this.burstEnd) return;
+    this.burstEnd = setImmediate(() => {
+      this.burstEnd = undefined;
+      this.inBurst = false;
+      if (!this.running && this.queue.length) this.drain();
+    });
+  }
+
+  private burstEnd?: NodeJS.Immediate;
+
+  /**
+   * A batch of events through one transient draft: the orchestrator owns its state and only the
+   * latest is read (listeners get it after every transition), so nothing is copied per event.
+   * If the reducer refuses one, the session fails with the reason, as one by one.
+   */
+  private transitionBatch(events: SessionEvent[]): void {
+    let next: SessionState;
+    try {
+      next = reduceBatch(this.state, events, { transient: true });
+    } catch (err) {
+      const failure: SessionEvent = { type: "failed", at: events[events.length - 1].at, message: `internal error handling a burst of ${events.length} events: ${(err as Error).message}` };
+      this.opts.sink?.append(failure);
+      this.state = reduce(this.state, failure);
+      this.publish(failure);
+      return;
+    }
+    this.state = next;
+    let sync = false;
+    for (const ev of events) {
+      this.opts.sink?.append(ev);
+      this.terminals?.observe?.(ev);
+      sync ||= SYNC_EVENTS.has(ev.type);
+    }
+    if (sync) this.opts.sink?.sync();
+    else this.opts.sink?.flush?.();
+    for (const ev of events) this.publish(ev);
+    this.act();
   }
 
   private transition(ev: SessionEvent): void {
@@ -157,7 +226,8 @@ export class Orchestrator {
     this.state = next;
     this.opts.sink?.append(ev);
     this.terminals?.observe?.(ev);
-    if (ev.type === "prompt_response" || ev.type === "settled" || ev.type === "agent_exited" || ev.type === "queue_added") this.opts.sink?.sync();
+    if (SYNC_EVENTS.has(ev.type)) this.opts.sink?.sync();
+    else this.opts.sink?.flush?.();
     this.publish(ev);
     this.act();
   }
@@ -210,6 +280,7 @@ export class Orchestrator {
     this.terminals = this.opts.terminals?.((ev) => this.dispatch(ev), cwd);
     const hooks: ClientHooks = {
       onUpdate: (n) => this.onUpdate(n),
+      onBurst: (phase) => this.onBurst(phase),
       onPermission: (req, key, signal) => this.permissions.ask(req, key, signal),
       onQuestion: (req, key, signal) => this.questions.ask(req, key, signal),
       onQuestionComplete: (id) => this.dispatch({ type: "notice", level: "info", text: `the agent says the request ${id} is complete` }),

@@ -11,6 +11,8 @@ import { TerminalOutputBudget } from "./terminal-output-budget.js";
 export interface EventLog {
   readonly path: string;
   append(event: SessionEvent): void;
+  /** Several events in one write; returns those that could not be serialized. */
+  appendAll?(events: readonly SessionEvent[]): { event: SessionEvent; error: Error }[];
   sync(): void;
   close(): void;
 }
@@ -23,6 +25,9 @@ export type RecorderNotify = (level: "info" | "warning" | "error", text: string)
  * this run rather than grow without bound; the session itself goes on.
  */
 export const MAX_BACKLOG_EVENTS = 100_000;
+
+/** Events appended without a flush before the recorder writes them anyway. */
+const MAX_PENDING_EVENTS = 4096;
 
 export interface RecorderOptions {
   agent: string;
@@ -124,14 +129,41 @@ export class SessionRecorder implements EventSink {
       this.hold(ev);
       return;
     }
+    this.pending.push(ev);
+    // A sink that never flushes still writes, and memory stays bounded.
+    if (this.pending.length >= MAX_PENDING_EVENTS) this.flush();
+  }
+
+  /** Events written since the last flush go to the log in one write (a burst is one write, not thousands). */
+  private pending: SessionEvent[] = [];
+
+  /** Writes what was appended since the last flush; the orchestrator calls it after each transition. */
+  flush(): void {
+    if (this.pending.length === 0 || !this.log) return;
+    const events = this.pending;
+    this.pending = [];
+    if (!this.log.appendAll) {
+      for (const ev of events) {
+        if (this.backlog.length > 0) this.hold(ev);
+        else {
+          try {
+            this.log.append(ev);
+          } catch (err) {
+            this.writeFailed(err, ev);
+          }
+        }
+      }
+      return;
+    }
     try {
-      this.log.append(ev);
+      for (const { error } of this.log.appendAll(events)) this.writeFailed(error, undefined);
     } catch (err) {
-      this.writeFailed(err, ev);
+      this.writeFailed(err, undefined);
+      for (const ev of events) this.hold(ev);
     }
   }
 
-  private writeFailed(err: unknown, ev: SessionEvent): void {
+  private writeFailed(err: unknown, ev: SessionEvent | undefined): void {
     if (errorCode(err) === undefined) {
       // Not the disk: this one event cannot be serialized (say, nested too deep). The rest are fine.
       this.reportOnce("event", "warning", `a session event could not be saved and is left out of the log: ${describe(err)}`);
@@ -142,7 +174,7 @@ export class SessionRecorder implements EventSink {
       "warning",
       `the session log ${this.log?.path} cannot be written (${describe(err)}): the session goes on, and what happens now is kept in memory and saved once the disk allows`,
     );
-    this.hold(ev);
+    if (ev) this.hold(ev);
   }
 
   private hold(ev: SessionEvent): void {
@@ -197,6 +229,7 @@ export class SessionRecorder implements EventSink {
   sync(): void {
     if (!this.log || this.readOnlyBecause) return;
     for (const part of this.terminalOutput.release()) this.write(part);
+    this.flush();
     if (!this.flushBacklog()) return;
     try {
       this.log.sync();

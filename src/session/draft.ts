@@ -3,19 +3,36 @@ import { itemPosition, type SessionState, type ToolCallView, type TranscriptItem
 /**
  * A shallow copy of the state that the reducer's helpers change in place. Every collection is
  * copied on first write, so the state passed to `reduce` is never mutated.
+ *
+ * A `transient` draft skips those copies: its caller owns the state it passes and reads only the
+ * result afterwards (folding a log from scratch; the orchestrator's own state, of which only the
+ * latest is read). A long session's collections then cost nothing per event, not their length.
  */
 export class Draft {
   readonly s: SessionState;
   private copied = new Set<string>();
 
-  constructor(state: SessionState, readonly at: number) {
+  constructor(
+    state: SessionState,
+    public at: number,
+    private readonly transient = false,
+  ) {
     this.s = { ...state, seq: state.seq + 1 };
+  }
+
+  /**
+   * The next event of a batch goes into the same draft: its collections are already copied, so a
+   * burst of a thousand updates copies each collection once, not a thousand times.
+   */
+  next(at: number): void {
+    this.at = at;
+    this.s.seq += 1;
   }
 
   private own<K extends keyof SessionState>(key: K): NonNullable<SessionState[K]> {
     if (!this.copied.has(key)) {
       const v = this.s[key];
-      (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v) ? [...v] : { ...(v as object) };
+      if (!this.transient) (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v) ? [...v] : { ...(v as object) };
       this.copied.add(key);
     }
     return this.s[key] as NonNullable<SessionState[K]>;

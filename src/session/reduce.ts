@@ -124,6 +124,26 @@ function beginDrain(d: Draft): void {
 /** Applies one event to the session state. Pure: no I/O, no clock; time comes from the event. */
 export function reduce(state: SessionState, ev: SessionEvent): SessionState {
   const d = new Draft(state, ev.at);
+  applyEvent(d, ev);
+  return d.s;
+}
+
+/**
+ * Applies events in order, as `reduce` one by one would, but through one draft: what arrives in
+ * one burst (a read of the agent's output) costs one copy of each collection it touches. With
+ * `transient`, not even that: the caller gives up `state` (see Draft).
+ */
+export function reduceBatch(state: SessionState, events: readonly SessionEvent[], opts: { transient?: boolean } = {}): SessionState {
+  if (events.length === 0) return state;
+  const d = new Draft(state, events[0].at, opts.transient === true);
+  events.forEach((ev, i) => {
+    if (i > 0) d.next(ev.at);
+    applyEvent(d, ev);
+  });
+  return d.s;
+}
+
+function applyEvent(d: Draft, ev: SessionEvent): void {
   const s = d.s;
   switch (ev.type) {
     case "agent_ready":
@@ -334,12 +354,10 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.agentBackground = undefined;
       break;
   }
-  return s;
 }
 
 /** Folds a whole event list, e.g. a session log read back from disk. */
 export function foldEvents(events: Iterable<SessionEvent>, from?: SessionState): SessionState {
-  let s = from ?? initialSessionState();
-  for (const ev of events) s = reduce(s, ev);
-  return s;
+  // A fold from scratch owns every state it makes: nothing needs copying on the way.
+  return reduceBatch(from ?? initialSessionState(), [...events], { transient: from === undefined });
 }

@@ -79,6 +79,35 @@ export class SessionLogWriter<T extends object> {
     }
   }
 
+  /**
+   * Appends several events with one write (a burst of updates). An event that cannot be serialized
+   * is left out and returned; a failed write throws, as `append` does.
+   */
+  appendAll(events: readonly T[]): { event: T; error: Error }[] {
+    const fd = this.openFd();
+    const skipped: { event: T; error: Error }[] = [];
+    const lines: string[] = [];
+    for (const event of events) {
+      try {
+        const line = serialize(event);
+        if (line === undefined) throw new Error("not JSON");
+        lines.push(line);
+      } catch (error) {
+        skipped.push({ event, error: new Error(`Cannot record a session event of type ${describeType(event)}: ${String(error)}`, { cause: error }) });
+      }
+    }
+    if (lines.length === 0) return skipped;
+    const text = `${lines.join("\n")}\n`;
+    try {
+      this.io.writeAll(fd, this.afterFailedWrite ? `\n${text}` : text);
+      this.afterFailedWrite = false;
+    } catch (error) {
+      this.afterFailedWrite = true;
+      throw error;
+    }
+    return skipped;
+  }
+
   /** Make everything appended so far durable (fsync). */
   sync(): void {
     const fd = this.openFd();

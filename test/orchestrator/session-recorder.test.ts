@@ -142,6 +142,7 @@ describe("client terminal output in the session log", () => {
     const data = "x".repeat(64 * 1024);
     // Three hours of output, one event a second: 700 MB.
     for (let s = 0; s < 3 * 3600; s++) recorder.append({ type: "terminal_output", at: s * 1000, terminalId: "t", data });
+    recorder.flush();
     const size = statSync(sessionLogPath("s1", root)).size;
     // Head, then tails at 10 s, 30 s, 70 s, … (doubling): about a dozen tails, not 10,800 events.
     expect(size).toBeLessThan(LOGGED_HEAD_CHARS + 14 * (LOGGED_TAIL_CHARS + 200));

@@ -2,14 +2,27 @@ import type { PendingPermission, SessionState, TerminalView, ToolCallView } from
 import type { ToolDisplay } from "./profile.js";
 import { profileOf } from "./select-profile.js";
 
-const cache = new WeakMap<ToolCallView, { terminals: Record<string, TerminalView>; display: ToolDisplay }>();
+const cache = new WeakMap<ToolCallView, { terminals: (TerminalView | undefined)[]; display: ToolDisplay }>();
 
-/** What a tool call shows, as the session's agent means it; derived once per change of the call. */
+/** The views of the terminals a call shows: what its display depends on besides the call itself. */
+export function terminalViewsOf(state: SessionState, tool: ToolCallView): (TerminalView | undefined)[] {
+  const ids = new Set<string>(tool.terminalId ? [tool.terminalId] : []);
+  for (const c of tool.content) if (c?.type === "terminal") ids.add(c.terminalId);
+  return [...ids].map((id) => state.terminals[id]);
+}
+
+/** Whether two lists hold the same objects, in order. */
+export function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** What a tool call shows, as the session's agent means it; derived once per change of the call or its terminals. */
 export function displayOf(state: SessionState, tool: ToolCallView): ToolDisplay {
   const hit = cache.get(tool);
-  if (hit && hit.terminals === state.terminals) return hit.display;
+  const terminals = terminalViewsOf(state, tool);
+  if (hit && sameObjects(hit.terminals, terminals)) return hit.display;
   const display = profileOf(state).display(tool, { terminals: state.terminals });
-  cache.set(tool, { terminals: state.terminals, display });
+  cache.set(tool, { terminals, display });
   return display;
 }
 

@@ -1,4 +1,5 @@
-import type { SessionState, ToolCallView, TranscriptItem } from "../../session/state.js";
+import { sameObjects, terminalViewsOf } from "../../session/profiles/display-of.js";
+import type { SessionState, TerminalView, ToolCallView, TranscriptItem } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import type { MarkdownMemo } from "../render/markdown-rows.js";
 import { itemRows } from "../render/item-rows.js";
@@ -18,7 +19,9 @@ export interface RowOptions {
 interface Entry {
   item: TranscriptItem;
   tool?: ToolCallView;
-  terminals?: SessionState["terminals"];
+  /** What a card shows besides its call: its terminals' views, and whether a permission waits for it. */
+  terminals: (TerminalView | undefined)[];
+  awaiting: boolean;
   width: number;
   expanded: boolean;
   rows: string[];
@@ -49,6 +52,8 @@ export class RowCache {
     const tool = item.kind === "tool" ? state.toolCalls[item.toolCallId] : undefined;
     const animated = tool !== undefined && (tool.status === "in_progress" || (tool.terminalId !== undefined && opts.terminal?.(tool.terminalId) !== undefined));
     const hit = this.entries.get(item.id);
+    const terminals = tool ? terminalViewsOf(state, tool) : [];
+    const awaiting = tool !== undefined && state.permissions.some((p) => p.toolCallId === tool.toolCallId);
     if (
       hit &&
       !animated &&
@@ -56,14 +61,15 @@ export class RowCache {
       hit.tool === tool &&
       hit.width === opts.width &&
       hit.expanded === opts.expanded &&
-      (tool === undefined || hit.terminals === state.terminals)
+      hit.awaiting === awaiting &&
+      sameObjects(hit.terminals, terminals)
     ) {
       return hit.rows;
     }
     let memo = this.memos.get(item.id);
     if (!memo && item.kind === "agent") this.memos.set(item.id, (memo = {}));
     const rows = itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, frame: opts.frame, now: opts.now, live, memo, links: opts.links });
-    this.entries.set(item.id, { item, tool, terminals: state.terminals, width: opts.width, expanded: opts.expanded, rows });
+    this.entries.set(item.id, { item, tool, terminals, awaiting, width: opts.width, expanded: opts.expanded, rows });
     return rows;
   }
 
