@@ -1,4 +1,4 @@
-import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type ClientCapabilities, type InitializeRequest } from "@agentclientprotocol/sdk";
 import type { ForkSessionRequest } from "@agentclientprotocol/sdk/unstable";
 import { afterResponse } from "./after-response.js";
 import { AGENT_INFO } from "./agent-info.js";
@@ -25,6 +25,17 @@ export interface DemoAgent {
   app: AgentApp;
   /** Saves every live session before returning. */
   saveAllSync(): void;
+}
+
+/**
+ * `initialize`'s params with the client's capabilities whole: the stable schema would drop the
+ * unstable ones (`plan`), which the demo reads to offer identified plans.
+ */
+function readInitialize(raw: unknown): InitializeRequest {
+  const p = (raw ?? {}) as Record<string, unknown>;
+  if (typeof p.protocolVersion !== "number") throw RequestError.invalidParams(undefined, "initialize needs a protocolVersion");
+  const caps = p.clientCapabilities && typeof p.clientCapabilities === "object" ? (p.clientCapabilities as ClientCapabilities) : {};
+  return { ...(p as InitializeRequest), clientCapabilities: caps };
 }
 
 /** The params of the unstable `session/fork` the demo reads (the stable app has no parser for it). */
@@ -65,7 +76,7 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
   const opened = (session: DemoSession) => ({ modes: modeState(session.record.modeId), configOptions: optionsOf(session) });
 
   const app = agent({ name: "conch-demo" })
-    .onRequest(methods.agent.initialize, ({ params }) => {
+    .onRequest(methods.agent.initialize, readInitialize, ({ params }) => {
       env.clientCapabilities = params.clientCapabilities ?? {};
       return {
         protocolVersion: PROTOCOL_VERSION,
