@@ -65,7 +65,8 @@ export class RemoteAgentLink implements AgentPort {
       throw new AgentStartError(`could not connect to ${remote.url}: ${(err as Error).message}`, "");
     }
     const closed = conn.conn.closed.then(() => {
-      throw new AgentStartError(`the connection to ${remote.url} closed before the agent answered initialize`, "");
+      const why = conn.conn.signal.reason instanceof Error ? `: ${conn.conn.signal.reason.message}` : "";
+      throw new AgentStartError(`could not reach the agent at ${remote.url} (the connection closed before it answered initialize${why})`, "");
     });
     const { abandoned, cleanup } = startLimits(opts, `the agent at ${remote.url}`);
     try {
