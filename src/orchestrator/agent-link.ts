@@ -65,6 +65,8 @@ export interface AgentStartOptions {
   mcpServers?: readonly McpServer[];
   startTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Which start of this run it is (1 first; `/restart` counts on): a later one's trace goes on in the same file. */
+  attempt?: number;
 }
 
 /**
@@ -99,6 +101,7 @@ export class AgentLink implements AgentPort {
     readonly proc: AgentProcess,
     readonly conn: AgentConnection,
     readonly init: InitializeResponse,
+    private readonly attempt: number,
     private readonly trace?: TraceWriter,
   ) {}
 
@@ -109,10 +112,11 @@ export class AgentLink implements AgentPort {
    */
   static async start(opts: AgentStartOptions, hooks: ClientHooks): Promise<AgentLink> {
     const redactor = new Redactor(secretsPassedToAgent(opts.agent.command.env, opts.mcpServers));
+    const n = opts.attempt ?? 1;
     const onFailure = (message: string) => hooks.onNotice("warning", message);
     let trace: TraceWriter | undefined;
     try {
-      trace = opts.traceFile ? new TraceWriter(opts.traceFile, redactor, onFailure) : undefined;
+      trace = opts.traceFile ? new TraceWriter(opts.traceFile, redactor, onFailure, `agent process ${n} started`, n > 1) : undefined;
     } catch (err) {
       throw new AgentStartError(`could not open the trace file ${opts.traceFile}: ${(err as Error).message}`, "");
     }
@@ -123,14 +127,14 @@ export class AgentLink implements AgentPort {
       throw new AgentStartError(`could not start agent ${opts.agent.name}: ${(err as Error).message}`, "");
     }
     const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg) });
-    proc.exited.then((exit) => trace?.note(`agent process 1 exited ${describeExit(exit)}`));
+    proc.exited.then((exit) => trace?.note(`agent process ${n} exited ${describeExit(exit)}`));
     const died = proc.exited.then((exit) => {
       throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
     });
     const { abandoned, cleanup } = startLimits(opts, `agent ${opts.agent.name}`);
     try {
       const init = await Promise.race([conn.initialize({ terminals: opts.terminals }), died, abandoned]);
-      return new AgentLink(proc, conn, init, trace);
+      return new AgentLink(proc, conn, init, n, trace);
     } catch (err) {
       // A closed connection usually means the process is exiting: say how it ended, not "connection closed".
       if (!(err instanceof StartAbandoned)) await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
@@ -161,7 +165,7 @@ export class AgentLink implements AgentPort {
 
   /** Stops the agent and everything it started; no agent process outlives conch. */
   async stop(): Promise<AgentExit> {
-    this.trace?.note("client closed the stdin of agent process 1");
+    this.trace?.note(`client closed the stdin of agent process ${this.attempt}`);
     const exit = await this.proc.stop();
     this.conn.close();
     this.trace?.close();

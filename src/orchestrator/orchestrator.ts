@@ -110,6 +110,8 @@ export class Orchestrator {
   private mcp: McpServer[] = [];
   /** The additional directories the open session was given (empty when the agent takes none). */
   private dirs: string[] = [];
+  /** How many times the agent was started in this run (`/restart` starts it again). */
+  private starts = 0;
   /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
   private readonly left = new Set<string>();
   /** conch's own requests still waiting for the agent; giving up on one sends `$/cancel_request`. */
@@ -233,7 +235,7 @@ export class Orchestrator {
     const link = this.opts.connect
       ? await this.opts.connect(hooks, withTerminals)
       : await startAgentLink(
-          { agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers, startTimeoutMs: this.opts.startTimeoutMs, signal: this.starting.signal },
+          { agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers, startTimeoutMs: this.opts.startTimeoutMs, signal: this.starting.signal, attempt: ++this.starts },
           hooks,
         );
     if (this.shuttingDown) {
@@ -658,10 +660,12 @@ export class Orchestrator {
     // After the login, the same session goes on (resumed without a replay: its transcript is on screen).
     if (sid) this.openMode = reopenMode(link.init.agentCapabilities ?? {}, sid, "no-replay");
     const methods = link.init.authMethods ?? [];
+    // A command line is named by its program ("node"): the agent's own name says more.
+    const name = this.state.info?.agentName ?? this.opts.agent.name;
     if (!methods.length) {
-      return this.dispatch({ type: "notice", level: "warning", text: `logged out of ${this.opts.agent.name}; it offers no login method here: log in outside conch, then /restart` });
+      return this.dispatch({ type: "notice", level: "warning", text: `logged out of ${name}; it offers no login method here: log in outside conch, then /restart` });
     }
-    this.dispatch({ type: "auth_required", methods, message: `logged out of ${this.opts.agent.name}: log in again to go on` });
+    this.dispatch({ type: "auth_required", methods, message: `logged out of ${name}: log in again to go on` });
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

@@ -53,7 +53,7 @@ export class RemoteAgentLink implements AgentPort {
     const redactor = new Redactor(secretsPassedToAgent(undefined, opts.mcpServers));
     let trace: TraceWriter | undefined;
     try {
-      trace = opts.traceFile ? new TraceWriter(opts.traceFile, redactor, (message) => hooks.onNotice("warning", message), `connecting to ${redactor.text(remote.url)}`) : undefined;
+      trace = opts.traceFile ? new TraceWriter(opts.traceFile, redactor, (message) => hooks.onNotice("warning", message), `connecting to ${redactor.text(remote.url)}`, (opts.attempt ?? 1) > 1) : undefined;
     } catch (err) {
       throw new AgentStartError(`could not open the trace file ${opts.traceFile}: ${(err as Error).message}`, "");
     }

@@ -60,9 +60,10 @@ describe("conch -p against a remote agent", () => {
 });
 
 describe("a dropped connection", () => {
-  it("fails the session with a clear message, and a restart reconnects and resumes the same session", async () => {
+  it("fails the session with a clear message, and a restart reconnects and resumes the same session, traced in one file", async () => {
     const own = await startDemoBridge(demoEnv);
-    const prepared = await prepareSession({ agent: own.ws, continue: false, cwd: tempDir() }, "approve-all");
+    const trace = path.join(tempDir("conch-trace-"), "trace.jsonl");
+    const prepared = await prepareSession({ agent: own.ws, continue: false, cwd: tempDir(), trace }, "approve-all");
     const orch = prepared.orchestrator;
     try {
       await orch.start(prepared.mode);
@@ -83,6 +84,13 @@ describe("a dropped connection", () => {
         orch.send("refuse");
         const s = await until(orch, (st) => st.phase === "idle" && st.turns.length === 2);
         expect(s.turns[1].stopReason).toBe("refusal");
+        const sent = readFileSync(trace, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { dir: string; msg?: { method?: string } })
+          .filter((l) => l.dir === "client" && l.msg?.method && l.msg.method !== "session/prompt")
+          .map((l) => l.msg!.method);
+        expect(sent).toEqual(["initialize", "session/new", "initialize", "session/resume"]);
       } finally {
         await orch.shutdown();
         await back.kill();
