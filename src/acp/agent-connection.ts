@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { ClientCapabilities as UnstableClientCapabilities } from "@agentclientprotocol/sdk/unstable";
+import type { ForkSessionResponse, ClientCapabilities as UnstableClientCapabilities } from "@agentclientprotocol/sdk/unstable";
 import {
   client,
   methods,
@@ -35,7 +35,6 @@ import {
 } from "@agentclientprotocol/sdk";
 import { CONCH_VERSION } from "./conch-version.js";
 import { readTextFile, writeTextFile } from "./fs-handlers.js";
-import type { ForkSessionResponse } from "@agentclientprotocol/sdk/unstable";
 import { agentMessageStream, tappedMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
 import { rootFor } from "./workspace-path.js";
 

@@ -334,11 +334,9 @@ export class Orchestrator {
   }
 
   /** Gives up every request of conch's still waiting for the agent (`$/cancel_request` for each). */
-  private abandonRequests(): boolean {
-    const any = this.inFlight.size > 0;
+  private abandonRequests(): void {
     for (const controller of [...this.inFlight]) controller.abort();
     this.inFlight.clear();
-    return any;
   }
 
   /**

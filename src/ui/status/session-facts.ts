@@ -2,8 +2,6 @@ import { homedir } from "node:os";
 import { modelOption, selectValues } from "../../session/config-options.js";
 import type { SessionState } from "../../session/state.js";
 
-export { modelOption, selectValues };
-
 /** One piece of the status bar. */
 export interface BarSegment {
   key: "agent" | "title" | "mode" | "model" | "context" | "cost" | "cwd";
