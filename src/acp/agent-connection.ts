@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { ForkSessionResponse, ClientCapabilities as UnstableClientCapabilities } from "@agentclientprotocol/sdk/unstable";
 import {
   client,
   methods,
@@ -23,8 +24,10 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type ResumeSessionResponse,
+  type SendRequestOptions,
   type SessionNotification,
   type SetSessionConfigOptionResponse,
+  type Stream,
   type TerminalOutputRequest,
   type TerminalOutputResponse,
   type WaitForTerminalExitRequest,
@@ -32,7 +35,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import { CONCH_VERSION } from "./conch-version.js";
 import { readTextFile, writeTextFile } from "./fs-handlers.js";
-import { agentMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
+import { agentMessageStream, tappedMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
+import { rootFor } from "./workspace-path.js";
 
 /** The client side of `terminal/*`, served by terminals/ through the orchestrator. */
 export interface TerminalHost {
@@ -62,20 +66,52 @@ export interface ClientHooks {
   onNotice(level: "info" | "warning" | "error", text: string): void;
   /** Workspace root for fs/* confinement. */
   root(): string;
+  /** Further directories fs/* may reach: the session's `additionalDirectories`. */
+  additionalRoots?(): readonly string[];
   /** The agent reads a file before creating it and needs a missing file to read as empty. */
   missingFileReadsAsEmpty?(): boolean;
   terminals?: TerminalHost;
 }
 
 /** What conch advertises in `initialize`: only what it really serves. */
-export function clientCapabilities(opts: { terminals: boolean }): ClientCapabilities {
+export function clientCapabilities(opts: { terminals: boolean; terminalAuth?: boolean }): ClientCapabilities {
+  // `plan` (plan_update / plan_removed) is still unstable: typed by the unstable schema, sent as is.
+  const unstable: Pick<UnstableClientCapabilities, "plan"> = { plan: {} };
   return {
     fs: { readTextFile: true, writeTextFile: true },
     terminal: opts.terminals,
+    // conch runs an agent's terminal login in a pane, when it can start the agent's command itself.
+    auth: { terminal: opts.terminalAuth ?? opts.terminals },
+    session: { configOptions: { boolean: {} }, notices: {} },
     elicitation: { form: {}, url: {} },
+    ...unstable,
     // The display-only terminal extension of claude-agent-acp and codex-acp.
     _meta: { terminal_output: true },
   };
+}
+
+/** How conch's own request may be given up: aborting sends `$/cancel_request` and stops waiting. */
+export interface RequestControl {
+  signal?: AbortSignal;
+}
+
+function sendOptions(ctl: RequestControl | undefined): SendRequestOptions | undefined {
+  return ctl?.signal ? { cancellationSignal: ctl.signal, stopWaitingOnCancel: true } : undefined;
+}
+
+/** Where the connection's messages travel: an agent process's stdio, or a stream the SDK frames (WebSocket, HTTP). */
+export type AgentTransport = { stdout: Readable; stdin: Writable } | { stream: Stream };
+
+/** What a session is opened with besides its directory. */
+export interface SessionSetup {
+  mcpServers?: McpServer[];
+  /** Sent only to agents that advertise `sessionCapabilities.additionalDirectories`. */
+  additionalDirectories?: string[];
+}
+
+function setupParams(setup: SessionSetup): { mcpServers: McpServer[]; additionalDirectories?: string[] } {
+  const dirs = setup.additionalDirectories ?? [];
+  return { mcpServers: setup.mcpServers ?? [], ...(dirs.length ? { additionalDirectories: dirs } : {}) };
 }
 
 /** Short description of a JSON-RPC error for a person. */
@@ -89,23 +125,25 @@ export function describeRpcError(err: unknown): string {
 }
 
 /**
- * One ACP connection to an agent process, client side. Wraps the SDK's ClientApp: typed requests
- * out, conch's hooks in. `session/update` bypasses the SDK so newer update kinds are not rejected.
+ * One ACP connection to an agent, client side, over its stdio or a remote stream. Wraps the SDK's
+ * ClientApp: typed requests out, conch's hooks in. `session/update` bypasses the SDK so newer
+ * update kinds are not rejected.
  */
 export class AgentConnection {
   readonly conn: ClientConnection;
   initializeResponse?: InitializeResponse;
   private readonly stream: AgentStream;
 
-  constructor(stdout: Readable, stdin: Writable, private readonly hooks: ClientHooks, taps: WireTaps = {}) {
+  constructor(transport: AgentTransport, private readonly hooks: ClientHooks, taps: WireTaps = {}) {
+    const fsRoot = async (requested: string) => rootFor(hooks.root(), hooks.additionalRoots?.() ?? [], requested);
     const app = client({ name: "conch" })
       .onRequest(methods.client.session.requestPermission, ({ params, requestId, signal }) =>
         hooks.onPermission(params, `agent:${String(requestId)}`, signal),
       )
-      .onRequest(methods.client.fs.readTextFile, ({ params }) =>
-        readTextFile(hooks.root(), params, { missingAsEmpty: hooks.missingFileReadsAsEmpty?.() === true }),
+      .onRequest(methods.client.fs.readTextFile, async ({ params }) =>
+        readTextFile(await fsRoot(params.path), params, { missingAsEmpty: hooks.missingFileReadsAsEmpty?.() === true }),
       )
-      .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(hooks.root(), params))
+      .onRequest(methods.client.fs.writeTextFile, async ({ params }) => writeTextFile(await fsRoot(params.path), params))
       .onRequest(methods.client.terminal.create, ({ params }) => this.terminals().create(params))
       .onRequest(methods.client.terminal.output, ({ params }) => this.terminals().output(params))
       .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminals().waitForExit(params))
@@ -129,7 +167,7 @@ export class AgentConnection {
         // Extension notifications (`_auth/status_update`, …) are fine to ignore; say so once in the log.
         if (!method.startsWith("_")) hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
       });
-    const stream = (this.stream = agentMessageStream(stdout, stdin, {
+    const wireTaps: WireTaps = {
       onMessage: taps.onMessage,
       onBurst: (phase) => hooks.onBurst?.(phase),
       onMalformed: (line, error) => {
@@ -146,7 +184,8 @@ export class AgentConnection {
         hooks.onUpdate(params as SessionNotification);
         return true;
       },
-    }));
+    };
+    const stream = (this.stream = "stream" in transport ? tappedMessageStream(transport.stream, wireTaps) : agentMessageStream(transport.stdout, transport.stdin, wireTaps));
     this.conn = app.connect(stream);
   }
 
@@ -156,7 +195,7 @@ export class AgentConnection {
   }
 
   /** `initialize`: negotiates the protocol version and capabilities. */
-  async initialize(opts: { terminals: boolean }): Promise<InitializeResponse> {
+  async initialize(opts: { terminals: boolean; terminalAuth?: boolean }): Promise<InitializeResponse> {
     this.initializeResponse = await this.conn.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: clientCapabilities(opts),
@@ -165,20 +204,30 @@ export class AgentConnection {
     return this.initializeResponse;
   }
 
-  authenticate(methodId: string): Promise<unknown> {
-    return this.conn.agent.request(methods.agent.authenticate, { methodId });
+  authenticate(methodId: string, ctl?: RequestControl): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.authenticate, { methodId }, sendOptions(ctl));
   }
 
-  newSession(cwd: string, mcpServers: McpServer[] = []): Promise<NewSessionResponse> {
-    return this.conn.agent.request(methods.agent.session.new, { cwd, mcpServers });
+  /** `logout` (when the agent advertises `auth.logout`): the agent forgets its login. */
+  logout(ctl?: RequestControl): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.logout, {}, sendOptions(ctl));
   }
 
-  loadSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<LoadSessionResponse> {
-    return this.conn.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers });
+  newSession(cwd: string, setup: SessionSetup = {}, ctl?: RequestControl): Promise<NewSessionResponse> {
+    return this.conn.agent.request(methods.agent.session.new, { cwd, ...setupParams(setup) }, sendOptions(ctl));
   }
 
-  resumeSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<ResumeSessionResponse> {
-    return this.conn.agent.request(methods.agent.session.resume, { sessionId, cwd, mcpServers });
+  loadSession(sessionId: string, cwd: string, setup: SessionSetup = {}, ctl?: RequestControl): Promise<LoadSessionResponse> {
+    return this.conn.agent.request(methods.agent.session.load, { sessionId, cwd, ...setupParams(setup) }, sendOptions(ctl));
+  }
+
+  resumeSession(sessionId: string, cwd: string, setup: SessionSetup = {}, ctl?: RequestControl): Promise<ResumeSessionResponse> {
+    return this.conn.agent.request(methods.agent.session.resume, { sessionId, cwd, ...setupParams(setup) }, sendOptions(ctl));
+  }
+
+  /** `session/fork` (unstable; claude-agent-acp 0.100 serves it): a new session that starts with this one's history. */
+  forkSession(sessionId: string, cwd: string, setup: SessionSetup = {}, ctl?: RequestControl): Promise<ForkSessionResponse> {
+    return this.conn.agent.request<ForkSessionResponse>("session/fork", { sessionId, cwd, ...setupParams(setup) }, sendOptions(ctl));
   }
 
   listSessions(cwd?: string): Promise<ListSessionsResponse> {
@@ -190,8 +239,8 @@ export class AgentConnection {
   }
 
   /** `session/close`: the agent ends the session's work and frees it (when it advertises `sessionCapabilities.close`). */
-  closeSession(sessionId: string): Promise<unknown> {
-    return this.conn.agent.request(methods.agent.session.close, { sessionId });
+  closeSession(sessionId: string, ctl?: RequestControl): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.session.close, { sessionId }, sendOptions(ctl));
   }
 
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse> {
@@ -202,17 +251,19 @@ export class AgentConnection {
     return this.conn.agent.notify(methods.agent.session.cancel, { sessionId });
   }
 
-  setMode(sessionId: string, modeId: string): Promise<unknown> {
-    return this.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId });
+  setMode(sessionId: string, modeId: string, ctl?: RequestControl): Promise<unknown> {
+    return this.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId }, sendOptions(ctl));
   }
 
-  setConfigOption(sessionId: string, configId: string, value: string): Promise<SetSessionConfigOptionResponse> {
-    return this.conn.agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value });
+  /** `session/set_config_option`: a select takes a value id, a boolean option (`type: "boolean"`) true or false. */
+  setConfigOption(sessionId: string, configId: string, value: string | boolean, ctl?: RequestControl): Promise<SetSessionConfigOptionResponse> {
+    const params = typeof value === "boolean" ? { sessionId, configId, type: "boolean" as const, value } : { sessionId, configId, value };
+    return this.conn.agent.request(methods.agent.session.setConfigOption, params, sendOptions(ctl));
   }
 
-  /** `session/set_model`: unstable, sent by name; claude and gemini serve it. */
-  setModel(sessionId: string, modelId: string): Promise<unknown> {
-    return this.conn.agent.request("session/set_model", { sessionId, modelId });
+  /** `session/set_model`: unstable and being replaced by the model config option; claude and gemini serve it. */
+  setModel(sessionId: string, modelId: string, ctl?: RequestControl): Promise<unknown> {
+    return this.conn.agent.request("session/set_model", { sessionId, modelId }, sendOptions(ctl));
   }
 
   /** Resolves once everything sent so far (answers to the agent's requests included) has reached its stdin. */

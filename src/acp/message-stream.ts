@@ -99,33 +99,78 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
       });
     },
   });
-  let lastWrite: Promise<unknown> = Promise.resolve();
+  const writes = new WriteTracker();
   const writable = new WritableStream<AnyMessage>({
     write(msg) {
       taps.onMessage?.("client", msg);
-      const written = new Promise<void>((resolve, reject) => {
-        if (stdin.destroyed || stdin.writableEnded) {
-          reject(new Error("the agent's stdin is closed"));
-          return;
-        }
-        stdin.write(`${JSON.stringify(msg)}\n`, (err) => (err ? reject(err) : resolve()));
-      });
-      lastWrite = written.catch(() => undefined);
-      return written;
+      return writes.track(
+        new Promise<void>((resolve, reject) => {
+          if (stdin.destroyed || stdin.writableEnded) {
+            reject(new Error("the agent's stdin is closed"));
+            return;
+          }
+          stdin.write(`${JSON.stringify(msg)}\n`, (err) => (err ? reject(err) : resolve()));
+        }),
+      );
     },
   });
-  // Writes are serial: once the last one started is done, all before it are. A message still being
-  // produced (an answer whose handler just returned) or queued behind that write enters the queue in
-  // promise jobs, which have all run by the next turn of the event loop: look again then.
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-  const drained = async () => {
+  return { readable, writable, drained: () => writes.drained() };
+}
+
+/** Knows when every message written so far has been handed on. */
+class WriteTracker {
+  private last: Promise<unknown> = Promise.resolve();
+
+  track(written: Promise<void>): Promise<void> {
+    this.last = written.catch(() => undefined);
+    return written;
+  }
+
+  /**
+   * Writes are serial: once the last one started is done, all before it are. A message still being
+   * produced (an answer whose handler just returned) or queued behind that write enters the queue in
+   * promise jobs, which have all run by the next turn of the event loop: look again then.
+   */
+  async drained(): Promise<void> {
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     for (;;) {
       await nextTurn();
-      const seen = lastWrite;
+      const seen = this.last;
       await seen;
       await nextTurn();
-      if (seen === lastWrite) return;
+      if (seen === this.last) return;
     }
-  };
-  return { readable, writable, drained };
+  }
+}
+
+/**
+ * The same taps over a message stream the SDK already frames (its WebSocket and streamable-HTTP
+ * clients): every message is traced both ways and `session/update` is routed around the SDK, so a
+ * remote agent is read exactly like a local one.
+ */
+export function tappedMessageStream(inner: Stream, taps: WireTaps = {}): AgentStream {
+  const readable = inner.readable.pipeThrough(
+    new TransformStream<AnyMessage, AnyMessage>({
+      transform(msg, controller) {
+        taps.onMessage?.("agent", msg);
+        if (taps.intercept?.(msg)) return;
+        controller.enqueue(msg);
+      },
+    }),
+  );
+  const writer = inner.writable.getWriter();
+  const writes = new WriteTracker();
+  const writable = new WritableStream<AnyMessage>({
+    write(msg) {
+      taps.onMessage?.("client", msg);
+      return writes.track(writer.write(msg));
+    },
+    close() {
+      return writer.close().catch(() => undefined);
+    },
+    abort(reason) {
+      return writer.abort(reason).catch(() => undefined);
+    },
+  });
+  return { readable, writable, drained: () => writes.drained() };
 }

@@ -16,18 +16,21 @@ export class TraceWriter {
 
   /**
    * Opens (truncates) `file`, creating its missing folders 0700; the file is 0600 whatever it was.
-   * `onFailure` hears once if a later write fails.
+   * `onFailure` hears once if a later write fails; `opening` is the first note (what was started).
+   * `append` goes on after what is there: the agent started again (`/restart`) in the same run.
    */
   constructor(
     file: string,
     private readonly redactor: Redactor = new Redactor(),
     private readonly onFailure: (message: string) => void = () => undefined,
+    opening = "agent process 1 started",
+    append = false,
   ) {
     // Only the folders conch creates get 0700: an existing one is the user's to set.
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
-    this.fd = openSync(file, "w", TRACE_FILE_MODE);
+    this.fd = openSync(file, append ? "a" : "w", TRACE_FILE_MODE);
     fchmodSync(this.fd, TRACE_FILE_MODE);
-    this.note("agent process 1 started");
+    this.note(opening);
   }
 
   /** One wire message, secrets redacted; written synchronously so a crash loses nothing already seen. */

@@ -49,6 +49,24 @@ export async function confinePath(root: string, requested: string): Promise<stri
 }
 
 /**
+ * The workspace root an agent's path belongs to: the session's directory, or one of the extra
+ * directories the session was opened with (`additionalDirectories`). A relative path is always the
+ * session directory's; a path in none of them is left to the session directory, which refuses it.
+ */
+export async function rootFor(primary: string, extra: readonly string[], requested: string): Promise<string> {
+  if (extra.length === 0 || typeof requested !== "string" || !path.isAbsolute(requested)) return primary;
+  for (const root of [primary, ...extra]) {
+    try {
+      await confinePath(root, requested);
+      return root;
+    } catch {
+      // Not in this one: try the next.
+    }
+  }
+  return primary;
+}
+
+/**
  * Linux names every open descriptor under /proc/self/fd: its link is the real path of what was
  * opened, and a path through it (`/proc/self/fd/N/name`) resolves inside that very directory,
  * whatever happens to the path it was opened by (an `openat` for a runtime that has none).

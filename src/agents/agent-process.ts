@@ -21,6 +21,8 @@ export interface AgentExit {
   stderrTail: string;
   /** Set when conch stopped it on purpose. */
   expected: boolean;
+  /** How it ended, for a person, when it is not a process exit (a remote agent's connection closed). */
+  reason?: string;
 }
 
 const TAIL_LINES = 20;

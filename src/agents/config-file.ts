@@ -44,6 +44,8 @@ export const configSchema = z
     agents: z.record(z.string(), agentSchema).default({}),
     permissions: z.enum(["ask", "deny", "approve-reads", "approve-all"]).optional(),
     mcpServers: z.array(mcpSchema).default([]),
+    /** Directories besides the cwd the session may use (`--add-dir`); a project's are relative to its folder. */
+    additionalDirectories: z.array(z.string().min(1)).default([]),
     /** User config only: folders whose `.conch.json` applies without asking (and every folder under them). */
     trustedFolders: z.array(z.string()).default([]),
     ui: z
@@ -144,7 +146,7 @@ export function findProjectConfig(cwd: string): string | undefined {
 export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, access: ProjectAccess = {}): ConchConfig {
   const user = readUserConfig(env);
   const projectFile = findProjectConfig(cwd);
-  if (!projectFile) return user;
+  if (!projectFile) return { ...user, additionalDirectories: user.additionalDirectories.map((d) => expandDir(d, cwd)) };
   const { config, facts, trust } = readProjectConfig(projectFile, user, env);
   let project = config;
   if (facts.unsafe.length && !access.trust && !trust) {
@@ -153,14 +155,22 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, ac
   }
   const mcp = new Map<string, McpConfig>();
   for (const s of [...user.mcpServers, ...project.mcpServers]) mcp.set(s.name, s);
+  const projectDir = path.dirname(projectFile);
   return {
     ...user,
     ...project,
     agents: { ...user.agents, ...project.agents },
     mcpServers: [...mcp.values()],
+    additionalDirectories: [...new Set([...user.additionalDirectories.map((d) => expandDir(d, cwd)), ...project.additionalDirectories.map((d) => expandDir(d, projectDir))])],
     trustedFolders: user.trustedFolders,
     ui: { ...user.ui, ...project.ui },
   };
+}
+
+/** A configured directory as an absolute path: `~` is the home folder, a relative path is under `base`. */
+export function expandDir(dir: string, base: string): string {
+  if (dir === "~" || dir.startsWith("~/")) return path.join(os.homedir(), dir.slice(1));
+  return path.resolve(base, dir);
 }
 
 /** The project file of `cwd` and whether its settings apply: for `conch doctor`. */

@@ -99,20 +99,47 @@ export function splitCommandLine(line: string): string[] {
   return out;
 }
 
-/** Resolved agent: a display name and the command to start it. */
+/** An agent conch connects to instead of starting: its URL and the transport that URL means. */
+export interface RemoteAgent {
+  url: string;
+  transport: "ws" | "http";
+}
+
+/** Resolved agent: a display name and the command to start it, or the URL of a remote one. */
 export interface ResolvedAgent {
   name: string;
   preset?: AgentPreset;
+  /** For a remote agent, its URL as the only word: what the session index records. */
   command: AgentCommand;
-  /** How it was found: the built-in demo, an installed binary, npx, a config entry, or a raw command line. */
-  via: "builtin" | "path" | "npx" | "config" | "command";
+  /** How it was found: the built-in demo, an installed binary, npx, a config entry, a raw command line, or a URL. */
+  via: "builtin" | "path" | "npx" | "config" | "command" | "remote";
+  remote?: RemoteAgent;
+}
+
+/** `ws://`, `wss://` (WebSocket) or `http://`, `https://` (streamable HTTP): an agent behind a URL. */
+export function remoteAgentOf(spec: string): RemoteAgent | undefined {
+  const m = /^(wss?|https?):\/\/\S+$/i.exec(spec.trim());
+  if (!m) return undefined;
+  let url: URL;
+  try {
+    url = new URL(spec.trim());
+  } catch {
+    return undefined;
+  }
+  return { url: url.href, transport: m[1].toLowerCase().startsWith("ws") ? "ws" : "http" };
 }
 
 /**
- * Resolves `--agent`: an agent from the config file, a preset name (installed binary first, then
- * npx), or a raw command line.
+ * Resolves `--agent`: a URL (a remote agent), an agent from the config file, a preset name
+ * (installed binary first, then npx), or a raw command line.
  */
 export function resolveAgent(spec: string, configured: Record<string, AgentConfig> = {}, envPath?: string): ResolvedAgent {
+  const remote = remoteAgentOf(spec);
+  if (remote) {
+    const url = new URL(remote.url);
+    // Named by where it runs; a password in the URL stays out of every name shown or recorded.
+    return { name: url.host, command: { command: remote.url, args: [] }, via: "remote", remote };
+  }
   const custom = configured[spec];
   if (custom) return { name: spec, command: { command: custom.command, args: custom.args, env: custom.env }, via: "config" };
   const preset = PRESETS.find((p) => p.name === spec);

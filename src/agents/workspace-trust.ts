@@ -49,7 +49,7 @@ function commandLine(command: string, args: string[]): string {
 
 /**
  * The settings of a project file that choose what runs (the default agent, agents, MCP servers) or
- * give the agent more than the user's own setting would (`permissions`). Everything else (ui
+ * give the agent more than the user's own setting would (`permissions`, `additionalDirectories`). Everything else (ui
  * timings, notifications, a stricter policy) is safe to apply from a repo nobody vetted.
  */
 export function unsafeSettings(project: ConchConfig, user: ConchConfig): UnsafeSetting[] {
@@ -63,6 +63,8 @@ export function unsafeSettings(project: ConchConfig, user: ConchConfig): UnsafeS
   for (const server of project.mcpServers) {
     unsafe.push({ key: `mcpServers.${server.name}`, effect: "url" in server ? `connects to ${server.url}` : `runs ${commandLine(server.command, server.args)}` });
   }
+  // The agent's files reach past the repo only where the person says so.
+  for (const dir of project.additionalDirectories) unsafe.push({ key: "additionalDirectories", effect: `opens ${dir} to the agent` });
   const userPolicy = user.permissions ?? "ask";
   if (project.permissions && POLICY_RANK[project.permissions] > POLICY_RANK[userPolicy]) {
     unsafe.push({ key: "permissions", effect: `${project.permissions} (yours: ${userPolicy})` });
@@ -72,7 +74,7 @@ export function unsafeSettings(project: ConchConfig, user: ConchConfig): UnsafeS
 
 /** The project config without its unsafe settings: what applies while the folder is not trusted. */
 export function safePart(project: ConchConfig, user: ConchConfig): ConchConfig {
-  const safe: ConchConfig = { ...project, agents: {}, mcpServers: [] };
+  const safe: ConchConfig = { ...project, agents: {}, mcpServers: [], additionalDirectories: [] };
   delete safe.defaultAgent;
   if (unsafeSettings(project, user).some((s) => s.key === "permissions")) delete safe.permissions;
   return safe;

@@ -1,6 +1,6 @@
 import { safeLine } from "../text/terminal-safe.js";
 import { accessSync, constants } from "node:fs";
-import { AgentLink } from "../orchestrator/agent-link.js";
+import { startAgentLink } from "../orchestrator/connect-agent.js";
 import { loadConfig, projectTrust, userConfigPath } from "../agents/config-file.js";
 import { trustStorePath } from "../agents/workspace-trust.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
@@ -55,7 +55,7 @@ function checkStateDir(): Check {
 async function checkAgent(agent: ResolvedAgent, required: boolean): Promise<Check> {
   const t0 = Date.now();
   try {
-    const link = await AgentLink.start(
+    const link = await startAgentLink(
       { agent, cwd: process.cwd(), terminals: true },
       {
         onUpdate: () => undefined,
@@ -73,6 +73,9 @@ async function checkAgent(agent: ResolvedAgent, required: boolean): Promise<Chec
       caps.sessionCapabilities?.list && "list",
       (caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume && "resume",
       caps.sessionCapabilities?.close && "close",
+      (caps.sessionCapabilities as { fork?: unknown } | undefined)?.fork && "fork",
+      caps.sessionCapabilities?.additionalDirectories && "additional-dirs",
+      caps.auth?.logout && "logout",
       caps.promptCapabilities?.image && "image",
       caps.mcpCapabilities?.http && "mcp-http",
     ].filter(Boolean);

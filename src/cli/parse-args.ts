@@ -1,3 +1,4 @@
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { PERMISSION_POLICIES, type PermissionPolicy } from "../orchestrator/permission-policy.js";
 
@@ -18,6 +19,8 @@ export interface SessionOptions {
   startTimeoutMs?: number;
   /** `--trust`: apply the project's `.conch.json` for this run even if its folder is not trusted. */
   trust?: boolean;
+  /** `--add-dir`: directories besides the cwd the session may use (absolute). */
+  addDirs?: string[];
 }
 
 /** What argv asks conch to do. */
@@ -45,7 +48,9 @@ export const USAGE = `Usage:
 Options:
   -a, --agent <name|command>    agent preset (demo, claude, codex, gemini, opencode, goose)
                                 or a command line, e.g. "npx -y @agentclientprotocol/claude-agent-acp"
+  -a, --agent ws://host:port    a remote agent over WebSocket (wss:// too), or http(s)://… over streamable HTTP
   -C, --cwd <dir>               the session's working directory (default: current directory)
+      --add-dir <dir>           another directory the agent may use besides the cwd (repeatable)
   -p, --print                   print mode; the prompt comes from the arguments and/or stdin
       --output-format <fmt>     print mode output: text (default), json, stream-json
       --permissions <policy>    ask, deny, approve-reads, approve-all
@@ -90,6 +95,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
       options: {
         agent: { type: "string", short: "a" },
         cwd: { type: "string", short: "C" },
+        "add-dir": { type: "string", multiple: true },
         print: { type: "boolean", short: "p" },
         "output-format": { type: "string" },
         permissions: { type: "string" },
@@ -151,6 +157,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     stallTimeoutMs: num("stall-timeout", v["stall-timeout"], 1000),
     startTimeoutMs: num("start-timeout", v["start-timeout"], 1000),
     trust: v.trust,
+    addDirs: v["add-dir"]?.map((d) => path.resolve(cwd, d)),
   };
   const prompt = pos.length ? pos.join(" ") : undefined;
   if (v.print) return { kind: "print", prompt, outputFormat: format as OutputFormat, timeoutMs: num("timeout", v.timeout, 1000), mode: v.mode, model: v.model, ...session };

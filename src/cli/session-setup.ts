@@ -3,7 +3,7 @@ import path from "node:path";
 import { loadConfig, mcpServersFor, UntrustedProjectError, type ConchConfig } from "../agents/config-file.js";
 import { rememberTrust, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
 import { safeLine } from "../text/terminal-safe.js";
-import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
+import { PRESETS, remoteAgentOf, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { SessionRecorder } from "../orchestrator/session-recorder.js";
@@ -94,12 +94,14 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
   let agent: ResolvedAgent;
   if (resumed && !opts.agent) {
     if (PRESETS.some((p) => p.name === resumed.agent) || config.agents[resumed.agent]) agent = resolveAgent(resumed.agent, config.agents);
+    else if (resumed.agentCommand.length === 1 && remoteAgentOf(resumed.agentCommand[0])) agent = resolveAgent(resumed.agentCommand[0]);
     else if (resumed.agentCommand.length > 0) agent = { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
     // A record rebuilt from its log knows the agent's name, not its command line.
     else throw new UsageError(`session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`);
   } else {
     agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
   }
+  const additionalDirectories = checkedDirectories([...(opts.addDirs ?? []), ...config.additionalDirectories], cwd);
   const root = ensureStateDir();
   let lock: { id: string; release: () => void } | undefined;
   let history: SessionEvent[] | undefined;
@@ -124,6 +126,7 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     policy,
     timing: timingFor(opts, config),
     mcpServers: mcpServersFor(config),
+    additionalDirectories,
     traceFile: opts.trace,
     logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
     sink: recorder,
@@ -134,6 +137,16 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
   recorder.attach(() => orchestrator.state, (level, text) => orchestrator.dispatch({ type: "notice", level, text }));
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
   return { orchestrator, recorder, agent, mode, resumed, config };
+}
+
+/** The additional directories, each an existing folder, once each, the cwd itself left out. */
+function checkedDirectories(dirs: string[], cwd: string): string[] {
+  const out: string[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--add-dir ${dir} is not a directory`);
+    if (dir !== cwd && !out.includes(dir)) out.push(dir);
+  }
+  return out;
 }
 
 function timingFor(opts: SessionOptions, config: ConchConfig): Partial<TurnTiming> {

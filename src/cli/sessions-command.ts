@@ -1,8 +1,10 @@
 import { safeLine } from "../text/terminal-safe.js";
 import path from "node:path";
 import { loadConfig } from "../agents/config-file.js";
-import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
-import { AgentLink } from "../orchestrator/agent-link.js";
+import { PRESETS, remoteAgentOf, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
+import type { AgentLink } from "../orchestrator/agent-link.js";
+import { startAgentLink } from "../orchestrator/connect-agent.js";
+import type { RemoteAgentLink } from "../orchestrator/remote-agent-link.js";
 import { deleteSession, findSession, listSessions, repairIndex, type SessionRecord } from "../store/session-index.js";
 import type { Command } from "./parse-args.js";
 
@@ -29,10 +31,10 @@ export function formatSessions(records: (SessionRecord & { source?: ListedSessio
 }
 
 /** Starts an agent just long enough to call it; undefined if it cannot be started. */
-async function withAgent<T>(agent: ResolvedAgent, cwd: string, fn: (link: AgentLink) => Promise<T>): Promise<T | undefined> {
-  let link: AgentLink | undefined;
+async function withAgent<T>(agent: ResolvedAgent, cwd: string, fn: (link: AgentLink | RemoteAgentLink) => Promise<T>): Promise<T | undefined> {
+  let link: AgentLink | RemoteAgentLink | undefined;
   try {
-    link = await AgentLink.start(
+    link = await startAgentLink(
       { agent, cwd, terminals: false },
       { onUpdate: () => undefined, onPermission: async () => ({ outcome: { outcome: "cancelled" } }), onNotice: () => undefined, root: () => cwd },
     );
@@ -63,6 +65,7 @@ function agentOf(rec: SessionRecord): ResolvedAgent | undefined {
   // An untrusted project never chooses the agent conch starts to delete a session.
   const config = loadConfig(rec.cwd, process.env, { untrusted: "leave-out" });
   if (PRESETS.some((p) => p.name === rec.agent) || config.agents[rec.agent]) return resolveAgent(rec.agent, config.agents);
+  if (rec.agentCommand.length === 1 && remoteAgentOf(rec.agentCommand[0])) return resolveAgent(rec.agentCommand[0]);
   if (rec.agentCommand.length) return { name: rec.agent, command: { command: rec.agentCommand[0], args: rec.agentCommand.slice(1) }, via: "command" };
   return undefined;
 }

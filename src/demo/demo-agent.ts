@@ -1,4 +1,5 @@
-import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type ClientCapabilities, type InitializeRequest } from "@agentclientprotocol/sdk";
+import type { ForkSessionRequest } from "@agentclientprotocol/sdk/unstable";
 import { afterResponse } from "./after-response.js";
 import { AGENT_INFO } from "./agent-info.js";
 import { DemoLogin } from "./demo-login.js";
@@ -6,7 +7,7 @@ import type { DemoConfig } from "./demo-config.js";
 import { realProcess, type DemoEnvironment, type ProcessControl } from "./demo-environment.js";
 import type { DemoSession } from "./demo-session.js";
 import { runTurn } from "./run-turn.js";
-import { configOptions, DEMO_COMMANDS, isDemoMode, isDemoModel, modeState, MODEL_OPTION_ID } from "./session-options.js";
+import { applyConfigOption, configOptions, DEMO_COMMANDS, isDemoMode, modeState } from "./session-options.js";
 import { SessionRegistry } from "./session-registry.js";
 import { closeOrphanedToolCalls, replayHistory } from "./session-replay.js";
 import { SessionStore } from "./session-store.js";
@@ -24,6 +25,25 @@ export interface DemoAgent {
   app: AgentApp;
   /** Saves every live session before returning. */
   saveAllSync(): void;
+}
+
+/**
+ * `initialize`'s params with the client's capabilities whole: the stable schema would drop the
+ * unstable ones (`plan`), which the demo reads to offer identified plans.
+ */
+function readInitialize(raw: unknown): InitializeRequest {
+  const p = (raw ?? {}) as Record<string, unknown>;
+  if (typeof p.protocolVersion !== "number") throw RequestError.invalidParams(undefined, "initialize needs a protocolVersion");
+  const caps = p.clientCapabilities && typeof p.clientCapabilities === "object" ? (p.clientCapabilities as ClientCapabilities) : {};
+  return { ...(p as InitializeRequest), clientCapabilities: caps };
+}
+
+/** The params of the unstable `session/fork` the demo reads (the stable app has no parser for it). */
+function readForkParams(raw: unknown): Pick<ForkSessionRequest, "sessionId" | "cwd" | "additionalDirectories"> {
+  const p = (raw ?? {}) as Record<string, unknown>;
+  if (typeof p.sessionId !== "string" || typeof p.cwd !== "string") throw RequestError.invalidParams(undefined, "session/fork needs sessionId and cwd");
+  const dirs = Array.isArray(p.additionalDirectories) ? p.additionalDirectories.filter((d): d is string => typeof d === "string") : undefined;
+  return { sessionId: p.sessionId, cwd: p.cwd, additionalDirectories: dirs };
 }
 
 /** Builds the demo agent: an SDK `AgentApp` that plays scripted scenarios. */
@@ -47,11 +67,16 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
 
   const login = new DemoLogin(options.config);
   const requireLogin = (): void => {
-    if (!login.loggedIn()) throw RequestError.authRequired(undefined, "log in first: the demo agent was started with CONCH_DEMO_AUTH=1");
+    if (!login.loggedIn()) throw RequestError.authRequired(undefined, "log in first: the demo agent needs a login (it was started with CONCH_DEMO_AUTH=1, or logged out)");
   };
+  /** Boolean config options go only to clients that advertise them. */
+  const booleans = (): boolean => !!env.clientCapabilities.session?.configOptions?.boolean;
+  const optionsOf = (session: DemoSession) => configOptions(session.record, booleans());
+  /** What session/new, load, resume and fork answer with. */
+  const opened = (session: DemoSession) => ({ modes: modeState(session.record.modeId), configOptions: optionsOf(session) });
 
   const app = agent({ name: "conch-demo" })
-    .onRequest(methods.agent.initialize, ({ params }) => {
+    .onRequest(methods.agent.initialize, readInitialize, ({ params }) => {
       env.clientCapabilities = params.clientCapabilities ?? {};
       return {
         protocolVersion: PROTOCOL_VERSION,
@@ -59,33 +84,45 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, embeddedContext: true },
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          // `fork` is unstable: typed by the unstable schema, sent on this stable connection as is.
+          sessionCapabilities: { list: {}, resume: {}, close: {}, additionalDirectories: {}, ...({ fork: {} } as object) },
+          auth: { logout: {} },
         },
-        authMethods: login.methods(),
+        authMethods: login.methods(params.clientCapabilities?.auth?.terminal === true),
       };
     })
     .onRequest(methods.agent.authenticate, ({ params }) => {
       login.authenticate(params.methodId);
       return {};
     })
+    .onRequest(methods.agent.logout, () => {
+      login.logout();
+      return {};
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       requireLogin();
-      const session = await registry.create(params.cwd, client);
+      const session = await registry.create(params.cwd, client, params.additionalDirectories);
       announceSession(session, false);
-      return { sessionId: session.id, modes: modeState(session.record.modeId), configOptions: configOptions(session.record.model) };
+      return { sessionId: session.id, ...opened(session) };
     })
-    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+    .onRequest(methods.agent.session.load, async ({ params, client, signal }) => {
       requireLogin();
-      const session = await registry.open(params.sessionId, client, params.cwd);
-      await replayHistory(session);
+      const session = await registry.open(params.sessionId, client, params.cwd, params.additionalDirectories);
+      await replayHistory(session, options.config.loadMs, signal);
       announceSession(session, true);
-      return { modes: modeState(session.record.modeId), configOptions: configOptions(session.record.model) };
+      return opened(session);
     })
     .onRequest(methods.agent.session.resume, async ({ params, client }) => {
       requireLogin();
-      const session = await registry.open(params.sessionId, client, params.cwd);
+      const session = await registry.open(params.sessionId, client, params.cwd, params.additionalDirectories);
       announceSession(session, true);
-      return { modes: modeState(session.record.modeId), configOptions: configOptions(session.record.model) };
+      return opened(session);
+    })
+    .onRequest("session/fork", readForkParams, async ({ params, client }) => {
+      requireLogin();
+      const session = await registry.fork(params.sessionId, client, params.cwd, params.additionalDirectories);
+      announceSession(session, false);
+      return { sessionId: session.id, ...opened(session) };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => ({ sessions: await registry.list(params.cwd) }))
     .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
@@ -99,12 +136,11 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
     })
     .onRequest(methods.agent.session.setConfigOption, async ({ params, client }) => {
       const session = registry.require(params.sessionId);
-      if (params.configId !== MODEL_OPTION_ID || typeof params.value !== "string" || !isDemoModel(params.value)) {
+      if (!applyConfigOption(session.record, params.configId, params.value, booleans())) {
         throw RequestError.invalidParams(undefined, `unknown config option or value: ${params.configId}=${String(params.value)}`);
       }
       session.attach(client);
-      session.record.model = params.value;
-      const options = configOptions(session.record.model);
+      const options = optionsOf(session);
       await session.send({ sessionUpdate: "config_option_update", configOptions: options });
       await session.save();
       return { configOptions: options };

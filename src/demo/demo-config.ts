@@ -11,6 +11,11 @@ export interface DemoConfig {
   stateDir: string;
   /** Chunks `flood` sends when the prompt names no count. */
   floodChunks: number;
+  /**
+   * How long `session/load` takes before it replays (`CONCH_DEMO_LOAD_MS`, default 0): a slow load a
+   * client can give up on with `$/cancel_request`.
+   */
+  loadMs: number;
   /** Demand a login before any session opens (`CONCH_DEMO_AUTH=1`), to show conch's auth flow. */
   requireAuth: boolean;
   /**
@@ -31,6 +36,7 @@ export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     backgroundMs: readCount(env.CONCH_DEMO_BACKGROUND_MS, DEFAULT_BACKGROUND_MS),
     stateDir: env.CONCH_DEMO_STATE || join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "conch-demo"),
     floodChunks: readCount(env.CONCH_DEMO_FLOOD_CHUNKS, DEFAULT_FLOOD_CHUNKS),
+    loadMs: readCount(env.CONCH_DEMO_LOAD_MS, 0),
     requireAuth: env.CONCH_DEMO_AUTH === "1",
     stateUpdates: env.CONCH_DEMO_STATE_UPDATES !== "0",
   };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { RequestError, type AuthMethod } from "@agentclientprotocol/sdk";
@@ -9,10 +9,13 @@ const TERMINAL_METHOD = "demo-terminal-login";
 
 /**
  * The demo's pretend login, so conch's auth flow can be seen and tested: one method the agent
- * completes itself (`authenticate`), one that needs a login command run in a terminal.
+ * completes itself (`authenticate`), one that needs a login command run in a terminal (offered
+ * only to clients that advertise `auth.terminal`). A login is needed when the demo was started
+ * with `CONCH_DEMO_AUTH=1`, or after `logout`.
  */
 export class DemoLogin {
   private authenticated = false;
+  private loggedOut = false;
 
   constructor(private readonly config: DemoConfig) {}
 
@@ -20,17 +23,23 @@ export class DemoLogin {
     return join(this.config.stateDir, "login-token");
   }
 
-  /** The auth methods `initialize` advertises: none unless login is required. */
-  methods(): AuthMethod[] {
-    if (!this.config.requireAuth) return [];
+  /** The auth methods `initialize` advertises; the terminal one only to a client that can run it. */
+  methods(terminal: boolean): AuthMethod[] {
     return [
       { id: AGENT_METHOD, name: "Demo login", description: "the demo agent logs you in itself" },
-      { id: TERMINAL_METHOD, name: "Demo login in a terminal", description: "type a password into the demo's login command", type: "terminal", args: ["--login"] } as AuthMethod,
+      ...(terminal ? [{ id: TERMINAL_METHOD, name: "Demo login in a terminal", description: "type a password into the demo's login command", type: "terminal", args: ["--login"] } as AuthMethod] : []),
     ];
   }
 
   loggedIn(): boolean {
-    return !this.config.requireAuth || this.authenticated || existsSync(this.tokenFile());
+    return (!this.config.requireAuth && !this.loggedOut) || this.authenticated || existsSync(this.tokenFile());
+  }
+
+  /** `logout`: forgets the login (and the terminal login's token); sessions need a login again. */
+  logout(): void {
+    this.authenticated = false;
+    this.loggedOut = true;
+    rmSync(this.tokenFile(), { force: true });
   }
 
   /** `authenticate`: the agent method always works; the terminal one works once its command ran. */

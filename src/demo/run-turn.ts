@@ -39,6 +39,8 @@ export function runTurn(
     try {
       const attachments = describeAttachments(request.prompt);
       if (attachments) await turn.say(attachments);
+      // The boolean `thinking` option: a thought before every answer.
+      if (session.record.thinking) await turn.think("Thinking is on, so first a thought: which script does this prompt ask for?");
       const { scenario, args } = chooseScenario(text);
       stopReason = (await scenario.run(turn, args)) ?? "end_turn";
     } catch (error) {

@@ -19,6 +19,24 @@ export const DEFAULT_MODEL = "demo-fast";
 /** The config option id of the model picker. */
 export const MODEL_OPTION_ID = "model";
 
+/** A setting of the model (category `model_config`): how much context it keeps. */
+export const CONTEXT_OPTION_ID = "context";
+export const DEMO_CONTEXTS = [
+  { value: "32k", name: "32k tokens", description: "Enough for a scripted demo" },
+  { value: "200k", name: "200k tokens", description: "Room for a very long script" },
+] as const;
+export const DEFAULT_CONTEXT = "32k";
+
+/** A boolean option (offered to clients that advertise `session.configOptions.boolean`). */
+export const THINKING_OPTION_ID = "thinking";
+
+/** What the session's config options are set to. */
+export interface DemoSettings {
+  model: string;
+  context?: string;
+  thinking?: boolean;
+}
+
 /** Whether `modeId` names one of the demo's modes. */
 export function isDemoMode(modeId: string): boolean {
   return DEMO_MODES.some((mode) => mode.id === modeId);
@@ -37,19 +55,47 @@ export function modeState(currentModeId: string): SessionModeState {
   };
 }
 
-/** The `configOptions` field: one `model` select. */
-export function configOptions(model: string): SessionConfigOption[] {
-  return [
+/**
+ * The `configOptions` field: the `model` select, the model's `context` setting (category
+ * `model_config`), and, for clients that take boolean options, the `thinking` switch.
+ */
+export function configOptions(settings: DemoSettings, booleans = false): SessionConfigOption[] {
+  const options: SessionConfigOption[] = [
     {
       type: "select",
       id: MODEL_OPTION_ID,
       name: "Model",
       description: "Which scripted model answers",
       category: "model",
-      currentValue: model,
+      currentValue: settings.model,
       options: DEMO_MODELS.map((option) => ({ ...option })),
     },
+    {
+      type: "select",
+      id: CONTEXT_OPTION_ID,
+      name: "Context window",
+      description: "How much the scripted model remembers",
+      category: "model_config",
+      currentValue: settings.context ?? DEFAULT_CONTEXT,
+      options: DEMO_CONTEXTS.map((option) => ({ ...option })),
+    },
   ];
+  if (booleans) {
+    options.push({ type: "boolean", id: THINKING_OPTION_ID, name: "Show thinking", description: "Stream thoughts before answers", currentValue: settings.thinking === true });
+  }
+  return options;
+}
+
+/**
+ * Applies `session/set_config_option` to the settings; false when the option or value is not one
+ * of the demo's (a boolean option only for clients that take them).
+ */
+export function applyConfigOption(settings: DemoSettings, configId: string, value: unknown, booleans: boolean): boolean {
+  if (configId === MODEL_OPTION_ID && typeof value === "string" && isDemoModel(value)) settings.model = value;
+  else if (configId === CONTEXT_OPTION_ID && typeof value === "string" && DEMO_CONTEXTS.some((c) => c.value === value)) settings.context = value;
+  else if (configId === THINKING_OPTION_ID && booleans && typeof value === "boolean") settings.thinking = value;
+  else return false;
+  return true;
 }
 
 /** The slash commands announced after a session opens. */

@@ -14,9 +14,10 @@ export class SessionRegistry {
   ) {}
 
   /** Creates and saves a new session. */
-  async create(cwd: string, client: AgentContext): Promise<DemoSession> {
+  async create(cwd: string, client: AgentContext, additionalDirectories?: string[]): Promise<DemoSession> {
     const session = DemoSession.create(cwd, client, this.store);
     session.stateUpdates = this.stateUpdates;
+    if (additionalDirectories?.length) session.record.additionalDirectories = additionalDirectories;
     this.live.set(session.id, session);
     await session.save();
     return session;
@@ -35,7 +36,7 @@ export class SessionRegistry {
   }
 
   /** Brings a session back for load or resume: the live one if there is one, else the saved one. */
-  async open(sessionId: string, client: AgentContext, cwd: string): Promise<DemoSession> {
+  async open(sessionId: string, client: AgentContext, cwd: string, additionalDirectories?: string[]): Promise<DemoSession> {
     this.closed.delete(sessionId);
     let session = this.live.get(sessionId);
     if (!session) {
@@ -46,6 +47,22 @@ export class SessionRegistry {
       this.live.set(sessionId, session);
     }
     session.attach(client, cwd);
+    // The list is the whole of it each time: none given means none.
+    session.record.additionalDirectories = additionalDirectories?.length ? additionalDirectories : undefined;
+    return session;
+  }
+
+  /** `session/fork`: a new session with a copy of the source's transcript and settings; the source is untouched. */
+  async fork(sourceId: string, client: AgentContext, cwd: string, additionalDirectories?: string[]): Promise<DemoSession> {
+    const source = this.live.get(sourceId)?.record ?? (await this.store.load(sourceId));
+    if (!source) throw RequestError.sessionNotFound(sourceId);
+    const session = DemoSession.create(cwd, client, this.store);
+    session.stateUpdates = this.stateUpdates;
+    const { modeId, model, context, thinking, allowAlwaysEdits, usedTokens, title } = source;
+    Object.assign(session.record, { modeId, model, context, thinking, allowAlwaysEdits, usedTokens, title, history: structuredClone(source.history) });
+    if (additionalDirectories?.length) session.record.additionalDirectories = additionalDirectories;
+    this.live.set(session.id, session);
+    await session.save();
     return session;
   }
 

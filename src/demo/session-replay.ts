@@ -1,11 +1,19 @@
+import { RequestError } from "@agentclientprotocol/sdk";
+import { sleep } from "./abortable-sleep.js";
 import type { DemoSession } from "./demo-session.js";
 import { sendFollowUp } from "./agent-follow-up.js";
 import type { DemoConfig } from "./demo-config.js";
 import { BACKGROUND_FOLLOW_UP } from "./scenarios/background.js";
 import { openToolCalls } from "./session-history.js";
 
-/** `session/load`: sends the saved transcript again, before the load is answered, as real agents do. */
-export async function replayHistory(session: DemoSession): Promise<void> {
+/**
+ * `session/load`: sends the saved transcript again, before the load is answered, as real agents do.
+ * It first takes `loadMs` (a slow store); a client that gives up (`$/cancel_request`) gets
+ * `-32800` and no replay.
+ */
+export async function replayHistory(session: DemoSession, loadMs = 0, signal?: AbortSignal): Promise<void> {
+  await sleep(loadMs, signal);
+  if (signal?.aborted) throw RequestError.requestCancelled(undefined, "the client gave up on the load");
   for (const update of [...session.record.history]) await session.sendUnrecorded(update);
 }
 

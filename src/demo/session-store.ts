@@ -14,6 +14,12 @@ export interface StoredSession {
   updatedAt: string;
   modeId: string;
   model: string;
+  /** The model's context setting (a `model_config` option). */
+  context?: string;
+  /** The boolean `thinking` option. */
+  thinking?: boolean;
+  /** The session's `additionalDirectories`, as the client last gave them. */
+  additionalDirectories?: string[];
   /** The user chose "Always allow" for edits, so `code` mode stops asking. */
   allowAlwaysEdits: boolean;
   /** Tokens the session has used so far (the `usage_update.used` meter). */

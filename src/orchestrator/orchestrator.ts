@@ -5,7 +5,7 @@ import type {
   McpServer,
   SessionNotification,
 } from "@agentclientprotocol/sdk";
-import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
+import { describeRpcError, type RequestControl, type SessionSetup, type TerminalHost } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
@@ -14,7 +14,9 @@ import { initialSessionState, type SessionState } from "../session/state.js";
 import { profileOf } from "../session/profiles/select-profile.js";
 import { planAuth, shellLine } from "../agents/auth-methods.js";
 import type { AgentCommand } from "../agents/agent-process.js";
-import { AgentLink, describeExit, type AgentPort } from "./agent-link.js";
+import { describeExit, type AgentPort } from "./agent-link.js";
+import { startAgentLink } from "./connect-agent.js";
+import { modelOption, selectValues } from "../session/config-options.js";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import { PermissionDesk } from "./permission-desk.js";
 import { isAuthRequired, readModels, reopenMode, usableMcpServers } from "./session-response.js";
@@ -49,6 +51,8 @@ export interface OrchestratorOptions {
   logFile?: string;
   sink?: EventSink;
   mcpServers?: McpServer[];
+  /** Directories beyond `cwd` the session may use (`--add-dir`): passed to agents that take them, and open to fs/*. */
+  additionalDirectories?: string[];
   /** Builds the terminal service; it reports output and exits as events through `emit`. */
   terminals?: (emit: (ev: SessionEventInput) => void, cwd: string) => TerminalService;
   /** Starts the agent; defaults to spawning it. Tests pass a scripted fake. */
@@ -109,6 +113,14 @@ export class Orchestrator {
   private readonly starting = new AbortController();
   private openMode: OpenMode = { kind: "new" };
   private mcp: McpServer[] = [];
+  /** The additional directories the open session was given (empty when the agent takes none). */
+  private dirs: string[] = [];
+  /** How many times the agent was started in this run (`/restart` starts it again). */
+  private starts = 0;
+  /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
+  private readonly left = new Set<string>();
+  /** conch's own requests still waiting for the agent; giving up on one sends `$/cancel_request`. */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(readonly opts: OrchestratorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
@@ -286,14 +298,15 @@ export class Orchestrator {
       onQuestionComplete: (id) => this.dispatch({ type: "notice", level: "info", text: `the agent says the request ${id} is complete` }),
       onNotice: (level, text) => this.dispatch({ type: "notice", level, text }),
       root: () => this.opts.cwd,
+      additionalRoots: () => this.dirs,
       missingFileReadsAsEmpty: () => profileOf(this.state).missingFileReadsAsEmpty,
       terminals: this.terminals,
     };
     const withTerminals = this.terminals !== undefined;
     const link = this.opts.connect
       ? await this.opts.connect(hooks, withTerminals)
-      : await AgentLink.start(
-          { agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers, startTimeoutMs: this.opts.startTimeoutMs, signal: this.starting.signal },
+      : await startAgentLink(
+          { agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers, startTimeoutMs: this.opts.startTimeoutMs, signal: this.starting.signal, attempt: ++this.starts },
           hooks,
         );
     if (this.shuttingDown) {
@@ -304,7 +317,7 @@ export class Orchestrator {
     this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities });
     link.exited.then((exit) => {
       if (this.link !== link) return;
-      this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown });
+      this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown, ...(exit.reason ? { reason: exit.reason } : {}) });
       this.permissions.drop();
       this.questions.drop();
     });
@@ -320,6 +333,7 @@ export class Orchestrator {
     }
     this.openMode = mode;
     this.mcp = this.mcpServersFor(caps);
+    this.dirs = this.directoriesFor(caps);
     await this.openSession();
   }
 
@@ -328,11 +342,12 @@ export class Orchestrator {
     const link = this.link!;
     const { agent, cwd } = this.opts;
     const mode = this.openMode;
-    const mcp = this.mcp;
+    const setup = this.setup();
     const caps = link.init.agentCapabilities ?? {};
-    // A raw command line is named by its program ("node"); the agent's own name says more.
-    const agentName = agent.via === "command" ? (link.init.agentInfo?.name ?? agent.name) : agent.name;
+    // A raw command line or a URL is named by its program or host; the agent's own name says more.
+    const agentName = agent.via === "command" || agent.via === "remote" ? (link.init.agentInfo?.name ?? agent.name) : agent.name;
     const base = { cwd, agentName, agentInfo: link.init.agentInfo, agentCapabilities: caps };
+    const gaveUp = new AbortController();
     try {
       if (mode.kind === "load") {
         this.dispatch({ type: "replay_started" });
@@ -341,18 +356,18 @@ export class Orchestrator {
         const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
         for (const ev of history) this.terminals?.observe?.(ev);
         try {
-          const resp = await link.conn.loadSession(mode.sessionId, cwd, mcp);
+          const resp = await this.request((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);
           this.dispatch({ type: "replay_ended", local });
           this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "load" });
         } catch (err) {
-          this.dispatch({ type: "replay_ended", error: isAuthRequired(err) ? undefined : `session/load failed: ${describeRpcError(err)}` });
+          this.dispatch({ type: "replay_ended", error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}` });
           throw err;
         }
       } else if (mode.kind === "resume") {
-        const resp = await link.conn.resumeSession(mode.sessionId, cwd, mcp);
+        const resp = await this.request((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
         this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "resume" });
       } else {
-        const resp = await link.conn.newSession(cwd, mcp);
+        const resp = await this.request((ctl) => link.conn.newSession(cwd, setup, ctl), gaveUp);
         this.started({ ...base, sessionId: resp.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "new" });
       }
     } catch (err) {
@@ -361,10 +376,38 @@ export class Orchestrator {
         this.dispatch({ type: "auth_required", methods, message: describeRpcError(err) });
         return;
       }
-      const message = `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
+      const message = gaveUp.signal.aborted
+        ? `gave up opening the session with ${agent.name} (the agent was asked to stop: $/cancel_request); /restart tries again`
+        : `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
       this.dispatch({ type: "failed", message });
       throw new Error(message);
     }
+  }
+
+  /** What every session/new, load, resume and fork carries besides the cwd. */
+  private setup(): SessionSetup {
+    return { mcpServers: this.mcp, additionalDirectories: this.dirs };
+  }
+
+  /**
+   * Runs one of conch's own requests so that it can be given up: `cancel()` and `shutdown()` abort
+   * it, which sends `$/cancel_request` and stops waiting. `mark` aborts too, so the caller can tell.
+   */
+  private async request<R>(call: (ctl: RequestControl) => Promise<R>, mark?: AbortController): Promise<R> {
+    const controller = new AbortController();
+    if (mark) controller.signal.addEventListener("abort", () => mark.abort(), { once: true });
+    this.inFlight.add(controller);
+    try {
+      return await call({ signal: controller.signal });
+    } finally {
+      this.inFlight.delete(controller);
+    }
+  }
+
+  /** Gives up every request of conch's still waiting for the agent (`$/cancel_request` for each). */
+  private abandonRequests(): void {
+    for (const controller of [...this.inFlight]) controller.abort();
+    this.inFlight.clear();
   }
 
   /**
@@ -377,19 +420,30 @@ export class Orchestrator {
     const plan = planAuth(method, this.opts.agent.command);
     try {
       if (plan.kind === "terminal") {
+        if (this.link.runsLocally === false) throw new Error(`${this.opts.agent.name} runs remotely: its terminal login cannot run here`);
         if (!this.terminals?.runLogin) throw new Error(`run this to log in, then start conch again: ${shellLine(plan.command)}`);
         const status = await this.terminals.runLogin(plan.command, this.opts.cwd);
         if (status.exitCode !== 0) throw new Error(`the login command exited ${status.signal ?? `with code ${status.exitCode}`}`);
       } else if (plan.kind === "env_var") {
         throw new Error(`set ${plan.vars.join(", ")} in the environment and start conch again`);
       } else {
-        await this.link.conn.authenticate(methodId);
+        const link = this.link;
+        await this.request((ctl) => link.conn.authenticate(methodId, ctl));
       }
     } catch (err) {
       this.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
       return;
     }
     await this.openSession();
+  }
+
+  /** The `--add-dir` directories, when the agent takes them; else a warning says they were not passed. */
+  private directoriesFor(caps: AgentCapabilities): string[] {
+    const dirs = this.opts.additionalDirectories ?? [];
+    if (!dirs.length) return [];
+    if (caps.sessionCapabilities?.additionalDirectories) return dirs;
+    this.dispatch({ type: "notice", level: "warning", text: `${this.opts.agent.name} does not take additional directories, so these were not passed: ${dirs.join(", ")}` });
+    return [];
   }
 
   /** The configured MCP servers this agent can take; the others are named in a warning. */
@@ -434,6 +488,7 @@ export class Orchestrator {
       if (this.timer) clearTimeout(this.timer);
       this.starting.abort();
       const { pendingPrompts, permissions, questions } = this.state;
+      this.abandonRequests();
       if (pendingPrompts.length || permissions.length || questions.length) this.cancel();
       this.permissions.cancelAll();
       this.questions.cancelAll();
@@ -467,7 +522,7 @@ export class Orchestrator {
   private onUpdate(n: SessionNotification): void {
     const sid = this.state.info?.sessionId;
     // Updates for another session on the same connection are not ours (sessions start with no id yet).
-    if (sid && n.sessionId && n.sessionId !== sid && this.openMode.kind === "new") return;
+    if (sid && n.sessionId && n.sessionId !== sid && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
     this.dispatch({ type: "update", notification: n, history: this.state.replaying || undefined });
   }
 
@@ -522,8 +577,12 @@ export class Orchestrator {
     );
   }
 
-  /** Cancels the turn: `session/cancel`, and every pending permission is answered `cancelled`. */
+  /**
+   * Cancels the turn: `session/cancel`, and every pending permission is answered `cancelled`. conch's
+   * own requests still waiting (a session/load, a settings change) are given up: `$/cancel_request`.
+   */
   cancel(): void {
+    this.abandonRequests();
     const phase = this.state.phase;
     if (phase !== "prompting" && phase !== "draining" && phase !== "cancelling") return;
     this.dispatch({ type: "cancel_requested" });
@@ -550,34 +609,132 @@ export class Orchestrator {
   setMode(modeId: string): Promise<void> {
     const configId = this.state.modeConfigId;
     if (configId) return this.setConfigOption(configId, modeId);
-    return this.settle(`switch to mode ${modeId}`, (sid, conn) => conn.setMode(sid, modeId), (sid) => ({
+    return this.settle(`switch to mode ${modeId}`, (sid, conn, ctl) => conn.setMode(sid, modeId, ctl), (sid) => ({
       type: "update",
       notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } },
     }));
   }
 
-  /** `session/set_config_option`; the agent's answer carries the new options. */
-  setConfigOption(configId: string, value: string): Promise<void> {
-    return this.settle(`set ${configId}`, (sid, conn) => conn.setConfigOption(sid, configId, value), (sid, resp) =>
+  /** `session/set_config_option` (a select's value id, or a boolean option's true/false); the agent's answer carries the new options. */
+  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    return this.settle(`set ${configId}`, (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl), (sid, resp) =>
       resp?.configOptions ? { type: "update", notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } } } : undefined,
     );
   }
 
-  /** `session/set_model` (unstable; claude and gemini serve it). */
+  /**
+   * Switches model: the model config option when the agent has one that offers `modelId` (the
+   * protocol's way), else the unstable `session/set_model` (claude, gemini), which the spec dropped.
+   */
   setModel(modelId: string): Promise<void> {
-    return this.settle(`switch to model ${modelId}`, (sid, conn) => conn.setModel(sid, modelId), () => ({ type: "notice", level: "info", text: `model: ${modelId}` }));
+    const option = modelOption(this.state);
+    if (option && (!this.state.models || selectValues(option).some((v) => v.value === modelId))) return this.setConfigOption(option.id, modelId);
+    return this.settle(`switch to model ${modelId}`, (sid, conn, ctl) => conn.setModel(sid, modelId, ctl), () => ({ type: "notice", level: "info", text: `model: ${modelId}` }));
   }
 
   /** One settings request to the agent: what it changed becomes an event, a refusal an error notice. */
-  private async settle<R>(what: string, call: (sid: string, conn: AgentPort["conn"]) => Promise<R>, changed: (sid: string, resp: R) => SessionEventInput | undefined): Promise<void> {
+  private async settle<R>(what: string, call: (sid: string, conn: AgentPort["conn"], ctl: RequestControl) => Promise<R>, changed: (sid: string, resp: R) => SessionEventInput | undefined): Promise<void> {
     const sid = this.state.info?.sessionId;
-    if (!sid || !this.link) return;
+    const link = this.link;
+    if (!sid || !link) return;
+    const gaveUp = new AbortController();
     try {
-      const ev = changed(sid, await call(sid, this.link.conn));
+      const ev = changed(sid, await this.request((ctl) => call(sid, link.conn, ctl), gaveUp));
       if (ev) this.dispatch(ev);
     } catch (err) {
-      this.dispatch({ type: "notice", level: "error", text: `could not ${what}: ${describeRpcError(err)}` });
+      const why = gaveUp.signal.aborted ? "gave up waiting for the agent" : describeRpcError(err);
+      this.dispatch({ type: "notice", level: gaveUp.signal.aborted ? "warning" : "error", text: `could not ${what}: ${why}` });
     }
+  }
+
+  // ---- sessions --------------------------------------------------------------------------------
+
+  /** Why the session cannot be left for another right now, or undefined when it can. */
+  private cannotLeave(what: string): string | undefined {
+    if (!this.link || !this.state.info) return `there is no open session to ${what}`;
+    const phase = this.state.phase;
+    if (phase !== "idle" && phase !== "draining") return `the agent is busy: wait for the turn to end, or cancel it, then ${what}`;
+    return undefined;
+  }
+
+  /**
+   * A fresh conversation (`/clear`): the session is closed at the agent (`session/close`, when
+   * advertised) and a new one opened in the same directory, with the same MCP servers and
+   * directories. Its transcript stays in the old session's log.
+   */
+  async newConversation(): Promise<void> {
+    const refused = this.cannotLeave("start a new session");
+    if (refused) return this.dispatch({ type: "notice", level: "error", text: refused });
+    const link = this.link!;
+    const old = this.state.info!.sessionId;
+    const closes = !!link.init.agentCapabilities?.sessionCapabilities?.close;
+    this.left.add(old);
+    this.dispatch({ type: "session_left", sessionId: old, closed: closes });
+    if (closes) {
+      try {
+        await this.request((ctl) => link.conn.closeSession(old, ctl));
+      } catch (err) {
+        this.dispatch({ type: "notice", level: "warning", text: `the agent did not close the old session ${old}: ${describeRpcError(err)}` });
+      }
+    }
+    this.openMode = { kind: "new" };
+    await this.openSession().catch(() => undefined);
+    const sid = this.state.info?.sessionId;
+    if (sid && sid !== old) this.dispatch({ type: "notice", level: "info", text: `new session ${sid}${closes ? ` (the agent closed ${old})` : ""}` });
+  }
+
+  /**
+   * `/fork`: a new session that starts from this one's history (unstable `session/fork`, where the
+   * agent advertises it). The old session stays as it was, to resume later.
+   */
+  async fork(): Promise<void> {
+    const caps = this.link?.init.agentCapabilities?.sessionCapabilities as { fork?: unknown } | undefined;
+    if (this.link && !caps?.fork) return this.dispatch({ type: "notice", level: "error", text: `${this.opts.agent.name} cannot fork sessions` });
+    const refused = this.cannotLeave("fork");
+    if (refused) return this.dispatch({ type: "notice", level: "error", text: refused });
+    const link = this.link!;
+    const info = this.state.info!;
+    const old = info.sessionId;
+    this.left.add(old);
+    this.dispatch({ type: "session_left", sessionId: old, closed: false });
+    try {
+      const resp = await this.request((ctl) => link.conn.forkSession(old, this.opts.cwd, this.setup(), ctl));
+      this.openMode = { kind: "new" };
+      this.started({ ...info, sessionId: resp.sessionId, modes: resp.modes ?? info.modes, configOptions: resp.configOptions ?? info.configOptions, origin: "fork" });
+      this.dispatch({ type: "notice", level: "info", text: `forked: this is session ${resp.sessionId}, a copy of ${old} (which stays as it was: conch -r ${old})` });
+    } catch (err) {
+      // Back to the session that was: nothing changed at the agent.
+      this.left.delete(old);
+      this.started(info);
+      this.dispatch({ type: "notice", level: "error", text: `could not fork the session: ${describeRpcError(err)}` });
+    }
+  }
+
+  /**
+   * `/logout` (where the agent advertises `auth.logout`): the agent forgets the login, and the
+   * session waits for a new one (`state.auth`), after which it goes on where it was.
+   */
+  async logout(): Promise<void> {
+    const link = this.link;
+    if (!link) return;
+    if (!link.init.agentCapabilities?.auth?.logout) return this.dispatch({ type: "notice", level: "error", text: `${this.opts.agent.name} does not offer a logout` });
+    const refused = this.cannotLeave("log out");
+    if (refused) return this.dispatch({ type: "notice", level: "error", text: refused });
+    try {
+      await this.request((ctl) => link.conn.logout(ctl));
+    } catch (err) {
+      return this.dispatch({ type: "notice", level: "error", text: `could not log out: ${describeRpcError(err)}` });
+    }
+    const sid = this.state.info?.sessionId;
+    // After the login, the same session goes on (resumed without a replay: its transcript is on screen).
+    if (sid) this.openMode = reopenMode(link.init.agentCapabilities ?? {}, sid, "no-replay");
+    const methods = link.init.authMethods ?? [];
+    // A command line is named by its program ("node"): the agent's own name says more.
+    const name = this.state.info?.agentName ?? this.opts.agent.name;
+    if (!methods.length) {
+      return this.dispatch({ type: "notice", level: "warning", text: `logged out of ${name}; it offers no login method here: log in outside conch, then /restart` });
+    }
+    this.dispatch({ type: "auth_required", methods, message: `logged out of ${name}: log in again to go on` });
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

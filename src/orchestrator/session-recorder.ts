@@ -61,8 +61,18 @@ export class SessionRecorder implements EventSink {
   private reported = new Set<"log" | "index" | "event">();
   /** Set when this run is not recorded: another conch has the session, or the log gave out. */
   readOnlyBecause?: string;
+  /** The lock of the session being resumed, until the first log opens. */
+  private preLock?: { id: string; release: () => void };
+  /** The session the open log belongs to. */
+  private sessionId?: string;
+  /** The agent's `agent_ready`: a log started after a switch begins with it, so it folds alone. */
+  private agentReady?: SessionEvent;
+  /** Where this session's items start in the state: after `/clear` or `/fork`, the old ones are another session's. */
+  private itemsFrom = 0;
 
-  constructor(private readonly meta: RecorderOptions) {}
+  constructor(private readonly meta: RecorderOptions) {
+    this.preLock = meta.lock;
+  }
 
   /** Lets the recorder read titles and counts for the index, and tell the user about the log. */
   attach(state: () => SessionState, notify?: RecorderNotify): void {
@@ -73,6 +83,9 @@ export class SessionRecorder implements EventSink {
   append(ev: SessionEvent): void {
     if (ev.type === "update" && ev.history) return;
     if (ev.type === "replay_started" || ev.type === "replay_ended") return;
+    if (ev.type === "agent_ready") this.agentReady = ev;
+    // Another session took this one's place (`/clear`, `/fork`, a restart that could not resume): a log of its own.
+    if (ev.type === "session_started" && this.log && ev.info.sessionId !== this.sessionId) this.leave();
     if (ev.type === "session_started" && !this.log && !this.readOnlyBecause) this.open(ev.info.sessionId, ev.at);
     if (this.readOnlyBecause) return;
     if (!this.log) {
@@ -89,7 +102,9 @@ export class SessionRecorder implements EventSink {
   }
 
   private open(id: string, at: number): void {
-    const preLocked = this.meta.lock;
+    const preLocked = this.preLock;
+    // The lock taken before the agent started is used, or freed, once.
+    this.preLock = undefined;
     let release: () => void;
     if (preLocked?.id === id) {
       release = preLocked.release;
@@ -109,11 +124,31 @@ export class SessionRecorder implements EventSink {
       this.stopRecording(`the session log for ${id} cannot be opened (${describe(err)}): this session goes on, but is not saved`, "warning");
       return;
     }
+    this.sessionId = id;
+    if (this.switched && this.agentReady) this.write(this.agentReady);
     const held = this.held;
     this.held = [];
     for (const ev of held) this.write(ev);
     const now = new Date(at).toISOString();
     this.index({ id, agent: this.meta.agent, agentCommand: this.meta.agentCommand, cwd: this.meta.cwd, createdAt: now, updatedAt: now, messageCount: 0 }, true);
+  }
+
+  /** Set once a log was left for another session's. */
+  private switched = false;
+
+  /** Finishes the log of the session conch just left, and frees its lock, before the next one opens. */
+  private leave(): void {
+    this.sync();
+    try {
+      this.log?.close();
+    } catch (err) {
+      this.reportOnce("log", "warning", `the session log ${this.log?.path} could not be closed cleanly (${describe(err)})`);
+    }
+    this.log = undefined;
+    this.release?.();
+    this.release = undefined;
+    this.switched = true;
+    this.itemsFrom = this.state?.().items.length ?? 0;
   }
 
   private stopRecording(why: string, level: "warning" | "error"): void {
@@ -237,15 +272,16 @@ export class SessionRecorder implements EventSink {
       this.reportOnce("log", "warning", `the session log ${this.log.path} cannot be written (${describe(err)}): the session goes on, and what is not saved yet is kept in memory`);
     }
     const s = this.state?.();
-    if (!s?.info) return;
-    const firstPrompt = s.items.find((i) => i.kind === "user" && !i.internal);
+    if (!s?.info || s.info.sessionId !== this.sessionId) return;
+    const items = this.itemsFrom ? s.items.slice(this.itemsFrom) : s.items;
+    const firstPrompt = items.find((i) => i.kind === "user" && !i.internal);
     const title = s.title ?? (firstPrompt && "text" in firstPrompt ? firstPrompt.text.split("\n")[0].slice(0, 80) : undefined);
     this.index({
       id: s.info.sessionId,
       title,
       updatedAt: new Date().toISOString(),
       lastStopReason: s.lastStopReason,
-      messageCount: s.items.filter((i) => i.kind === "user" || i.kind === "agent").length,
+      messageCount: items.filter((i) => i.kind === "user" || i.kind === "agent").length,
     });
   }
 
@@ -263,8 +299,9 @@ export class SessionRecorder implements EventSink {
       this.reportOnce("log", "warning", `the session log ${this.log?.path} could not be closed cleanly (${describe(err)})`);
     }
     this.log = undefined;
-    (this.release ?? this.meta.lock?.release)?.();
+    (this.release ?? this.preLock?.release)?.();
     this.release = undefined;
+    this.preLock = undefined;
   }
 }
 

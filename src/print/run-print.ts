@@ -150,11 +150,8 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
 async function switchModeAndModel(orch: Orchestrator, opts: PrintRunOptions): Promise<string | undefined> {
   const before = orch.state.items.length;
   if (opts.mode) await orch.setMode(opts.mode);
-  if (opts.model) {
-    const option = orch.state.configOptions.find((o) => o.category === "model" || o.id === "model");
-    if (!orch.state.models && option) await orch.setConfigOption(option.id, opts.model);
-    else await orch.setModel(opts.model);
-  }
+  // The model config option where there is one; the unstable session/set_model only as a fallback.
+  if (opts.model) await orch.setModel(opts.model);
   // The orchestrator reports a refused switch as an error notice.
   const refused = orch.state.items.slice(before).find((i) => i.kind === "notice" && i.level === "error");
   return refused && refused.kind === "notice" ? refused.text : undefined;

@@ -1,4 +1,6 @@
-import type { ContentBlock, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ContentBlock, PlanEntry, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable";
+import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
 import { upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
@@ -72,12 +74,32 @@ function appendChunk(d: Draft, profile: AgentProfile, kind: "agent" | "thought" 
   }
 }
 
-function applyPlan(d: Draft, entries: SessionUpdate & { sessionUpdate: "plan" }, history: boolean): void {
-  d.s.plan = entries.entries;
+/** The plan shown in this turn (the one with `planId`, for identified plans) is replaced; else a new one is shown. */
+function applyPlan(d: Draft, entries: PlanEntry[], history: boolean, planId?: string): void {
+  d.s.plan = entries;
   const turnId = currentTurn(d, history);
-  const existing = [...d.s.items].reverse().find((i) => i.kind === "plan" && i.turnId === turnId);
-  if (existing) d.updateItem(existing.id, (i) => ({ ...i, entries: entries.entries }) as TranscriptItem);
-  else d.addItem({ kind: "plan", id: d.nextId("i"), turnId, entries: entries.entries, history });
+  const existing = [...d.s.items].reverse().find((i) => i.kind === "plan" && i.turnId === turnId && i.planId === planId);
+  if (existing) d.updateItem(existing.id, (i) => ({ ...i, entries }) as TranscriptItem);
+  else d.addItem({ kind: "plan", id: d.nextId("i"), turnId, entries, history, ...(planId !== undefined ? { planId } : {}) });
+}
+
+/** Unstable `plan_update` / `plan_removed` (identified plans); false for any other kind. */
+function applyIdentifiedPlan(d: Draft, u: SessionUpdate, history: boolean): boolean {
+  const kind = (u as { sessionUpdate?: unknown }).sessionUpdate;
+  if (kind === "plan_update") {
+    const update = u as unknown as PlanUpdate;
+    if (!update.plan || typeof update.plan !== "object") return false;
+    applyPlan(d, planUpdateEntries(update), history, planIdOf(update));
+    return true;
+  }
+  if (kind === "plan_removed") {
+    const planId = planIdOf(u as unknown as PlanRemoved);
+    const shown = [...d.s.items].reverse().find((i) => i.kind === "plan" && i.planId === planId);
+    if (shown && shown.kind === "plan" && shown.entries === d.s.plan) d.s.plan = undefined;
+    if (!history) d.addItem({ kind: "notice", id: d.nextId("i"), turnId: d.s.currentTurnId, level: "info", text: "the agent removed its plan" });
+    return true;
+  }
+  return false;
 }
 
 /** Ends the turns the agent runs on its own that are still open. */
@@ -172,7 +194,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     }
     case "plan":
-      applyPlan(d, u, history);
+      applyPlan(d, u.entries, history);
       return;
     case "available_commands_update":
       d.s.commands = u.availableCommands ?? [];
@@ -203,6 +225,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       appendChunk(d, profile, "thought", u.content, undefined, history);
       return;
     default: {
+      if (applyIdentifiedPlan(d, u, history)) return;
       const kindRaw = (u as { sessionUpdate?: unknown } | undefined)?.sessionUpdate;
       const kind = typeof kindRaw === "string" ? kindRaw : "(no sessionUpdate)";
       d.addItem({ kind: "unknown", id: d.nextId("i"), turnId: d.s.currentTurnId, updateKind: kind, raw: u, history });

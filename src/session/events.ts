@@ -37,8 +37,8 @@ export interface SessionInfo {
   modes?: SessionModeState | null;
   models?: ModelState | null;
   configOptions?: SessionConfigOption[] | null;
-  /** How the session came to be: a fresh one, an agent replay, a resume without replay. */
-  origin: "new" | "load" | "resume";
+  /** How the session came to be: a fresh one, an agent replay, a resume without replay, a fork of another. */
+  origin: "new" | "load" | "resume" | "fork";
 }
 
 /** Who answered a permission request: the person, a local policy, or the cancel sweep. */
@@ -106,7 +106,13 @@ export type SessionEvent =
       signal: string | null;
     }
   | { type: "notice"; at: number; level: "info" | "warning" | "error"; text: string }
-  | { type: "agent_exited"; at: number; code: number | null; signal: string | null; stderrTail: string; expected: boolean }
+  /** `reason` says how it ended when that is not a process exit (a remote agent's connection was lost). */
+  | { type: "agent_exited"; at: number; code: number | null; signal: string | null; stderrTail: string; expected: boolean; reason?: string }
+  /**
+   * conch leaves the session to open another in its place (`/clear`: a new one, `/fork`: a copy);
+   * `closed` when the agent was asked to close it (`session/close`). The next `session_started` is the new one.
+   */
+  | { type: "session_left"; at: number; sessionId: string; closed: boolean }
   | { type: "failed"; at: number; message: string }
   /** The agent wants a login before it opens a session. */
   | { type: "auth_required"; at: number; methods: AuthMethod[]; message: string }

@@ -328,7 +328,7 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "agent_exited":
       if (ev.expected) break;
-      s.failure = { message: `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`, stderrTail: ev.stderrTail };
+      s.failure = { message: ev.reason ?? `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`, stderrTail: ev.stderrTail };
       for (const id of s.pendingPrompts) d.patchTurn(id, { endedAt: ev.at, error: s.failure.message });
       s.pendingPrompts = [];
       s.permissions = [];
@@ -345,6 +345,24 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "failed":
       s.failure = { message: ev.message, stderrTail: s.failure?.stderrTail };
       s.phase = "failed";
+      break;
+    case "session_left":
+      // What belonged to the old session ends with it; its transcript stays on record.
+      closeOpenTools(d, "cancelled");
+      abandonTasks(d);
+      endOpenTurns(d);
+      for (const id of s.pendingPrompts) d.patchTurn(id, { endedAt: d.at });
+      s.pendingPrompts = [];
+      s.permissions = [];
+      s.questions = [];
+      s.currentTurnId = undefined;
+      s.agentState = undefined;
+      s.agentBackground = undefined;
+      s.plan = undefined;
+      s.title = undefined;
+      s.usage = undefined;
+      s.tokens = {};
+      s.phase = "starting";
       break;
     case "restarted":
       s.failure = undefined;

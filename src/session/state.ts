@@ -90,7 +90,8 @@ export type TranscriptItem =
   | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
   | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
   | { kind: "tool"; id: string; turnId: string; toolCallId: string; history: boolean }
-  | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean }
+  /** `planId` for the identified plans of the unstable `plan_update`. */
+  | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
   | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string }
   | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
 

@@ -24,7 +24,14 @@ export interface SessionPort {
   removeQueued(id: string): void;
   setMode(modeId: string): Promise<void>;
   setModel(modelId: string): Promise<void>;
-  setConfigOption(configId: string, value: string): Promise<void>;
+  /** A select option's value id, or a boolean option's true/false. */
+  setConfigOption(configId: string, value: string | boolean): Promise<void>;
+  /** `/clear`: closes this session at the agent and opens a new one in the same directory. */
+  newConversation(): Promise<void>;
+  /** `/fork`: a new session that starts from this one's history, where the agent can fork. */
+  fork(): Promise<void>;
+  /** `/logout`: the agent forgets the login; the session waits for a new one. */
+  logout(): Promise<void>;
   restart(): Promise<void>;
   /** How long the turn machine waits out quiet periods and stalls, for the status line. */
   readonly timing?: TurnTiming;

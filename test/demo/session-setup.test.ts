@@ -12,7 +12,7 @@ interface NewSessionResult {
 }
 
 describe("demo agent setup", () => {
-  it("introduces itself with its capabilities and no auth methods", async () => {
+  it("introduces itself with its capabilities, and a login it completes itself (no terminal login for a client that cannot run one)", async () => {
     harness = await DemoHarness.start();
     const init = harness.received.find((message) => message.id === 1)?.result;
     expect(init).toMatchObject({
@@ -21,9 +21,10 @@ describe("demo agent setup", () => {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: true, embeddedContext: true },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, additionalDirectories: {} },
+        auth: { logout: {} },
       },
-      authMethods: [],
+      authMethods: [{ id: "demo-login" }],
     });
   });
 
@@ -74,7 +75,7 @@ describe("demo agent setup", () => {
     });
     expect(response.configOptions[0]).toMatchObject({ id: "model", currentValue: "demo-smart" });
     const update = harness.updates().find((candidate) => candidate.sessionUpdate === "config_option_update");
-    expect(update).toMatchObject({ configOptions: [{ id: "model", currentValue: "demo-smart" }] });
+    expect(update).toMatchObject({ configOptions: [{ id: "model", currentValue: "demo-smart" }, { id: "context", category: "model_config" }] });
     await expect(
       harness.request("session/set_config_option", { sessionId, configId: "model", value: "gpt-17" }),
     ).rejects.toThrow();

@@ -41,7 +41,7 @@ describe("saved sessions", () => {
     const second = await start({ stateDir: first.stateDir });
     const load = second.requestRaw("session/load", { sessionId, cwd, mcpServers: [] });
     const loaded = await load;
-    expect(loaded.result).toMatchObject({ modes: { currentModeId: "code" }, configOptions: [{ id: "model" }] });
+    expect(loaded.result).toMatchObject({ modes: { currentModeId: "code" }, configOptions: [{ id: "model" }, { id: "context" }] });
     const answeredAt = second.received.indexOf(loaded);
     const before = second.received.slice(0, answeredAt).filter((message) => message.method === "session/update");
     const replayed = before.map((message) => (message.params as { update: SessionUpdate }).update);

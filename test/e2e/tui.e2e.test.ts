@@ -37,10 +37,11 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
     await screen.waitForText("message the agent", 5_000, "visible");
   });
 
-  it("clears the screen with /clear and keeps the session", async () => {
+  it("/clear clears the screen and starts a new session (the old one closed at the agent)", async () => {
     await screen.submit("/clear");
     await screen.waitForGone("Type a keyword (or /keyword)");
     expect(screen.text()).not.toContain("› hello");
+    await screen.waitForText(/new session demo-\S+ \(the agent closed/);
     await screen.waitForText("message the agent", 5_000, "visible");
   });
 

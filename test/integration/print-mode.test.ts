@@ -175,4 +175,14 @@ describe("print mode --mode and --model", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("could not switch to mode bogus");
   });
+
+  it("--model goes through the model config option, not the unstable session/set_model", async () => {
+    const trace = path.join(tempDir(), "trace.jsonl");
+    const r = await runConch(["-p", "settings", "--agent", "demo", "--model", "demo-smart", "--trace", trace]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Model `demo-smart`");
+    const methods = readFileSync(trace, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { msg?: { method?: string } }).msg?.method);
+    expect(methods).toContain("session/set_config_option");
+    expect(methods).not.toContain("session/set_model");
+  });
 });

@@ -82,8 +82,8 @@ export class FakeAgent implements AgentPort {
     this.prompts[n].answer.resolve({ stopReason });
   }
 
-  die(code = 1, stderrTail = "boom"): void {
-    this.exit = { code, signal: null, stderrTail, expected: false };
+  die(code: number | null = 1, stderrTail = "boom", reason?: string): void {
+    this.exit = { code, signal: null, stderrTail, expected: false, ...(reason ? { reason } : {}) };
     this.exitD.resolve(this.exit);
   }
 

@@ -120,8 +120,17 @@ export class FakeSession implements SessionPort {
   async setModel(modelId: string): Promise<void> {
     this.record("setModel", modelId);
   }
-  async setConfigOption(configId: string, value: string): Promise<void> {
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     this.record("setConfigOption", configId, value);
+  }
+  async newConversation(): Promise<void> {
+    this.record("newConversation");
+  }
+  async fork(): Promise<void> {
+    this.record("fork");
+  }
+  async logout(): Promise<void> {
+    this.record("logout");
   }
   async restart(): Promise<void> {
     this.record("restart");

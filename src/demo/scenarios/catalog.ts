@@ -10,6 +10,8 @@ import { questionScenario } from "./question.js";
 import { permissionScenario } from "./permission.js";
 import { permissions2Scenario } from "./permissions2.js";
 import { planScenario } from "./plan.js";
+import { plansScenario } from "./plans.js";
+import { settingsScenario } from "./settings.js";
 import { runScenario } from "./run.js";
 import type { Scenario } from "./scenario.js";
 import { slowScenario } from "./slow.js";
@@ -31,7 +33,9 @@ export const SCENARIOS: readonly Scenario[] = [
   interactiveScenario,
   backgroundScenario,
   editScenario,
+  plansScenario,
   planScenario,
+  settingsScenario,
   floodScenario,
   crashScenario,
   slowScenario,

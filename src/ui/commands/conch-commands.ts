@@ -1,8 +1,9 @@
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import type { SessionState } from "../../session/state.js";
 import { CONCH_COMMANDS } from "../input/slash-commands.js";
 import { keyHelpLines } from "../shell/key-bindings.js";
 import type { SessionPort } from "../session-port.js";
-import { modelOption, selectValues } from "../status/session-facts.js";
+import { modelConfigOptions, modelOption, optionValueText, selectValues } from "../../session/config-options.js";
 import { isBusy } from "../status/status-text.js";
 
 /** What conch's own commands may do to the view and the session. */
@@ -47,41 +48,60 @@ function runMode(args: string, ctx: CommandContext): void {
   void ctx.port.setMode(mode.id);
 }
 
+/** One config option as a line of a list: its value, and what it can be set to. */
+function optionLine(o: SessionConfigOption): string {
+  const values = o.type === "select" ? selectValues(o).map((v) => v.value).join(", ") : "on, off, toggle";
+  return `${o.id} = ${optionValueText(o)} · ${values}${o.name && o.name !== o.id ? ` · ${o.name}` : ""}`;
+}
+
 function runModel(args: string, ctx: CommandContext): void {
   const { state } = ctx;
   const models = state.models;
+  // The model config option is the protocol's way; the unstable model list only where there is none.
   const option = modelOption(state);
-  const choices = models?.availableModels?.length
-    ? models.availableModels.map((m) => ({ id: m.modelId, name: m.name, current: m.modelId === models.currentModelId }))
-    : option
-      ? selectValues(option).map((v) => ({ id: v.value, name: v.name, current: v.value === String(option.currentValue) }))
+  const choices = option
+    ? selectValues(option).map((v) => ({ id: v.value, name: v.name, current: v.value === String(option.currentValue) }))
+    : models?.availableModels?.length
+      ? models.availableModels.map((m) => ({ id: m.modelId, name: m.name, current: m.modelId === models.currentModelId }))
       : [];
-  if (!choices.length) return ctx.show("this agent does not offer a model choice");
-  if (!args) return ctx.show(["models:", ...choices.map((c) => `${c.current ? "●" : "○"} ${c.id} · ${c.name}`)]);
+  const tuning = modelConfigOptions(state);
+  if (!choices.length && !tuning.length) return ctx.show("this agent does not offer a model choice");
+  if (!args) {
+    return ctx.show([
+      ...(choices.length ? ["models:", ...choices.map((c) => `${c.current ? "●" : "○"} ${c.id} · ${c.name}`)] : []),
+      ...(tuning.length ? [...(choices.length ? [""] : []), "model settings (/config <id> <value>):", ...tuning.map(optionLine)] : []),
+    ]);
+  }
   const choice = findByIdOrName(choices, args, (c) => c.id, (c) => c.name);
   if (!choice) return ctx.show(`no model "${args}": ${choices.map((c) => c.id).join(", ")}`, "error");
-  if (models?.availableModels?.length) void ctx.port.setModel(choice.id);
-  else if (option) void ctx.port.setConfigOption(option.id, choice.id);
+  void ctx.port.setModel(choice.id);
+}
+
+/** `on`/`off`/`toggle` (and their usual spellings) for a boolean option; undefined when it is none of them. */
+function booleanValue(word: string, current: boolean): boolean | undefined {
+  const w = word.toLowerCase();
+  if (["on", "true", "yes", "1", "enable"].includes(w)) return true;
+  if (["off", "false", "no", "0", "disable"].includes(w)) return false;
+  if (w === "toggle") return !current;
+  return undefined;
 }
 
 function runConfig(args: string, ctx: CommandContext): void {
   const options = ctx.state.configOptions;
   if (!options.length) return ctx.show("this agent has no session options");
   const [id, ...rest] = args.split(/\s+/).filter(Boolean);
-  if (!id) {
-    return ctx.show([
-      "session options (/config <id> <value>):",
-      ...options.map((o) => {
-        const values = o.type === "select" ? ` · ${selectValues(o).map((v) => v.value).join(", ")}` : "";
-        return `${o.id} = ${String(o.currentValue)}${values}`;
-      }),
-    ]);
-  }
+  if (!id) return ctx.show(["session options (/config <id> <value>; a switch takes on, off or toggle):", ...options.map(optionLine)]);
   const option = options.find((o) => o.id === id);
   if (!option) return ctx.show(`no option "${id}": ${options.map((o) => o.id).join(", ")}`, "error");
   const value = rest.join(" ");
-  if (!value) return ctx.show(`${option.id} = ${String(option.currentValue)}`);
-  if (option.type === "select" && !selectValues(option).some((v) => v.value === value)) {
+  if (!value) return ctx.show(optionLine(option));
+  if (option.type === "boolean") {
+    const next = booleanValue(value, option.currentValue);
+    if (next === undefined) return ctx.show(`${option.id} is a switch: on, off or toggle`, "error");
+    void ctx.port.setConfigOption(option.id, next);
+    return;
+  }
+  if (!selectValues(option).some((v) => v.value === value)) {
     return ctx.show(`"${value}" is not a value of ${option.id}: ${selectValues(option).map((v) => v.value).join(", ")}`, "error");
   }
   void ctx.port.setConfigOption(option.id, value);
@@ -94,7 +114,21 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
     case "help":
       return ctx.show(helpLines(state));
     case "clear":
-      return ctx.clearScreen();
+      // A fresh conversation: a clear screen and a new session, the old one closed at the agent.
+      ctx.clearScreen();
+      if (!state.info) return;
+      void port.newConversation();
+      return;
+    case "fork":
+      if (!state.agent?.capabilities?.sessionCapabilities || !(state.agent.capabilities.sessionCapabilities as { fork?: unknown }).fork) {
+        return ctx.show("this agent cannot fork sessions", "error");
+      }
+      void port.fork();
+      return;
+    case "logout":
+      if (!state.agent?.capabilities?.auth?.logout) return ctx.show("this agent does not offer a logout", "error");
+      void port.logout();
+      return;
     case "mode":
       return runMode(args, ctx);
     case "model":

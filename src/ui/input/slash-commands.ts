@@ -12,14 +12,16 @@ export interface SlashCommand {
 /** conch's own commands; they run here and never reach the agent. */
 export const CONCH_COMMANDS: readonly SlashCommand[] = [
   { name: "help", description: "keys and commands", source: "conch" },
-  { name: "clear", description: "clear the screen (the session keeps its history)", source: "conch" },
+  { name: "clear", description: "clear the screen and start a new session (the old one is closed and kept)", source: "conch" },
+  { name: "fork", description: "go on in a new session that starts from this one's history", source: "conch" },
   { name: "mode", description: "show or switch the agent's mode", hint: "[mode id]", source: "conch" },
-  { name: "model", description: "show or switch the model", hint: "[model id]", source: "conch" },
-  { name: "config", description: "show or set a session option", hint: "<option id> <value>", source: "conch" },
+  { name: "model", description: "show or switch the model, and its settings", hint: "[model id]", source: "conch" },
+  { name: "config", description: "show or set a session option (on/off/toggle for a switch)", hint: "<option id> <value>", source: "conch" },
   { name: "sessions", description: "list saved sessions (resume one with conch -r <id>)", source: "conch" },
   { name: "cancel", description: "cancel the running turn", source: "conch" },
   { name: "expand", description: "show tool output and thoughts in full (toggle)", source: "conch" },
   { name: "restart", description: "start the agent again after a failure", source: "conch" },
+  { name: "logout", description: "log out of the agent (when it offers it); log in again to go on", source: "conch" },
   { name: "quit", description: "leave conch", source: "conch" },
 ];
 

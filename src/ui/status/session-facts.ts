@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { modelOption, selectValues } from "../../session/config-options.js";
 import type { SessionState } from "../../session/state.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
@@ -19,23 +20,6 @@ export function modeLabel(state: SessionState): string | undefined {
   const modes = state.modes;
   if (!modes?.currentModeId) return undefined;
   return modes.availableModes?.find((m) => m.id === modes.currentModeId)?.name ?? modes.currentModeId;
-}
-
-/** The select option that picks the model, when the agent exposes one as a config option. */
-export function modelOption(state: SessionState) {
-  const opt = state.configOptions.find((o) => o.id === "model" || (o as { category?: string | null }).category === "model");
-  return opt && opt.type === "select" ? opt : undefined;
-}
-
-/** Values of a select config option, flattened out of groups. */
-export function selectValues(opt: NonNullable<ReturnType<typeof modelOption>>): { value: string; name: string }[] {
-  const out: { value: string; name: string }[] = [];
-  for (const o of opt.options as unknown[]) {
-    const entry = o as { value?: string; name?: string; options?: { value: string; name: string }[] };
-    if (Array.isArray(entry.options)) out.push(...entry.options.map((x) => ({ value: x.value, name: x.name })));
-    else if (typeof entry.value === "string") out.push({ value: entry.value, name: entry.name ?? entry.value });
-  }
-  return out;
 }
 
 /** The model in use: the unstable `models` field, else the `model` config option. */

@@ -1,0 +1,33 @@
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
+import type { SessionState } from "./state.js";
+
+/** A select config option. */
+export type SelectOption = Extract<SessionConfigOption, { type: "select" }>;
+
+/** The select option that picks the model, when the agent exposes one as a config option. */
+export function modelOption(state: Pick<SessionState, "configOptions">): SelectOption | undefined {
+  const opt = state.configOptions.find((o) => o.category === "model") ?? state.configOptions.find((o) => o.id === "model");
+  return opt && opt.type === "select" ? opt : undefined;
+}
+
+/** The options that tune the model (category `model_config`: context size, reasoning effort, …). */
+export function modelConfigOptions(state: Pick<SessionState, "configOptions">): SessionConfigOption[] {
+  return state.configOptions.filter((o) => o.category === "model_config");
+}
+
+/** Values of a select config option, flattened out of groups. */
+export function selectValues(opt: SelectOption): { value: string; name: string }[] {
+  const out: { value: string; name: string }[] = [];
+  for (const o of opt.options as unknown[]) {
+    const entry = o as { value?: string; name?: string; options?: { value: string; name: string }[] };
+    if (Array.isArray(entry.options)) out.push(...entry.options.map((x) => ({ value: x.value, name: x.name })));
+    else if (typeof entry.value === "string") out.push({ value: entry.value, name: entry.name ?? entry.value });
+  }
+  return out;
+}
+
+/** A config option's current value as a person reads it: a select's value, a boolean's on/off. */
+export function optionValueText(opt: SessionConfigOption): string {
+  if (opt.type === "boolean") return opt.currentValue ? "on" : "off";
+  return String(opt.currentValue);
+}
