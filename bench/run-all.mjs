@@ -16,6 +16,7 @@ const BENCHES = [
   { name: "startup", file: "startup.mjs", timeoutS: 2400 },
   { name: "idle", file: "idle.mjs" },
   { name: "decode", file: "decode.mjs" },
+  { name: "throughput", file: "throughput.mjs" },
   { name: "settle", file: "settle.mjs" },
   { name: "replay", file: "replay.mjs" },
   { name: "memory", file: "memory.mjs" },

@@ -2,7 +2,9 @@
 // A minimal ACP agent over stdio that answers one prompt with a flood, as fast as it can write:
 // FLOOD_KIND=chunks (agent_message_chunk into one message), messages (a new message every 10
 // chunks), tools (tool_call + completed update pairs), malformed (lines that are not JSON-RPC,
-// between chunks). FLOOD_N updates (default 200000). Then it answers end_turn.
+// between chunks). FLOOD_N updates (default 200000). Then it answers end_turn. FLOOD_TIMES=<file> gets
+// when the flood began, when its second half began and when it was all written.
+import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const N = Number(process.env.FLOOD_N ?? 200_000);
@@ -30,16 +32,31 @@ function line(i) {
   }
 }
 
-async function flood(id) {
+// The flood is made before the prompt comes, so that what is timed is conch reading it, not this
+// process writing JSON: a write waits for the pipe to drain, and the pipe drains as conch reads.
+const chunks = [];
+{
   const batch = [];
   for (let i = 0; i < N; i++) {
     batch.push(line(i));
-    if (batch.length === 1000) {
-      if (!out.write(`${batch.join("\n")}\n`)) await new Promise((r) => out.once("drain", r));
+    if (batch.length === 1000 || i === N - 1) {
+      chunks.push(`${batch.join("\n")}\n`);
       batch.length = 0;
     }
   }
-  if (batch.length) out.write(`${batch.join("\n")}\n`);
+}
+
+/** FLOOD_TIMES=<file>: when the flood began, when its second half began, when it was all written (ms, epoch). */
+const times = {};
+
+async function flood(id) {
+  times.first = Date.now();
+  for (let c = 0; c < chunks.length; c++) {
+    if (c === Math.floor(chunks.length / 2)) times.half = Date.now();
+    if (!out.write(chunks[c])) await new Promise((r) => out.once("drain", r));
+  }
+  times.written = Date.now();
+  if (process.env.FLOOD_TIMES) writeFileSync(process.env.FLOOD_TIMES, JSON.stringify({ ...times, n: N, halfAt: Math.floor(chunks.length / 2) * 1000 }));
   send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
 }
 

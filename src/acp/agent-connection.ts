@@ -95,6 +95,10 @@ export interface RequestControl {
   signal?: AbortSignal;
 }
 
+/** Lines that are not JSON-RPC shown one by one before conch only counts them. */
+const MALFORMED_SHOWN = 5;
+const isPowerOfTen = (n: number) => /^10*$/.test(String(n));
+
 function sendOptions(ctl: RequestControl | undefined): SendRequestOptions | undefined {
   return ctl?.signal ? { cancellationSignal: ctl.signal, stopWaitingOnCancel: true } : undefined;
 }
@@ -167,12 +171,17 @@ export class AgentConnection {
         // Extension notifications (`_auth/status_update`, …) are fine to ignore; say so once in the log.
         if (!method.startsWith("_")) hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
       });
+    let malformed = 0;
     const wireTaps: WireTaps = {
       onMessage: taps.onMessage,
       onBurst: (phase) => hooks.onBurst?.(phase),
       onMalformed: (line, error) => {
         taps.onMalformed?.(line, error);
-        hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);
+        // A flood of them would bury the transcript: the first few are shown, then a count now and then.
+        malformed += 1;
+        if (malformed <= MALFORMED_SHOWN) hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);
+        else if (malformed === MALFORMED_SHOWN + 1 || isPowerOfTen(malformed))
+          hooks.onNotice("warning", `the agent has written ${malformed} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`);
       },
       intercept: (msg: AnyMessage) => {
         if (!("method" in msg) || msg.method !== "session/update" || "id" in msg) return false;

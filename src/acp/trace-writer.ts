@@ -7,6 +7,9 @@ import { Redactor } from "./redact.js";
 /** A trace holds a whole conversation: only its owner reads it, even one written before by an older conch. */
 const TRACE_FILE_MODE = 0o600;
 
+/** Of a line that is not JSON-RPC, the trace keeps this much: enough to see what it was. */
+const MAX_MALFORMED_CHARS = 4096;
+
 /** Records every JSON-RPC message in the format of ../shared/traces: `{"t","dir","msg"}` per line. */
 export class TraceWriter {
   private fd: number;
@@ -37,6 +40,11 @@ export class TraceWriter {
   message(dir: "client" | "agent", msg: AnyMessage): void {
     if (this.fd < 0) return;
     this.line({ t: Date.now() - this.start, dir, msg: this.redactor.json(msg) });
+  }
+
+  /** A line from the agent that is not a JSON-RPC message: kept as a note, so traces stay readable as messages. */
+  malformed(line: string, error: string): void {
+    this.note(`the agent wrote a line that is not JSON-RPC (${error}): ${this.redactor.text(line.length > MAX_MALFORMED_CHARS ? `${line.slice(0, MAX_MALFORMED_CHARS)}…` : line)}`);
   }
 
   /** An event that is not a wire message. */

@@ -126,7 +126,7 @@ export class AgentLink implements AgentPort {
     } catch (err) {
       throw new AgentStartError(`could not start agent ${opts.agent.name}: ${(err as Error).message}`, "");
     }
-    const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg) });
+    const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg), onMalformed: (line, error) => trace?.malformed(line, error) });
     proc.exited.then((exit) => trace?.note(`agent process ${n} exited ${describeExit(exit)}`));
     const died = proc.exited.then((exit) => {
       throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);

@@ -154,7 +154,9 @@ export class Orchestrator {
    */
   dispatch(input: SessionEventInput): void {
     this.queue.push({ ...input, at: this.now() } as SessionEvent);
-    if (this.running || this.inBurst) return;
+    // Only the agent's updates wait for the end of a burst: conch's own events (a session opened,
+    // a prompt answered) must be in the state when the code that dispatched them goes on.
+    if (this.running || (this.inBurst && input.type === "update")) return;
     this.drain();
   }
 
@@ -175,9 +177,10 @@ export class Orchestrator {
   private inBurst = false;
 
   /**
-   * The connection is reading the agent's output: events wait in the queue until the reads of this
-   * turn of the event loop are done (the pipe may deliver many 64 KiB reads in one go), then go as
-   * one batch. Anything dispatched meanwhile queues behind them, so the order is the wire's.
+   * The connection is reading the agent's output: its updates wait in the queue until the reads of
+   * this turn of the event loop are done (the pipe may deliver many 64 KiB reads in one go), then go
+   * as one batch. Any other event dispatched meanwhile takes the waiting updates along before it, so
+   * the order is the wire's.
    */
   private onBurst(phase: "start" | "end"): void {
     if (phase === "start") {
@@ -188,7 +191,7 @@ export class Orchestrator {
     this.burstEnd = setImmediate(() => {
       this.burstEnd = undefined;
       this.inBurst = false;
-      if (!this.running && this.queue.length) this.drain();
+      this.catchUp();
     });
   }
 
@@ -401,7 +404,14 @@ export class Orchestrator {
       return await call({ signal: controller.signal });
     } finally {
       this.inFlight.delete(controller);
+      // The updates the agent sent before its answer are in the state when the caller goes on.
+      this.catchUp();
     }
+  }
+
+  /** Handles the updates a burst is holding back, now. */
+  private catchUp(): void {
+    if (!this.running && this.queue.length) this.drain();
   }
 
   /** Gives up every request of conch's still waiting for the agent (`$/cancel_request` for each). */

@@ -59,7 +59,7 @@ export class RemoteAgentLink implements AgentPort {
     }
     let conn: AgentConnection;
     try {
-      conn = new AgentConnection({ stream: openStream(remote.url, remote.transport) }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg) });
+      conn = new AgentConnection({ stream: openStream(remote.url, remote.transport) }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg), onMalformed: (line, error) => trace?.malformed(line, error) });
     } catch (err) {
       trace?.close();
       throw new AgentStartError(`could not connect to ${remote.url}: ${(err as Error).message}`, "");

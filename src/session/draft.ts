@@ -1,4 +1,4 @@
-import { itemPosition, type SessionState, type ToolCallView, type TranscriptItem, type Turn, type TurnOrigin } from "./state.js";
+import { isFinalStatus, itemPosition, type SessionState, type ToolCallView, type TranscriptItem, type Turn, type TurnOrigin } from "./state.js";
 
 /**
  * A shallow copy of the state that the reducer's helpers change in place. Every collection is
@@ -32,7 +32,7 @@ export class Draft {
   private own<K extends keyof SessionState>(key: K): NonNullable<SessionState[K]> {
     if (!this.copied.has(key)) {
       const v = this.s[key];
-      if (!this.transient) (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v) ? [...v] : { ...(v as object) };
+      if (!this.transient) (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v) ? [...v] : v instanceof Set ? new Set(v) : { ...(v as object) };
       this.copied.add(key);
     }
     return this.s[key] as NonNullable<SessionState[K]>;
@@ -68,7 +68,22 @@ export class Draft {
   }
 
   setTool(tool: ToolCallView): void {
-    this.own("toolCalls")[tool.toolCallId] = tool;
+    const id = tool.toolCallId;
+    this.own("toolCalls")[id] = tool;
+    const open = this.s.openToolIds;
+    if (isFinalStatus(tool) === open.has(id)) {
+      if (isFinalStatus(tool)) this.own("openToolIds").delete(id);
+      else this.own("openToolIds").add(id);
+    }
+    if (tool.terminalId) {
+      const shown = this.s.toolByTerminal.get(tool.terminalId);
+      if (shown === undefined || !this.s.toolCalls[shown]) this.s.toolByTerminal.set(tool.terminalId, id);
+    }
+  }
+
+  /** The calls not final yet, in a list the caller may change the calls of as it goes. */
+  openTools(): ToolCallView[] {
+    return [...this.s.openToolIds].map((id) => this.s.toolCalls[id]);
   }
 
   patchTurn(id: string, patch: Partial<Turn>): void {

@@ -41,8 +41,9 @@ export function openWork(state: SessionState): OpenWorkItem[] {
     out.push({ kind: "permission", id: p.key, label: p.request.toolCall.title ?? p.toolCallId, since: p.askedAt, stallable: false });
   }
   for (const q of state.questions) out.push({ kind: "permission", id: q.key, label: q.request.message, since: q.askedAt, stallable: false });
-  for (const tool of Object.values(state.toolCalls)) {
-    if (isFinalStatus(tool) || tool.detached) continue;
+  for (const id of state.openToolIds) {
+    const tool = state.toolCalls[id];
+    if (tool.detached) continue;
     out.push({ kind: "tool", id: tool.toolCallId, label: tool.title || tool.toolCallId, since: tool.lastAt ?? tool.startedAt, toolCallId: tool.toolCallId, stallable: true });
   }
   const tasks = awaitedTasks(state);

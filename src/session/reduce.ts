@@ -38,8 +38,7 @@ function addTokens(a: PromptUsage, b: PromptUsage | undefined): PromptUsage {
 
 /** Closes the open tool calls of the given turns locally: the agent may never say so itself. */
 function closeOpenTools(d: Draft, status: "cancelled" | "interrupted", turnIds?: Set<string>): void {
-  for (const tool of Object.values(d.s.toolCalls)) {
-    if (isFinalStatus(tool)) continue;
+  for (const tool of d.openTools()) {
     if (turnIds && !turnIds.has(tool.turnId)) continue;
     d.setTool({ ...tool, localStatus: status, endedAt: d.at, detached: undefined });
   }
@@ -58,8 +57,8 @@ function abandonTasks(d: Draft): void {
  */
 function detachOpenTools(d: Draft, turnId: string): void {
   if (!profileOf(d.s).turns.callsOutliveTurn) return;
-  for (const tool of Object.values(d.s.toolCalls)) {
-    if (tool.turnId === turnId && !isFinalStatus(tool) && !tool.detached) d.setTool({ ...tool, detached: true });
+  for (const tool of d.openTools()) {
+    if (tool.turnId === turnId && !tool.detached) d.setTool({ ...tool, detached: true });
   }
 }
 
@@ -316,7 +315,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "terminal_output": {
       appendTerminalOutput(d, ev.terminalId, ev.data);
-      const tool = Object.values(s.toolCalls).find((t) => t.terminalId === ev.terminalId);
+      const shownBy = s.toolByTerminal.get(ev.terminalId);
+      const tool = shownBy === undefined ? undefined : s.toolCalls[shownBy];
       if (tool) d.setTool({ ...tool, lastAt: ev.at, localStatus: tool.localStatus === "stalled" ? undefined : tool.localStatus });
       break;
     }

@@ -203,6 +203,16 @@ export interface SessionState {
    */
   itemIndex: Map<string, number>;
   toolCalls: Record<string, ToolCallView>;
+  /**
+   * The ids of the tool calls not final yet (see `isFinalStatus`): open work is found without a
+   * scan of every call the session ever made, which a flood of calls made quadratic.
+   */
+  openToolIds: Set<string>;
+  /**
+   * The tool call that shows each terminal, by terminal id (the first call to name it). A cache like
+   * `itemIndex`, shared by every state of a session and only added to.
+   */
+  toolByTerminal: Map<string, string>;
   turns: Turn[];
   /** Turns whose `session/prompt` is in flight, oldest first. */
   pendingPrompts: string[];
@@ -259,6 +269,8 @@ export function initialSessionState(): SessionState {
     items: [],
     itemIndex: new Map(),
     toolCalls: {},
+    openToolIds: new Set(),
+    toolByTerminal: new Map(),
     turns: [],
     pendingPrompts: [],
     permissions: [],

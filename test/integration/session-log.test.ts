@@ -127,6 +127,21 @@ describe("a message nested 100k deep", () => {
   });
 });
 
+describe("an agent that floods its stdout with lines that are not JSON-RPC", () => {
+  it("the turn goes on; the first five are shown, then only a count now and then; the trace keeps them all", async () => {
+    const stateDir = tempDir("conch-state-");
+    const trace = path.join(tempDir(), "t.jsonl");
+    const r = await runConch(["-p", "garbage 20000", "--agent", "hostile", "--trace", trace, "--output-format", "json"], { stateDir, env: { CONCH_CONFIG: hostileConfig() } });
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as { sessionId: string; text: string };
+    expect(result.text).toBe("ok");
+    const notices = logged(stateDir, result.sessionId).events.flatMap((e) => (e.type === "notice" && /JSON-RPC/.test(e.text) ? [e.text] : []));
+    expect(notices.slice(0, 5).every((t) => t.includes("garbage line"))).toBe(true);
+    expect(notices.slice(5)).toEqual([6, 10, 100, 1000, 10000].map((n) => `the agent has written ${n} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`));
+    expect(readFileSync(trace, "utf8")).toContain("garbage line 19999");
+  });
+});
+
 describe("a damaged index", () => {
   it("conch sessions rebuilds it from the logs and says so; --resume still finds the session", async () => {
     const stateDir = tempDir("conch-state-");

@@ -7,6 +7,7 @@
 //                   then a last line "LAST-LINE", waits for it, and ends the turn
 //   hang            streams one chunk and never answers (to be killed)
 //   deep            sends a message nested 100,000 levels deep in its _meta, then answers "ok"
+//   garbage <n>     writes <n> lines that are not JSON-RPC, then answers "ok"
 //   anything else   answers "ok"
 import { randomUUID } from "node:crypto";
 import readline from "node:readline";
@@ -71,6 +72,13 @@ async function prompt(id, { sessionId, prompt: blocks }) {
     const depth = 100_000;
     const nested = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
     process.stdout.write(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep "},"_meta":${nested}}}}\n`);
+    say(sessionId, "ok");
+    reply(id, { stopReason: "end_turn" });
+    return;
+  }
+  if (word === "garbage") {
+    const n = Number(arg ?? 1000);
+    process.stdout.write(Array.from({ length: n }, (_, i) => `garbage line ${i}\n`).join(""));
     say(sessionId, "ok");
     reply(id, { stopReason: "end_turn" });
     return;

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// throughput: a flooding agent through the whole of `conch -p`, end to end. `lib/flood-agent.mjs`
+// answers one prompt with N session/update lines (made before the prompt comes, so only conch's
+// reading is timed: the agent's writes wait for the pipe, which drains as conch reads), of one kind:
+// chunks (agent_message_chunk into one message), tools (tool_call + completed update pairs),
+// malformed (every other line not JSON-RPC), messages (a new message every 10 chunks).
+// Per kind: updates/s from the flood's first write to conch's result on stdout (`--output-format
+// json`, so the figure includes the session log, the reducer, the turn machine and the result);
+// the first half's and the second half's rate (a cost that grows with the session shows as a
+// slower second half); conch's peak RSS (VmHWM). Goals: ≥ 150k chunks/s; second half ≥ 0.8× the first.
+//
+//   npm run build && node bench/throughput.mjs [--n 200000] [--runs 3] [--kinds chunks,tools] [--json]
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { BENCH, BIN, ROOT, isolatedEnv, log, metric, numOpt, parseArgs, report, tempDir } from "./lib/common.mjs";
+import { memKiB } from "./lib/proc.mjs";
+
+const args = parseArgs();
+const N = numOpt(args, "n", 200_000, 50_000);
+const RUNS = numOpt(args, "runs", 3, 1);
+const KINDS = typeof args.opts.kinds === "string" ? args.opts.kinds.split(",") : ["chunks", "tools", "malformed", "messages"];
+const AGENT = `${process.execPath} ${path.join(BENCH, "lib", "flood-agent.mjs")}`;
+
+/** One `conch -p` against the flood; times in ms since the epoch, on this machine's one clock. */
+function runOnce(kind, dir, i) {
+  const timesFile = path.join(dir, `times-${kind}-${i}.json`);
+  const env = isolatedEnv(dir, { FLOOD_KIND: kind, FLOOD_N: String(N), FLOOD_TIMES: timesFile });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "-p", "flood", "--agent", AGENT, "--output-format", "json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    let resultAt;
+    let stdout = "";
+    let stderr = "";
+    let peakKiB = 0;
+    // VmHWM is the process's own peak: one read just before it exits would do, but it may exit between reads.
+    const sampler = setInterval(() => {
+      const m = memKiB(child.pid);
+      if (m && Number.isFinite(m.hwm)) peakKiB = Math.max(peakKiB, m.hwm);
+    }, 20);
+    child.stdout.on("data", (d) => {
+      resultAt ??= Date.now();
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearInterval(sampler);
+      let times;
+      try {
+        times = JSON.parse(readFileSync(timesFile, "utf8"));
+      } catch {
+        reject(new Error(`the flood agent left no times (exit ${code}): ${stderr.slice(-400)}`));
+        return;
+      }
+      let result;
+      try {
+        result = JSON.parse(stdout);
+      } catch {
+        reject(new Error(`conch printed no result (exit ${code}): ${stderr.slice(-400)}`));
+        return;
+      }
+      if (code !== 0 || result.stopReason !== "end_turn") {
+        reject(new Error(`conch exited ${code} (${result.error ?? result.stopReason})`));
+        return;
+      }
+      const total = (resultAt - times.first) / 1000;
+      const first = (times.half - times.first) / 1000;
+      const second = (resultAt - times.half) / 1000;
+      resolve({ rate: N / total, firstRate: times.halfAt / first, secondRate: (N - times.halfAt) / second, peakMiB: peakKiB / 1024, textChars: result.text.length, tools: result.toolCalls.length });
+    });
+  });
+}
+
+const dir = tempDir("conch-bench-throughput-");
+const metrics = [];
+const notes = [`${N.toLocaleString("en-US")} updates per run, ${RUNS} runs per kind after one warm-up; rate = updates / (conch's result on stdout − the flood's first write)`];
+for (const kind of KINDS) {
+  log(`throughput: ${kind}, warm-up`);
+  await runOnce(kind, dir, "warm");
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await runOnce(kind, dir, i);
+    log(`throughput: ${kind} run ${i + 1}: ${Math.round(r.rate)}/s (first half ${Math.round(r.firstRate)}/s, second ${Math.round(r.secondRate)}/s), peak RSS ${r.peakMiB.toFixed(0)} MiB`);
+    runs.push(r);
+  }
+  const chunks = kind === "chunks";
+  metrics.push(metric({ name: `${kind}: updates/s end to end`, unit: "updates/s", values: runs.map((r) => r.rate), goal: chunks ? { op: ">=", value: 150_000 } : undefined }));
+  metrics.push(metric({ name: `${kind}: second half / first half`, unit: "x", values: runs.map((r) => r.secondRate / r.firstRate), goal: { op: ">=", value: 0.8 } }));
+  metrics.push(metric({ name: `${kind}: conch peak RSS`, unit: "MiB", values: runs.map((r) => r.peakMiB) }));
+}
+if (KINDS.includes("tools")) notes.push("tools keeps every call (the transcript and the result list them), so its memory grows with the flood by design");
+report(args, { bench: "throughput", title: `a flooding agent through conch -p (${path.relative(ROOT, BIN)})`, metrics, notes });
