@@ -41,6 +41,8 @@ export function runTurn(
       if (attachments) await turn.say(attachments);
       const { scenario, args } = chooseScenario(text);
       stopReason = (await scenario.run(turn, args)) ?? "end_turn";
+      // A message steered in after the scenario last looked is still answered within this turn.
+      if (!turn.cancelled) await turn.acknowledgeSteered();
     } catch (error) {
       turn.abandonDeferredJobs();
       throw error;

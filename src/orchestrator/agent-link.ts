@@ -26,7 +26,7 @@ export interface AgentPort {
   readonly init: InitializeResponse;
   readonly conn: Pick<
     AgentConnection,
-    "newSession" | "loadSession" | "resumeSession" | "closeSession" | "prompt" | "cancel" | "setMode" | "setConfigOption" | "setModel" | "authenticate"
+    "newSession" | "loadSession" | "resumeSession" | "closeSession" | "prompt" | "steer" | "cancel" | "setMode" | "setConfigOption" | "setModel" | "authenticate"
   >;
   readonly exited: Promise<AgentExit>;
   /** Set once the process has exited. */

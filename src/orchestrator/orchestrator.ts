@@ -5,7 +5,7 @@ import type {
   McpServer,
   SessionNotification,
 } from "@agentclientprotocol/sdk";
-import { describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
+import { advertisesSteering, describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
@@ -230,7 +230,7 @@ export class Orchestrator {
       throw new Error("conch is quitting");
     }
     this.link = link;
-    this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities });
+    this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities, ...(advertisesSteering(link.init) ? { steering: true } : {}) });
     link.exited.then((exit) => {
       if (this.link !== link) return;
       this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown });
@@ -424,6 +424,32 @@ export class Orchestrator {
     if (this.state.phase !== "draining") return this.send(text, blocks);
     this.dispatch({ type: "queue_added", id: `q${++this.queueCounter}-${this.now()}`, text, blocks });
     this.detach();
+  }
+
+  /**
+   * Sends a message into the turn that runs now (`_session/steering`), where the agent takes
+   * steering; otherwise, and while nothing runs that could take it (idle, cancelling, starting), it
+   * is sent like `send`. The message shows in the turn once the agent has taken it. When the agent
+   * says no turn runs any more (the turn ended meanwhile) it goes out as a prompt at once, and when
+   * the request fails it is queued with a notice: it is never lost.
+   */
+  steer(text: string, blocks?: ContentBlock[]): void {
+    const { phase, pendingPrompts, currentTurnId } = this.state;
+    const sid = this.state.info?.sessionId;
+    const link = this.link;
+    const turnId = pendingPrompts[pendingPrompts.length - 1] ?? currentTurnId;
+    if (!this.state.agent?.steering || !link || !sid || !turnId || (phase !== "prompting" && phase !== "draining")) return this.send(text, blocks);
+    const prompt = blocks ?? [{ type: "text", text }];
+    link.conn.steer(sid, prompt).then(
+      (result) => {
+        if (result.outcome === "promptRequired") this.sendNow(text, blocks);
+        else this.dispatch({ type: "steered", turnId, prompt });
+      },
+      (err) => {
+        this.dispatch({ type: "notice", level: "warning", text: `could not steer the message into the turn (${describeRpcError(err)}): it is queued instead` });
+        this.send(text, blocks);
+      },
+    );
   }
 
   editQueued(id: string, text: string): void {

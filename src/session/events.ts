@@ -46,12 +46,17 @@ export type PermissionAnswerSource = "user" | "policy" | "cancel";
 
 /** Every event that happens in a session. The session state is a pure fold of these. */
 export type SessionEvent =
-  /** The agent answered `initialize`: who it is chooses how its traffic is read (its profile). */
-  | { type: "agent_ready"; at: number; info?: Implementation | null; capabilities?: AgentCapabilities | null }
+  /**
+   * The agent answered `initialize`: who it is chooses how its traffic is read (its profile).
+   * `steering`: it takes messages into a running turn (`_session/steering`, advertised in `_meta`).
+   */
+  | { type: "agent_ready"; at: number; info?: Implementation | null; capabilities?: AgentCapabilities | null; steering?: boolean }
   | { type: "session_started"; at: number; info: SessionInfo }
   /** A `session/update` as received. `history` marks updates replayed by `session/load`. */
   | { type: "update"; at: number; notification: SessionNotification; history?: boolean }
   | { type: "prompt_sent"; at: number; turnId: string; prompt: ContentBlock[]; queueId?: string }
+  /** The user steered a message into the running turn `turnId`, and the agent took it (`_session/steering`). */
+  | { type: "steered"; at: number; turnId: string; prompt: ContentBlock[] }
   | {
       type: "prompt_response";
       at: number;

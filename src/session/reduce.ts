@@ -127,7 +127,7 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
   const s = d.s;
   switch (ev.type) {
     case "agent_ready":
-      s.agent = { info: ev.info, capabilities: ev.capabilities };
+      s.agent = { info: ev.info, capabilities: ev.capabilities, ...(ev.steering ? { steering: true } : {}) };
       break;
     case "auth_required":
       s.auth = { methods: ev.methods, message: ev.message };
@@ -167,6 +167,11 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
       s.lastAgentActivityAt = ev.at;
       break;
     }
+    case "steered":
+      // The message joins the turn it was steered into, after what the agent has said so far.
+      d.addItem({ kind: "user", id: d.nextId("i"), turnId: ev.turnId, text: ev.prompt.map(contentText).join(""), blocks: ev.prompt, history: false, steered: true });
+      s.lastAgentActivityAt = ev.at;
+      break;
     case "prompt_response": {
       const pending = d.pendingPrompts();
       const idx = pending.indexOf(ev.turnId);

@@ -86,6 +86,8 @@ export type TranscriptItem =
       internal?: boolean;
       /** Set when the prompt came from the queue. */
       queueId?: string;
+      /** Sent into the running turn (steered) rather than as a prompt of its own. */
+      steered?: boolean;
     }
   | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
   | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
@@ -190,7 +192,7 @@ export interface ContextUsage {
 export interface SessionState {
   info?: SessionInfo;
   /** What the agent said about itself in `initialize`: it chooses the agent's profile. */
-  agent?: { info?: Implementation | null; capabilities?: AgentCapabilities | null };
+  agent?: { info?: Implementation | null; capabilities?: AgentCapabilities | null; steering?: boolean };
   phase: Phase;
   /** The event sequence number last applied (1-based). */
   seq: number;

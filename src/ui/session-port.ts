@@ -12,6 +12,8 @@ export interface SessionPort {
   subscribe(fn: (state: SessionState) => void): () => void;
   send(text: string, blocks?: ContentBlock[]): void;
   sendNow(text: string, blocks?: ContentBlock[]): void;
+  /** Sends a message into the running turn where the agent takes steering; else like `send`. */
+  steer(text: string, blocks?: ContentBlock[]): void;
   /** Stops waiting for a draining turn: the queued messages go out now, in order. */
   detach(): void;
   cancel(): void;

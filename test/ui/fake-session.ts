@@ -89,6 +89,9 @@ export class FakeSession implements SessionPort {
   sendNow(text: string, blocks?: ContentBlock[]): void {
     this.record("sendNow", text, blocks);
   }
+  steer(text: string, blocks?: ContentBlock[]): void {
+    this.record("steer", text, blocks);
+  }
   detach(): void {
     this.record("detach");
   }

@@ -132,7 +132,6 @@ export function useShell(opts: ShellOptions): Shell {
     const text = raw.replace(/\s+$/, "");
     if (!text.trim()) return;
     dispatch({ type: "messages-cleared" });
-    const cwd = state.info?.cwd ?? opts.cwd;
     if (editingQueuedId) {
       if (state.queue.some((m) => m.id === editingQueuedId)) port.editQueued(editingQueuedId, text);
       else port.send(text);
@@ -162,11 +161,38 @@ export function useShell(opts: ShellOptions): Shell {
       });
       return;
     }
+    deliver(text, "send");
+  };
+
+  /** Sends a message the editor holds as a prompt (queued while busy), or steers it into the running turn. */
+  const deliver = (text: string, how: "send" | "steer", notes: string[] = []) => {
     const images = state.info?.agentCapabilities?.promptCapabilities?.image === true;
-    const built = buildPrompt(text, { cwd, images });
-    port.send(text, built.blocks ?? undefined);
-    dispatch({ type: "notes-set", notes: built.notes });
+    const built = buildPrompt(text, { cwd: state.info?.cwd ?? opts.cwd, images });
+    port[how](text, built.blocks ?? undefined);
+    dispatch({ type: "notes-set", notes: [...notes, ...built.notes] });
     store.dispatch({ type: "submitted" });
+  };
+
+  /**
+   * Ctrl-S: the message goes into the running turn where the agent takes steering. Otherwise it
+   * is what Enter does, and while a turn runs the note under the input says why it was queued.
+   */
+  const steer = () => {
+    const text = store.read().text.replace(/\s+$/, "");
+    if (!text.trim()) return;
+    const slash = parseSlash(text);
+    if (!isBusy(state) || (slash && isConchCommand(slash.name))) return submit(text);
+    dispatch({ type: "messages-cleared" });
+    if (editingQueuedId) {
+      // The queued message being edited goes into the turn instead of waiting for its end.
+      if (state.queue.some((m) => m.id === editingQueuedId)) port.removeQueued(editingQueuedId);
+      dispatch({ type: "queue-edit-ended" });
+    }
+    if (state.phase === "cancelling" || state.phase === "replaying") return deliver(text, "send", ["the turn is ending: queued, sent when it is over"]);
+    if (!state.agent?.steering) {
+      return deliver(text, "send", [`${state.info?.agentName ?? "the agent"} does not take steered messages (no _session/steering): queued, sent when the turn ends`]);
+    }
+    deliver(text, "steer");
   };
 
   const cycleMode = () => {
@@ -194,6 +220,9 @@ export function useShell(opts: ShellOptions): Shell {
           dispatch({ type: "queue-edit-ended" });
           store.dispatch({ type: "clear" });
         } else dispatch({ type: "messages-cleared" });
+        return true;
+      case "steer":
+        steer();
         return true;
       case "cycle-mode":
         cycleMode();

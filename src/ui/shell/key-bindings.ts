@@ -6,6 +6,7 @@ export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "te
 /** What a key does, by name: the shell dispatches on these; the help and the docs are made from the table. */
 export type KeyCommand =
   | "send"
+  | "steer"
   | "newline"
   | "history"
   | "edit-line"
@@ -52,6 +53,14 @@ const ctrl = (letter: string) => (input: string, key: Key) => key.ctrl && input 
 /** Every key conch uses, in the order /help and the README list them. */
 export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: "send", keys: "Enter", where: INPUT, does: "send (queued while the agent is busy)" },
+  {
+    command: "steer",
+    keys: "Ctrl-S",
+    where: INPUT,
+    does: "while a turn runs: send the message into it (steer) instead of queuing it, where the agent takes steering (elsewhere it is queued, with a note)",
+    hint: "to steer",
+    match: ctrl("s"),
+  },
   { command: "newline", keys: "Alt+Enter, Ctrl-J, `\\` then Enter", where: INPUT, does: "new line (Shift+Enter in terminals with the kitty keyboard protocol)" },
   { command: "history", keys: "Up / Down", where: INPUT, does: "history (on the first/last line)" },
   { command: "edit-line", keys: "Ctrl-A/E/K/U/W, Alt-B/F", where: INPUT, does: "line editing" },
