@@ -31,7 +31,7 @@ import {
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
 import { CONCH_VERSION } from "./conch-version.js";
-import { readTextFile, writeTextFile } from "./fs-handlers.js";
+import { readTextFile, writeTextFile, type WriteObserver } from "./fs-handlers.js";
 import { agentMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
 
 /** The client side of `terminal/*`, served by terminals/ through the orchestrator. */
@@ -62,6 +62,8 @@ export interface ClientHooks {
   root(): string;
   /** The agent reads a file before creating it and needs a missing file to read as empty. */
   missingFileReadsAsEmpty?(): boolean;
+  /** Hears of every `fs/write_text_file`, with what it replaced, before the agent is answered (undo). */
+  writes?: WriteObserver;
   terminals?: TerminalHost;
 }
 
@@ -132,7 +134,7 @@ export class AgentConnection {
       .onRequest(methods.client.fs.readTextFile, ({ params }) =>
         readTextFile(hooks.root(), params, { missingAsEmpty: hooks.missingFileReadsAsEmpty?.() === true }),
       )
-      .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(hooks.root(), params))
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(hooks.root(), params, hooks.writes))
       .onRequest(methods.client.terminal.create, ({ params }) => this.terminals().create(params))
       .onRequest(methods.client.terminal.output, ({ params }) => this.terminals().output(params))
       .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminals().waitForExit(params))

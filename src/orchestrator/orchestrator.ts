@@ -7,7 +7,10 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
-import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
+import type { FileVersion, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
+import type { WrittenFile } from "../acp/fs-handlers.js";
+import { contentHash, PRE_IMAGE_MAX_FILE_BYTES, tooLargeToKeep, type PreImageStore } from "../store/pre-image-store.js";
+import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents, reduce } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
@@ -55,6 +58,8 @@ export interface OrchestratorOptions {
   history?: SessionEvent[];
   /** How long the agent may take to answer `initialize`. */
   startTimeoutMs?: number;
+  /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */
+  preImages?: PreImageStore;
   now?: () => number;
 }
 
@@ -216,6 +221,7 @@ export class Orchestrator {
       onNotice: (level, text) => this.dispatch({ type: "notice", level, text }),
       root: () => this.opts.cwd,
       missingFileReadsAsEmpty: () => profileOf(this.state).missingFileReadsAsEmpty,
+      writes: this.opts.preImages ? { keepUpTo: PRE_IMAGE_MAX_FILE_BYTES, written: (w) => this.recordWrite(w) } : undefined,
       terminals: this.terminals,
     };
     const withTerminals = this.terminals !== undefined;
@@ -400,6 +406,30 @@ export class Orchestrator {
     this.dispatch({ type: "update", notification: n, history: this.state.replaying || undefined });
   }
 
+  /**
+   * A write the agent made through conch: what it replaced goes to the undo store, and the write,
+   * by content hash, becomes an event of the turn that runs now.
+   */
+  private recordWrite(w: WrittenFile): void {
+    const s = this.state;
+    const turnId = s.pendingPrompts[s.pendingPrompts.length - 1] ?? s.currentTurnId ?? s.turns[s.turns.length - 1]?.id ?? "t0";
+    const content = Buffer.from(w.content, "utf8");
+    const after: FileVersion = { bytes: content.length, sha256: contentHash(content) };
+    let before: FileVersion | null = null;
+    let lost: string | undefined;
+    if (w.replaced.kind === "file") {
+      const sid = s.info?.sessionId;
+      const kept = sid ? this.opts.preImages?.put(sid, w.replaced.bytes) : undefined;
+      before = { bytes: w.replaced.bytes.length, sha256: kept?.sha256 ?? contentHash(w.replaced.bytes) };
+      if (!kept) lost = "the session had no id yet";
+      else if (!kept.kept) lost = kept.why;
+    } else if (w.replaced.kind === "too_large") {
+      before = { bytes: w.replaced.size };
+      lost = tooLargeToKeep(w.replaced.size);
+    }
+    this.dispatch({ type: "file_written", turnId, path: w.path, before, after, ...(lost ? { lost } : {}) });
+  }
+
   // ---- intents ---------------------------------------------------------------------------------
 
   /** Sends a prompt now if the session is idle, else queues it (never lost, sent in order). */
@@ -533,6 +563,36 @@ export class Orchestrator {
     } catch (err) {
       this.dispatch({ type: "notice", level: "error", text: `could not ${what}: ${describeRpcError(err)}` });
     }
+  }
+
+  /** Where an undo reads and writes, or why there is none. */
+  private undoIo(): UndoIo | string {
+    const sessionId = this.state.info?.sessionId;
+    const store = this.opts.preImages;
+    if (!sessionId || !store) return "undo needs a session with an undo store";
+    const { phase } = this.state;
+    if (phase === "prompting" || phase === "draining" || phase === "cancelling" || phase === "replaying") {
+      return "a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile";
+    }
+    return { cwd: this.opts.cwd, sessionId, store };
+  }
+
+  /** What `/undo [turn]` would do (nothing is changed yet): a plan to show and confirm, or words for the person. */
+  async planUndo(ref = ""): Promise<UndoAnswer> {
+    const io = this.undoIo();
+    if (typeof io === "string") return { kind: "message", lines: [io], error: true };
+    return planUndo(this.state, ref, io);
+  }
+
+  /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
+  async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
+    const io = this.undoIo();
+    if (typeof io === "string") return io;
+    const outcome = await applyUndo(plan, io);
+    const skipped = outcome.skipped.map((k) => ({ path: k.path, reason: k.reason }));
+    this.dispatch({ type: "edits_undone", turnId: plan.turnId, restored: outcome.restored, deleted: outcome.deleted, skipped });
+    this.opts.sink?.sync();
+    return outcome;
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

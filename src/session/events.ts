@@ -41,6 +41,15 @@ export interface SessionInfo {
   origin: "new" | "load" | "resume";
 }
 
+/**
+ * A file's content as events name it: its size and sha256 (the bytes live in the session's undo
+ * store). `sha256` is absent for a file too big to read and keep.
+ */
+export interface FileVersion {
+  bytes: number;
+  sha256?: string;
+}
+
 /** Who answered a permission request: the person, a local policy, or the cancel sweep. */
 export type PermissionAnswerSource = "user" | "policy" | "cancel";
 
@@ -55,6 +64,14 @@ export type SessionEvent =
   /** A `session/update` as received. `history` marks updates replayed by `session/load`. */
   | { type: "update"; at: number; notification: SessionNotification; history?: boolean }
   | { type: "prompt_sent"; at: number; turnId: string; prompt: ContentBlock[]; queueId?: string }
+  /**
+   * The agent wrote `path` through conch (`fs/write_text_file`) during turn `turnId`: what the write
+   * replaced (`before`; null when the file was new) and what it wrote. The replaced bytes are in the
+   * session's undo store, unless `lost` says why not.
+   */
+  | { type: "file_written"; at: number; turnId: string; path: string; before: FileVersion | null; after: FileVersion; lost?: string }
+  /** `/undo` put turn `turnId`'s files back: rewritten, deleted (files the turn created), and those it left, with why. */
+  | { type: "edits_undone"; at: number; turnId: string; restored: string[]; deleted: string[]; skipped: { path: string; reason: string }[] }
   /** The user steered a message into the running turn `turnId`, and the agent took it (`_session/steering`). */
   | { type: "steered"; at: number; turnId: string; prompt: ContentBlock[] }
   | {

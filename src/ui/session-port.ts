@@ -1,5 +1,6 @@
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/turn-undo.js";
 import type { SessionState } from "../session/state.js";
 import type { Terminal } from "../terminals/terminal.js";
 
@@ -28,6 +29,10 @@ export interface SessionPort {
   setModel(modelId: string): Promise<void>;
   setConfigOption(configId: string, value: string): Promise<void>;
   restart(): Promise<void>;
+  /** What `/undo [turn]` would put back (nothing changes yet): a plan to confirm, or words for the person. */
+  planUndo(ref?: string): Promise<UndoAnswer>;
+  /** Puts a confirmed plan's files back; a string says why it could not. */
+  applyUndo(plan: UndoPlan): Promise<UndoOutcome | string>;
   /** How long the turn machine waits out quiet periods and stalls, for the status line. */
   readonly timing?: TurnTiming;
   /** The session's terminals; typed loosely because only the registry-backed service can show and type into them. */

@@ -65,6 +65,8 @@ export interface Shell extends ShellState {
   answerPermission(key: string, optionId: string | null): void;
   answerQuestion(key: string, response: CreateElicitationResponse): void;
   authenticate(methodId: string): void;
+  /** The undo prompt's answer: true puts the files back. */
+  answerUndo(apply: boolean): void;
 }
 
 /** An editor whose latest state is readable at once, before React renders it. */
@@ -158,6 +160,7 @@ export function useShell(opts: ShellOptions): Shell {
         launchFailed: opts.launchFailed,
         quit: opts.quit,
         listSessions: opts.listSessions,
+        askUndo: (plan) => dispatch({ type: "undo-asked", plan }),
       });
       return;
     }
@@ -245,6 +248,7 @@ export function useShell(opts: ShellOptions): Shell {
         dispatch({ type: "queue-selected", index: state.queue.length - 1 });
         return true;
       case "clear-input":
+        dispatch({ type: "undo-closed" });
         if (shell.ctrlCArmed) {
           opts.quit();
           return true;
@@ -299,6 +303,17 @@ export function useShell(opts: ShellOptions): Shell {
     { isActive: focus === "terminal" },
   );
 
+  const answerUndo = (apply: boolean) => {
+    const plan = shell.undo;
+    dispatch({ type: "undo-closed" });
+    if (!plan || !apply) return;
+    // What was done is a notice in the transcript; only a refusal is shown here.
+    void port.applyUndo(plan).then(
+      (outcome) => typeof outcome === "string" && show(outcome, "error"),
+      (err: Error) => show(`undo failed: ${err.message}`, "error"),
+    );
+  };
+
   const queue: QueueHandlers = {
     onSelect: (i: number) => dispatch({ type: "queue-selected", index: i }),
     onEdit: (m: QueuedMessage) => {
@@ -330,5 +345,6 @@ export function useShell(opts: ShellOptions): Shell {
     answerPermission: (key: string, optionId: string | null) => port.answerPermission(key, optionId),
     answerQuestion: port.answerQuestion.bind(port),
     authenticate: (methodId: string) => void port.authenticate(methodId),
+    answerUndo,
   };
 }
