@@ -108,6 +108,8 @@ async function planFile(state: SessionState, edit: FileEdit, io: UndoIo): Promis
   const skip = (reason: string): UndoSkip => ({ path: edit.path, shown, reason });
   if (edit.lost) return skip(`its earlier content was not kept: ${edit.lost}`);
   if (!edit.after.sha256) return skip("what the agent wrote is not known");
+  // Some agents (opencode) write the file themselves, then hand conch the same content: nothing to go back to.
+  if (edit.before?.sha256 === edit.after.sha256) return skip("conch saw no change: it already held what the agent sent (an agent that writes files itself first, as opencode does, leaves conch nothing to go back to)");
   if (!isInside(await realpath(io.cwd).catch(() => io.cwd), edit.path)) return skip("it is outside the session's folder");
   let current;
   try {

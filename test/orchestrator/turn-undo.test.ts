@@ -92,6 +92,13 @@ describe("planning an undo", () => {
     ]);
   });
 
+  it("leaves a file the agent had already written itself before it sent conch the same content (opencode)", async () => {
+    const w = setup();
+    w.turn("t1", "one", () => w.write("t1", "hello.txt", Buffer.from("hello ACP\n"), Buffer.from("hello ACP\n")));
+    const answer = await planUndo(foldEvents(w.events), "", w.io);
+    expect(answer).toMatchObject({ kind: "plan", plan: { files: [], skipped: [{ shown: "hello.txt", reason: expect.stringContaining("conch saw no change") }] } });
+  });
+
   it("says there is nothing conch can undo when no write went through it", async () => {
     const w = setup();
     w.turn("t1", "one", () => w.tool("e1", "edit", { locations: [{ path: w.file("b.txt") }] }));
