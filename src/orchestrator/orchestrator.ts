@@ -6,11 +6,10 @@ import type {
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type TerminalHost } from "../acp/agent-connection.js";
+import type { WrittenFile } from "../acp/fs-handlers.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { FileVersion, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
-import type { WrittenFile } from "../acp/fs-handlers.js";
 import { contentHash, PRE_IMAGE_MAX_FILE_BYTES, tooLargeToKeep, type PreImageStore } from "../store/pre-image-store.js";
-import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents, reduce } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
@@ -24,6 +23,7 @@ import { isAuthRequired, readModels, reopenMode, usableMcpServers } from "./sess
 import { QuestionDesk } from "./question-desk.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
+import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 
 /** Where the orchestrator writes its events: the durable session log. */
 export interface EventSink {

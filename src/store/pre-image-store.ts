@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir, errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
 import { preImageDirPath, resolveStateDir } from "./state-dir.js";
@@ -63,6 +63,7 @@ export class PreImageStore {
         const fd = openPrivateFileSync(tmp, "w");
         try {
           writeAllSync(fd, bytes);
+          fsyncSync(fd);
         } finally {
           closeSync(fd);
         }

@@ -34,7 +34,7 @@ export function dividerRows(origin: string, history: boolean, width: number): st
 }
 
 /** Before a message the user steered into a running turn rather than sent as a prompt of its own. */
-export const STEERED_MARK = "(steered)";
+const STEERED_MARK = "(steered)";
 
 /** A prompt; agent context replayed as a user message is one dim line unless expanded; a steered message says so. */
 export function userRows(source: string, internal: boolean, width: number, expanded: boolean, steered = false): string[] {
