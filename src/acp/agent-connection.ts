@@ -34,7 +34,7 @@ import {
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
 import { CONCH_VERSION } from "./conch-version.js";
-import { readTextFile, writeTextFile } from "./fs-handlers.js";
+import { readTextFile, writeTextFile, type WriteObserver } from "./fs-handlers.js";
 import { agentMessageStream, tappedMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
 import { rootFor } from "./workspace-path.js";
 
@@ -70,6 +70,8 @@ export interface ClientHooks {
   additionalRoots?(): readonly string[];
   /** The agent reads a file before creating it and needs a missing file to read as empty. */
   missingFileReadsAsEmpty?(): boolean;
+  /** Hears of every `fs/write_text_file`, with what it replaced, before the agent is answered (undo). */
+  writes?: WriteObserver;
   terminals?: TerminalHost;
 }
 
@@ -118,6 +120,35 @@ function setupParams(setup: SessionSetup): { mcpServers: McpServer[]; additional
   return { mcpServers: setup.mcpServers ?? [], ...(dirs.length ? { additionalDirectories: dirs } : {}) };
 }
 
+/** The steering extension's request: a message for the turn that runs now. */
+export const STEER_METHOD = "_session/steering";
+
+/**
+ * What an agent did with a steered message: `injected` into the running turn; `promptRequired`
+ * (no turn ran, and conch asked to be told): send it as a prompt; `startedNewTurn`: the agent ran
+ * it as a turn of its own (an agent that ignores conch's `idleBehavior`).
+ */
+export interface SteerResult {
+  outcome: "injected" | "promptRequired" | "startedNewTurn";
+  reason?: string;
+}
+
+/** Whether an agent said in `initialize` that it takes `_session/steering` (top-level `_meta.steering.supported`). */
+export function advertisesSteering(init: InitializeResponse | undefined): boolean {
+  const meta = init?._meta as { steering?: { supported?: unknown } } | null | undefined;
+  return meta?.steering?.supported === true;
+}
+
+/** An agent's answer to a steer, checked: anything else is an error a person can read. */
+export function readSteerResult(raw: unknown): SteerResult {
+  const r = raw as { outcome?: unknown; reason?: unknown } | null;
+  const outcome = r && typeof r === "object" ? r.outcome : undefined;
+  if (outcome !== "injected" && outcome !== "promptRequired" && outcome !== "startedNewTurn") {
+    throw new Error(`the agent answered ${STEER_METHOD} with an unknown outcome: ${JSON.stringify(outcome ?? null).slice(0, 80)}`);
+  }
+  return typeof r?.reason === "string" ? { outcome, reason: r.reason } : { outcome };
+}
+
 /** Short description of a JSON-RPC error for a person. */
 export function describeRpcError(err: unknown): string {
   if (err instanceof RequestError) {
@@ -147,7 +178,7 @@ export class AgentConnection {
       .onRequest(methods.client.fs.readTextFile, async ({ params }) =>
         readTextFile(await fsRoot(params.path), params, { missingAsEmpty: hooks.missingFileReadsAsEmpty?.() === true }),
       )
-      .onRequest(methods.client.fs.writeTextFile, async ({ params }) => writeTextFile(await fsRoot(params.path), params))
+      .onRequest(methods.client.fs.writeTextFile, async ({ params }) => writeTextFile(await fsRoot(params.path), params, hooks.writes))
       .onRequest(methods.client.terminal.create, ({ params }) => this.terminals().create(params))
       .onRequest(methods.client.terminal.output, ({ params }) => this.terminals().output(params))
       .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminals().waitForExit(params))
@@ -254,6 +285,16 @@ export class AgentConnection {
 
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse> {
     return this.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt });
+  }
+
+  /**
+   * `_session/steering`: `prompt` goes into the turn that runs now. With `idleBehavior:
+   * promptRequired` an agent with no turn running leaves the message to conch (`promptRequired`),
+   * which sends it as an ordinary prompt, so a turn never starts behind conch's back.
+   */
+  async steer(sessionId: string, prompt: ContentBlock[]): Promise<SteerResult> {
+    const raw = await this.conn.agent.request<unknown>(STEER_METHOD, { sessionId, prompt, _meta: { steering: { idleBehavior: "promptRequired" } } });
+    return readSteerResult(raw);
   }
 
   cancel(sessionId: string): Promise<void> {

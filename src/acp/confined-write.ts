@@ -23,7 +23,8 @@ class CheckedDir {
   }
 }
 
-interface Workspace {
+/** The workspace an operation is confined to: its root, the root's real path, and the path as asked for (for messages). */
+export interface Workspace {
   root: string;
   realRoot: string;
   requested: string;
@@ -99,13 +100,33 @@ async function existingMode(dir: CheckedDir, name: string, requested: string): P
   throw notRegular(requested, st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : "a device");
 }
 
+/** What a write replaced: the file's earlier bytes, nothing (it is new), or only the size of one too big to keep. */
+export type Replaced = { kind: "file"; bytes: Buffer } | { kind: "none" } | { kind: "too_large"; size: number };
+
+/** O_NONBLOCK and O_NOFOLLOW: what is read through a checked directory is that very regular file, and never blocks. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/** The bytes of regular file `name` in `dir`, or only its size past `maxBytes`. */
+async function readChild(dir: CheckedDir, name: string, maxBytes: number): Promise<Replaced> {
+  const file = await open(dir.child(name), READ_FLAGS);
+  try {
+    const st = await file.stat();
+    if (!st.isFile()) throw new Error(`${name} is not a regular file`);
+    if (st.size > maxBytes) return { kind: "too_large", size: st.size };
+    return { kind: "file", bytes: await file.readFile() };
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * Writes `content` to `target` (a real path already confined to the workspace) atomically: into a
  * temp file created in the checked directory, then renamed over the target. Nothing is written
  * unless the directory and the temp file are both, as opened, inside the workspace; an existing
- * file keeps its mode.
+ * file keeps its mode. With `keepUpTo`, what the write replaced is read (through the same checked
+ * directory, just before the rename) and returned, up to that many bytes: undo keeps it.
  */
-export async function writeConfined(ws: Workspace, target: string, content: string): Promise<void> {
+export async function writeConfined(ws: Workspace, target: string, content: string | Buffer, opts: { keepUpTo?: number } = {}): Promise<Replaced | undefined> {
   const name = path.basename(target);
   const dir = await openCheckedDir(ws, path.dirname(target));
   let tmp: string | undefined;
@@ -122,10 +143,54 @@ export async function writeConfined(ws: Workspace, target: string, content: stri
     } finally {
       await file.close();
     }
+    const replaced = opts.keepUpTo === undefined ? undefined : mode === undefined ? ({ kind: "none" } as const) : await readChild(dir, name, opts.keepUpTo);
     await rename(tmp, dir.child(name));
     tmp = undefined;
+    return replaced;
   } finally {
     if (tmp) await unlink(tmp).catch(() => undefined);
+    await dir.handle.close();
+  }
+}
+
+/**
+ * Reads regular file `target` (a real path confined to the workspace) through its checked
+ * directory: its bytes, `none` when it is missing, or only its size past `maxBytes`. A directory,
+ * link or device there is refused.
+ */
+export async function readConfined(ws: Workspace, target: string, maxBytes: number): Promise<Replaced> {
+  const { missing } = await splitExisting(path.dirname(target));
+  if (missing.length) return { kind: "none" };
+  const dir = await openCheckedDir(ws, path.dirname(target));
+  try {
+    return await readChild(dir, path.basename(target), maxBytes);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new Error(`${ws.requested} is a symbolic link`);
+    throw err;
+  } finally {
+    await dir.handle.close();
+  }
+}
+
+/** Removes regular file `target` (a real path confined to the workspace) through its checked directory; false when it was not there. */
+export async function removeConfined(ws: Workspace, target: string): Promise<boolean> {
+  const { missing } = await splitExisting(path.dirname(target));
+  if (missing.length) return false;
+  const dir = await openCheckedDir(ws, path.dirname(target));
+  try {
+    const name = path.basename(target);
+    let st;
+    try {
+      st = await lstat(dir.child(name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+    if (!st.isFile()) throw notRegular(ws.requested, st.isDirectory() ? "a directory" : st.isSymbolicLink() ? "a symbolic link" : "not a regular file");
+    await unlink(dir.child(name));
+    return true;
+  } finally {
     await dir.handle.close();
   }
 }

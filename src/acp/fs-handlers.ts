@@ -7,7 +7,7 @@ import {
   type WriteTextFileRequest,
   type WriteTextFileResponse,
 } from "@agentclientprotocol/sdk";
-import { writeConfined } from "./confined-write.js";
+import { writeConfined, type Replaced } from "./confined-write.js";
 import { readLineWindow, ReadTooLargeError } from "./read-window.js";
 import { assertOpenedInside, confinePath } from "./workspace-path.js";
 
@@ -75,18 +75,43 @@ export async function readTextFile(
   }
 }
 
-/** Serves `fs/write_text_file` atomically (a temp file in the checked directory, then rename), inside the workspace only. */
-export async function writeTextFile(root: string, req: WriteTextFileRequest): Promise<WriteTextFileResponse> {
+/** A file an agent wrote: its real path, what the write replaced, and what it wrote. */
+export interface WrittenFile {
+  path: string;
+  replaced: Replaced;
+  content: string;
+}
+
+/** How `writeTextFile` reports a write: what it replaced is kept up to `keepUpTo` bytes (undo). */
+export interface WriteObserver {
+  keepUpTo: number;
+  written(file: WrittenFile): void | Promise<void>;
+}
+
+/**
+ * Serves `fs/write_text_file` atomically (a temp file in the checked directory, then rename), inside
+ * the workspace only. `observer` hears of each write, with what it replaced, before the agent is
+ * answered.
+ */
+export async function writeTextFile(root: string, req: WriteTextFileRequest, observer?: WriteObserver): Promise<WriteTextFileResponse> {
   const file = await confinePath(root, req.path);
   if (typeof req.content !== "string") throw RequestError.invalidParams(undefined, "content must be a string");
+  let replaced: Replaced | undefined;
   try {
-    await writeConfined({ root, realRoot: await realpath(root), requested: req.path }, file, req.content);
+    replaced = await writeConfined({ root, realRoot: await realpath(root), requested: req.path }, file, req.content, { keepUpTo: observer?.keepUpTo });
   } catch (err) {
     if (err instanceof RequestError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw RequestError.resourceNotFound(req.path);
     if (code === "ENOTDIR") throw RequestError.invalidParams({ path: req.path }, `a parent of ${req.path} is not a directory`);
     throw RequestError.internalError({ path: req.path }, (err as Error).message);
+  }
+  if (observer && replaced) {
+    try {
+      await observer.written({ path: file, replaced, content: req.content });
+    } catch {
+      // The file is written: the observer's bookkeeping cannot fail the agent's write.
+    }
   }
   return {};
 }

@@ -13,6 +13,7 @@ import type { SessionEvent } from "../session/events.js";
 import { closeInterruptedRuns } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
+import { PreImageStore } from "../store/pre-image-store.js";
 import { readSessionLog } from "../store/session-log.js";
 import { agentLogPath, ensureStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
@@ -133,6 +134,7 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     history,
     startTimeoutMs: opts.startTimeoutMs ?? (config.ui.startTimeoutSeconds !== undefined ? config.ui.startTimeoutSeconds * 1000 : undefined),
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
+    preImages: new PreImageStore(root),
   });
   recorder.attach(() => orchestrator.state, (level, text) => orchestrator.dispatch({ type: "notice", level, text }));
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };

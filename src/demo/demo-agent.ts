@@ -11,6 +11,7 @@ import { applyConfigOption, configOptions, DEMO_COMMANDS, isDemoMode, modeState 
 import { SessionRegistry } from "./session-registry.js";
 import { closeOrphanedToolCalls, replayHistory } from "./session-replay.js";
 import { SessionStore } from "./session-store.js";
+import { parseSteerParams, STEER_METHOD, STEERING_META } from "./steering.js";
 
 export interface DemoAgentOptions {
   config: DemoConfig;
@@ -89,6 +90,7 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
           auth: { logout: {} },
         },
         authMethods: login.methods(params.clientCapabilities?.auth?.terminal === true),
+        _meta: STEERING_META,
       };
     })
     .onRequest(methods.agent.authenticate, ({ params }) => {
@@ -151,6 +153,17 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       const { response, turn } = await runTurn(session, params, signal, env);
       afterResponse(() => turn.startDeferredJobs());
       return response;
+    })
+    .onRequest(STEER_METHOD, parseSteerParams, ({ params, client }) => {
+      const session = registry.require(params.sessionId);
+      if (session.steer(params.prompt)) return { outcome: "injected" };
+      if (params.idleBehavior === "promptRequired") return { outcome: "promptRequired", reason: "noRunningTurn" };
+      // Without the opt-in, claude-agent-acp runs the message as a turn of its own: so does the demo.
+      session.attach(client);
+      void runTurn(session, { sessionId: params.sessionId, prompt: params.prompt }, new AbortController().signal, env)
+        .then(({ turn }) => afterResponse(() => turn.startDeferredJobs()))
+        .catch(() => undefined);
+      return { outcome: "startedNewTurn" };
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {
       await registry.close(params.sessionId);

@@ -31,6 +31,8 @@ export class DemoSession {
   private client: AgentContext;
   private turnQueue: Promise<unknown> = Promise.resolve();
   private currentTurn: AbortController | undefined;
+  /** Messages steered into the running turn (`_session/steering`) that it has not read yet. */
+  private steered: ContentBlock[][] = [];
   private readonly backgroundJobs = new Map<string, AbortController>();
   /** Jobs a previous process started that this one carries on (after a load or resume). */
   private readonly adoptedJobs = new Set<string>();
@@ -149,7 +151,26 @@ export class DemoSession {
 
   /** Closes the turn opened by `beginTurn`. */
   endTurn(controller: AbortController): void {
-    if (this.currentTurn === controller) this.currentTurn = undefined;
+    if (this.currentTurn !== controller) return;
+    this.currentTurn = undefined;
+    this.steered = [];
+  }
+
+  /**
+   * `_session/steering`: the message joins the turn that runs now, which reads it with
+   * `takeSteered`; false when no turn runs. It is kept in the history like a prompt, so a load
+   * replays it.
+   */
+  steer(prompt: ContentBlock[]): boolean {
+    if (!this.currentTurn || this.currentTurn.signal.aborted) return false;
+    this.steered.push(prompt);
+    this.recordPrompt(prompt, "");
+    return true;
+  }
+
+  /** The messages steered into the running turn since the last call. */
+  takeSteered(): ContentBlock[][] {
+    return this.steered.splice(0);
   }
 
   /**

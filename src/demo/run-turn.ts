@@ -43,6 +43,8 @@ export function runTurn(
       if (session.record.thinking) await turn.think("Thinking is on, so first a thought: which script does this prompt ask for?");
       const { scenario, args } = chooseScenario(text);
       stopReason = (await scenario.run(turn, args)) ?? "end_turn";
+      // A message steered in after the scenario last looked is still answered within this turn.
+      if (!turn.cancelled) await turn.acknowledgeSteered();
     } catch (error) {
       turn.abandonDeferredJobs();
       throw error;

@@ -4,6 +4,7 @@ import { sleep } from "./abortable-sleep.js";
 import type { DemoConfig } from "./demo-config.js";
 import type { DemoEnvironment } from "./demo-environment.js";
 import type { BackgroundHandle, BackgroundJob, DemoSession } from "./demo-session.js";
+import { promptText } from "./prompt-text.js";
 import { streamText } from "./text-stream.js";
 import { estimateTokens } from "./usage-meter.js";
 
@@ -44,12 +45,12 @@ export class Turn {
     return this.session.send(update);
   }
 
-  /** Streams one agent message in small chunks. */
-  async say(text: string, delayMs = this.config.delayMs): Promise<void> {
+  /** Streams one agent message in small chunks; pieces of one message share a `messageId`. */
+  async say(text: string, delayMs = this.config.delayMs, messageId: string = randomUUID()): Promise<void> {
     const sent = await streamText((update) => this.send(update), "agent_message_chunk", text, {
       delayMs,
       signal: this.signal,
-      messageId: randomUUID(),
+      messageId,
     });
     this.outputTokens += estimateTokens(text.slice(0, sent));
   }
@@ -62,6 +63,19 @@ export class Turn {
       messageId: randomUUID(),
     });
     this.outputTokens += estimateTokens(text.slice(0, sent));
+  }
+
+  /**
+   * Answers the messages the user steered into this turn since the last call, as a model that
+   * read them would; true when there were any.
+   */
+  async acknowledgeSteered(): Promise<boolean> {
+    const steered = this.session.takeSteered();
+    for (const prompt of steered) {
+      const text = promptText(prompt).replace(/\s+/g, " ").trim();
+      await this.say(`(You steered me: “${text.length > 80 ? `${text.slice(0, 79)}…` : text}”. Noted; I'll take that into account.)`);
+    }
+    return steered.length > 0;
   }
 
   /** Waits, or less if the turn is cancelled. */

@@ -33,6 +33,7 @@ export interface AgentPort {
     | "forkSession"
     | "closeSession"
     | "prompt"
+    | "steer"
     | "cancel"
     | "setMode"
     | "setConfigOption"

@@ -5,9 +5,11 @@ import type {
   McpServer,
   SessionNotification,
 } from "@agentclientprotocol/sdk";
-import { describeRpcError, type RequestControl, type SessionSetup, type TerminalHost } from "../acp/agent-connection.js";
+import { advertisesSteering, describeRpcError, type RequestControl, type SessionSetup, type TerminalHost } from "../acp/agent-connection.js";
+import type { WrittenFile } from "../acp/fs-handlers.js";
 import type { ResolvedAgent } from "../agents/presets.js";
-import type { SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
+import type { FileVersion, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
+import { contentHash, PRE_IMAGE_MAX_FILE_BYTES, tooLargeToKeep, type PreImageStore } from "../store/pre-image-store.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents, reduce, reduceBatch } from "../session/reduce.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
@@ -23,6 +25,7 @@ import { isAuthRequired, readModels, reopenMode, usableMcpServers } from "./sess
 import { QuestionDesk } from "./question-desk.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
+import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 
 /** Where the orchestrator writes its events: the durable session log. */
 export interface EventSink {
@@ -61,6 +64,8 @@ export interface OrchestratorOptions {
   history?: SessionEvent[];
   /** How long the agent may take to answer `initialize`. */
   startTimeoutMs?: number;
+  /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */
+  preImages?: PreImageStore;
   now?: () => number;
 }
 
@@ -303,6 +308,7 @@ export class Orchestrator {
       root: () => this.opts.cwd,
       additionalRoots: () => this.dirs,
       missingFileReadsAsEmpty: () => profileOf(this.state).missingFileReadsAsEmpty,
+      writes: this.opts.preImages ? { keepUpTo: PRE_IMAGE_MAX_FILE_BYTES, written: (w) => this.recordWrite(w) } : undefined,
       terminals: this.terminals,
     };
     const withTerminals = this.terminals !== undefined;
@@ -317,7 +323,7 @@ export class Orchestrator {
       throw new Error("conch is quitting");
     }
     this.link = link;
-    this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities });
+    this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities, ...(advertisesSteering(link.init) ? { steering: true } : {}) });
     link.exited.then((exit) => {
       if (this.link !== link) return;
       this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown, ...(exit.reason ? { reason: exit.reason } : {}) });
@@ -536,6 +542,30 @@ export class Orchestrator {
     this.dispatch({ type: "update", notification: n, history: this.state.replaying || undefined });
   }
 
+  /**
+   * A write the agent made through conch: what it replaced goes to the undo store, and the write,
+   * by content hash, becomes an event of the turn that runs now.
+   */
+  private recordWrite(w: WrittenFile): void {
+    const s = this.state;
+    const turnId = s.pendingPrompts[s.pendingPrompts.length - 1] ?? s.currentTurnId ?? s.turns[s.turns.length - 1]?.id ?? "t0";
+    const content = Buffer.from(w.content, "utf8");
+    const after: FileVersion = { bytes: content.length, sha256: contentHash(content) };
+    let before: FileVersion | null = null;
+    let lost: string | undefined;
+    if (w.replaced.kind === "file") {
+      const sid = s.info?.sessionId;
+      const kept = sid ? this.opts.preImages?.put(sid, w.replaced.bytes) : undefined;
+      before = { bytes: w.replaced.bytes.length, sha256: kept?.sha256 ?? contentHash(w.replaced.bytes) };
+      if (!kept) lost = "the session had no id yet";
+      else if (!kept.kept) lost = kept.why;
+    } else if (w.replaced.kind === "too_large") {
+      before = { bytes: w.replaced.size };
+      lost = tooLargeToKeep(w.replaced.size);
+    }
+    this.dispatch({ type: "file_written", turnId, path: w.path, before, after, ...(lost ? { lost } : {}) });
+  }
+
   // ---- intents ---------------------------------------------------------------------------------
 
   /** Sends a prompt now if the session is idle, else queues it (never lost, sent in order). */
@@ -560,6 +590,32 @@ export class Orchestrator {
     if (this.state.phase !== "draining") return this.send(text, blocks);
     this.dispatch({ type: "queue_added", id: `q${++this.queueCounter}-${this.now()}`, text, blocks });
     this.detach();
+  }
+
+  /**
+   * Sends a message into the turn that runs now (`_session/steering`), where the agent takes
+   * steering; otherwise, and while nothing runs that could take it (idle, cancelling, starting), it
+   * is sent like `send`. The message shows in the turn once the agent has taken it. When the agent
+   * says no turn runs any more (the turn ended meanwhile) it goes out as a prompt at once, and when
+   * the request fails it is queued with a notice: it is never lost.
+   */
+  steer(text: string, blocks?: ContentBlock[]): void {
+    const { phase, pendingPrompts, currentTurnId } = this.state;
+    const sid = this.state.info?.sessionId;
+    const link = this.link;
+    const turnId = pendingPrompts[pendingPrompts.length - 1] ?? currentTurnId;
+    if (!this.state.agent?.steering || !link || !sid || !turnId || (phase !== "prompting" && phase !== "draining")) return this.send(text, blocks);
+    const prompt = blocks ?? [{ type: "text", text }];
+    link.conn.steer(sid, prompt).then(
+      (result) => {
+        if (result.outcome === "promptRequired") this.sendNow(text, blocks);
+        else this.dispatch({ type: "steered", turnId, prompt });
+      },
+      (err) => {
+        this.dispatch({ type: "notice", level: "warning", text: `could not steer the message into the turn (${describeRpcError(err)}): it is queued instead` });
+        this.send(text, blocks);
+      },
+    );
   }
 
   editQueued(id: string, text: string): void {
@@ -745,6 +801,38 @@ export class Orchestrator {
       return this.dispatch({ type: "notice", level: "warning", text: `logged out of ${name}; it offers no login method here: log in outside conch, then /restart` });
     }
     this.dispatch({ type: "auth_required", methods, message: `logged out of ${name}: log in again to go on` });
+  }
+
+  // ---- undo ------------------------------------------------------------------------------------
+
+  /** Where an undo reads and writes, or why there is none. */
+  private undoIo(): UndoIo | string {
+    const sessionId = this.state.info?.sessionId;
+    const store = this.opts.preImages;
+    if (!sessionId || !store) return "undo needs a session with an undo store";
+    const { phase } = this.state;
+    if (phase === "prompting" || phase === "draining" || phase === "cancelling" || phase === "replaying") {
+      return "a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile";
+    }
+    return { cwd: this.opts.cwd, sessionId, store };
+  }
+
+  /** What `/undo [turn]` would do (nothing is changed yet): a plan to show and confirm, or words for the person. */
+  async planUndo(ref = ""): Promise<UndoAnswer> {
+    const io = this.undoIo();
+    if (typeof io === "string") return { kind: "message", lines: [io], error: true };
+    return planUndo(this.state, ref, io);
+  }
+
+  /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
+  async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
+    const io = this.undoIo();
+    if (typeof io === "string") return io;
+    const outcome = await applyUndo(plan, io);
+    const skipped = outcome.skipped.map((k) => ({ path: k.path, reason: k.reason }));
+    this.dispatch({ type: "edits_undone", turnId: plan.turnId, restored: outcome.restored, deleted: outcome.deleted, skipped });
+    this.opts.sink?.sync();
+    return outcome;
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

@@ -41,17 +41,39 @@ export interface SessionInfo {
   origin: "new" | "load" | "resume" | "fork";
 }
 
+/**
+ * A file's content as events name it: its size and sha256 (the bytes live in the session's undo
+ * store). `sha256` is absent for a file too big to read and keep.
+ */
+export interface FileVersion {
+  bytes: number;
+  sha256?: string;
+}
+
 /** Who answered a permission request: the person, a local policy, or the cancel sweep. */
 export type PermissionAnswerSource = "user" | "policy" | "cancel";
 
 /** Every event that happens in a session. The session state is a pure fold of these. */
 export type SessionEvent =
-  /** The agent answered `initialize`: who it is chooses how its traffic is read (its profile). */
-  | { type: "agent_ready"; at: number; info?: Implementation | null; capabilities?: AgentCapabilities | null }
+  /**
+   * The agent answered `initialize`: who it is chooses how its traffic is read (its profile).
+   * `steering`: it takes messages into a running turn (`_session/steering`, advertised in `_meta`).
+   */
+  | { type: "agent_ready"; at: number; info?: Implementation | null; capabilities?: AgentCapabilities | null; steering?: boolean }
   | { type: "session_started"; at: number; info: SessionInfo }
   /** A `session/update` as received. `history` marks updates replayed by `session/load`. */
   | { type: "update"; at: number; notification: SessionNotification; history?: boolean }
   | { type: "prompt_sent"; at: number; turnId: string; prompt: ContentBlock[]; queueId?: string }
+  /**
+   * The agent wrote `path` through conch (`fs/write_text_file`) during turn `turnId`: what the write
+   * replaced (`before`; null when the file was new) and what it wrote. The replaced bytes are in the
+   * session's undo store, unless `lost` says why not.
+   */
+  | { type: "file_written"; at: number; turnId: string; path: string; before: FileVersion | null; after: FileVersion; lost?: string }
+  /** `/undo` put turn `turnId`'s files back: rewritten, deleted (files the turn created), and those it left, with why. */
+  | { type: "edits_undone"; at: number; turnId: string; restored: string[]; deleted: string[]; skipped: { path: string; reason: string }[] }
+  /** The user steered a message into the running turn `turnId`, and the agent took it (`_session/steering`). */
+  | { type: "steered"; at: number; turnId: string; prompt: ContentBlock[] }
   | {
       type: "prompt_response";
       at: number;

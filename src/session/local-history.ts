@@ -1,7 +1,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { isFinalStatus, type SessionState, type TerminalView } from "./state.js";
+import { isFinalStatus, type FileWrite, type SessionState, type TerminalView } from "./state.js";
 
 /** What conch's own log knew about a tool call when its last process ended. */
 export interface LocalToolFacts {
@@ -24,6 +24,9 @@ export interface LocalToolFacts {
 export interface LocalHistory {
   tools: Record<string, LocalToolFacts>;
   terminals: Record<string, TerminalView>;
+  /** The writes conch served and what `/undo` put back: a replay knows nothing of them. */
+  writes?: FileWrite[];
+  undone?: Record<string, string[]>;
 }
 
 /** Extracts the local facts from the state folded from a session's own log. */
@@ -42,7 +45,7 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       interrupted: t.localStatus === "interrupted" || undefined,
     };
   }
-  return { tools, terminals: local.terminals };
+  return { tools, terminals: local.terminals, ...(local.writes ? { writes: local.writes, undone: local.undone ?? {} } : {}) };
 }
 
 /**
@@ -69,6 +72,10 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
       next.localStatus = facts.interrupted ? "interrupted" : "unknown";
     }
     d.setTool(next);
+  }
+  if (local.writes) {
+    d.s.writes = local.writes;
+    d.s.undone = local.undone;
   }
   // A screen from the log is a snapshot: live only while the replay says its call still runs.
   for (const [id, view] of Object.entries(local.terminals)) {

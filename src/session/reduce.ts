@@ -10,6 +10,7 @@ import { agentLabel, profileOf } from "./profiles/select-profile.js";
 import { deriveModes } from "./session-modes.js";
 import { openWork } from "./open-work.js";
 import { initialSessionState, isFinalStatus, type PromptUsage, type SessionState } from "./state.js";
+import { describeUndo, turnLabel } from "./turn-edits.js";
 
 function readUsage(response: PromptResponse | undefined): PromptUsage | undefined {
   const u = (response as { usage?: unknown } | undefined)?.usage;
@@ -146,7 +147,7 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
   const s = d.s;
   switch (ev.type) {
     case "agent_ready":
-      s.agent = { info: ev.info, capabilities: ev.capabilities };
+      s.agent = { info: ev.info, capabilities: ev.capabilities, ...(ev.steering ? { steering: true } : {}) };
       break;
     case "auth_required":
       s.auth = { methods: ev.methods, message: ev.message };
@@ -186,6 +187,18 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       s.lastAgentActivityAt = ev.at;
       break;
     }
+    case "file_written":
+      s.writes = [...(s.writes ?? []), { turnId: ev.turnId, label: turnLabel(s, ev.turnId), path: ev.path, before: ev.before, after: ev.after, ...(ev.lost ? { lost: ev.lost } : {}), sessionId: s.info?.sessionId, at: ev.at }];
+      break;
+    case "edits_undone":
+      s.undone = { ...s.undone, [ev.turnId]: [...(s.undone?.[ev.turnId] ?? []), ...ev.restored, ...ev.deleted] };
+      d.addItem({ kind: "notice", id: d.nextId("i"), level: ev.skipped.length ? "warning" : "info", text: describeUndo(s, ev) });
+      break;
+    case "steered":
+      // The message joins the turn it was steered into, after what the agent has said so far.
+      d.addItem({ kind: "user", id: d.nextId("i"), turnId: ev.turnId, text: ev.prompt.map(contentText).join(""), blocks: ev.prompt, history: false, steered: true });
+      s.lastAgentActivityAt = ev.at;
+      break;
     case "prompt_response": {
       const pending = d.pendingPrompts();
       const idx = pending.indexOf(ev.turnId);

@@ -16,7 +16,7 @@ import type {
   ToolKind,
   Implementation,
 } from "@agentclientprotocol/sdk";
-import type { ModelState, SessionInfo } from "./events.js";
+import type { FileVersion, ModelState, SessionInfo } from "./events.js";
 import type { AgentRunState } from "./profiles/profile.js";
 
 /**
@@ -86,6 +86,8 @@ export type TranscriptItem =
       internal?: boolean;
       /** Set when the prompt came from the queue. */
       queueId?: string;
+      /** Sent into the running turn (steered) rather than as a prompt of its own. */
+      steered?: boolean;
     }
   | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
   | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
@@ -180,6 +182,21 @@ export interface BackgroundTask {
   abandonedAt?: number;
 }
 
+/** A write conch served for the agent (`fs/write_text_file`), as `/undo` needs it. */
+export interface FileWrite {
+  turnId: string;
+  /** The prompt of that turn, for a person choosing what to undo. */
+  label: string;
+  path: string;
+  before: FileVersion | null;
+  after: FileVersion;
+  /** Why the replaced content was not kept, when it was not. */
+  lost?: string;
+  /** The session whose undo store keeps the replaced content (a resume that opens a new session keeps the old one's). */
+  sessionId?: string;
+  at: number;
+}
+
 /** Context-window usage as the agent last reported it. */
 export interface ContextUsage {
   used: number;
@@ -191,7 +208,7 @@ export interface ContextUsage {
 export interface SessionState {
   info?: SessionInfo;
   /** What the agent said about itself in `initialize`: it chooses the agent's profile. */
-  agent?: { info?: Implementation | null; capabilities?: AgentCapabilities | null };
+  agent?: { info?: Implementation | null; capabilities?: AgentCapabilities | null; steering?: boolean };
   phase: Phase;
   /** The event sequence number last applied (1-based). */
   seq: number;
@@ -258,6 +275,10 @@ export interface SessionState {
   agentState?: AgentRunState;
   /** How many background items the agent's last state update listed; undefined when it lists none. */
   agentBackground?: number;
+  /** Every write conch served for the agent, in order (`/undo`). */
+  writes?: FileWrite[];
+  /** Per turn, the files `/undo` has put back. */
+  undone?: Record<string, string[]>;
   counter: number;
 }
 

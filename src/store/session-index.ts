@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { open, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { acquirePidLock } from "./pid-lock.js";
+import { PreImageStore } from "./pre-image-store.js";
 import { errorCode, fsyncDirSync, PRIVATE_FILE_MODE } from "./private-fs.js";
 import { logFilesIn, recordFromLog } from "./record-from-log.js";
 import { acquireSessionLock } from "./session-lock.js";
@@ -105,6 +106,7 @@ export async function deleteSession(id: string, root: string = resolveStateDir()
       const hadRecord = kept.length !== read.records.length;
       if (hadRecord) await replaceIndex(root, read, kept);
       const hadLog = await unlinkIfPresent(sessionLogPath(id, root));
+      new PreImageStore(root).remove(id);
       return hadRecord || hadLog;
     });
   } finally {

@@ -51,6 +51,11 @@ export function sessionLockPath(id: string, root: string = resolveStateDir()): s
   return join(sessionsDir(root), `${fileNameFor(id)}.lock`);
 }
 
+/** The folder of session `id`'s undo store: what the agent's writes replaced, one file per content hash. */
+export function preImageDirPath(id: string, root: string = resolveStateDir()): string {
+  return join(sessionsDir(root), `${fileNameFor(id)}.undo`);
+}
+
 /** Where the stderr of the agent serving `sessionKey` is logged. */
 export function agentLogPath(sessionKey: string, root: string = resolveStateDir()): string {
   return join(logsDir(root), `${fileNameFor(sessionKey)}.log`);

@@ -9,6 +9,7 @@ import { QueueView } from "./components/queue-view.js";
 import { StatusBar } from "./components/status-bar.js";
 import { StatusLine } from "./components/status-line.js";
 import { StatusPanel } from "./components/status-panel.js";
+import { UndoPrompt } from "./components/undo-prompt.js";
 import { useAttention } from "./hooks/use-attention.js";
 import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
@@ -229,6 +230,7 @@ export function App(props: AppProps): React.ReactElement {
           waitsFor={state.phase === "starting" || state.phase === "auth" ? "the session opens" : undefined}
           {...shell.queue}
         />
+        {shell.undo ? <UndoPrompt plan={shell.undo} width={width} maxRows={Math.max(8, rows - 8)} isActive={shell.focus === "undo"} onAnswer={shell.answerUndo} /> : null}
         {shell.panel ? <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} /> : null}
         <StatusLine view={status} width={width} />
         <InputEditor

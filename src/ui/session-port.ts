@@ -1,5 +1,6 @@
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/turn-undo.js";
 import type { SessionState } from "../session/state.js";
 import type { Terminal } from "../terminals/terminal.js";
 
@@ -12,6 +13,8 @@ export interface SessionPort {
   subscribe(fn: (state: SessionState) => void): () => void;
   send(text: string, blocks?: ContentBlock[]): void;
   sendNow(text: string, blocks?: ContentBlock[]): void;
+  /** Sends a message into the running turn where the agent takes steering; else like `send`. */
+  steer(text: string, blocks?: ContentBlock[]): void;
   /** Stops waiting for a draining turn: the queued messages go out now, in order. */
   detach(): void;
   cancel(): void;
@@ -33,6 +36,10 @@ export interface SessionPort {
   /** `/logout`: the agent forgets the login; the session waits for a new one. */
   logout(): Promise<void>;
   restart(): Promise<void>;
+  /** What `/undo [turn]` would put back (nothing changes yet): a plan to confirm, or words for the person. */
+  planUndo(ref?: string): Promise<UndoAnswer>;
+  /** Puts a confirmed plan's files back; a string says why it could not. */
+  applyUndo(plan: UndoPlan): Promise<UndoOutcome | string>;
   /** How long the turn machine waits out quiet periods and stalls, for the status line. */
   readonly timing?: TurnTiming;
   /** The session's terminals; typed loosely because only the registry-backed service can show and type into them. */

@@ -1,5 +1,5 @@
 import type { PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ClientHooks } from "../../src/acp/agent-connection.js";
+import type { ClientHooks, SteerResult } from "../../src/acp/agent-connection.js";
 import type { AgentExit } from "../../src/agents/agent-process.js";
 import type { AgentPort } from "../../src/orchestrator/agent-link.js";
 import { Orchestrator, type OrchestratorOptions } from "../../src/orchestrator/orchestrator.js";
@@ -23,6 +23,8 @@ export class FakeAgent implements AgentPort {
   modeCalls: string[] = [];
   prompts: { text: string; answer: Deferred<PromptResponse> }[] = [];
   cancels = 0;
+  /** `_session/steering` requests, each answered when the test says. */
+  steers: { text: string; answer: Deferred<SteerResult> }[] = [];
   private exitD = deferred<AgentExit>();
   exit?: AgentExit;
   readonly exited = this.exitD.promise;
@@ -33,6 +35,11 @@ export class FakeAgent implements AgentPort {
     prompt: (_sid: string, blocks: { type: string; text?: string }[]) => {
       const answer = deferred<PromptResponse>();
       this.prompts.push({ text: blocks.map((b) => b.text ?? "").join(""), answer });
+      return answer.promise;
+    },
+    steer: (_sid: string, blocks: { type: string; text?: string }[]) => {
+      const answer = deferred<SteerResult>();
+      this.steers.push({ text: blocks.map((b) => b.text ?? "").join(""), answer });
       return answer.promise;
     },
     cancel: async () => {

@@ -1,4 +1,5 @@
 import type { ContentBlock, CreateElicitationResponse, RequestPermissionRequest, SessionNotification } from "@agentclientprotocol/sdk";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../src/orchestrator/turn-undo.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
 import { reduce } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
@@ -89,6 +90,9 @@ export class FakeSession implements SessionPort {
   sendNow(text: string, blocks?: ContentBlock[]): void {
     this.record("sendNow", text, blocks);
   }
+  steer(text: string, blocks?: ContentBlock[]): void {
+    this.record("steer", text, blocks);
+  }
   detach(): void {
     this.record("detach");
   }
@@ -134,6 +138,16 @@ export class FakeSession implements SessionPort {
   }
   async restart(): Promise<void> {
     this.record("restart");
+  }
+  /** What planUndo answers; a test sets it. */
+  undoAnswer: UndoAnswer = { kind: "message", lines: ["nothing to undo"] };
+  async planUndo(ref?: string): Promise<UndoAnswer> {
+    this.record("planUndo", ref);
+    return this.undoAnswer;
+  }
+  async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
+    this.record("applyUndo", plan.turnId);
+    return { restored: plan.files.map((f) => f.path), deleted: [], skipped: [] };
   }
 
   /** The intents called, by name. */

@@ -1,5 +1,7 @@
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
+import type { UndoPlan } from "../../orchestrator/turn-undo.js";
 import type { SessionState } from "../../session/state.js";
+import { loadRenderLibs } from "../components/render-libs.js";
 import { CONCH_COMMANDS } from "../input/slash-commands.js";
 import { keyHelpLines } from "../shell/key-bindings.js";
 import type { SessionPort } from "../session-port.js";
@@ -20,6 +22,8 @@ export interface CommandContext {
   quit(): void;
   /** The saved sessions as a table, when the app can read them. */
   listSessions?: () => Promise<string>;
+  /** Shows what an undo will put back and asks before it does. */
+  askUndo?(plan: UndoPlan): void;
 }
 
 function helpLines(state: SessionState): string[] {
@@ -107,6 +111,19 @@ function runConfig(args: string, ctx: CommandContext): void {
   void ctx.port.setConfigOption(option.id, value);
 }
 
+/** `/undo [turn | list]`: the plan goes to the undo prompt (the diff needs the render libraries); anything else is shown. */
+function runUndo(args: string, ctx: CommandContext): void {
+  void ctx.port.planUndo(args).then(
+    async (answer) => {
+      if (answer.kind === "message") return ctx.show(answer.lines, answer.error ? "error" : "info");
+      await loadRenderLibs();
+      if (ctx.askUndo) ctx.askUndo(answer.plan);
+      else ctx.show("undo needs the interactive prompt", "error");
+    },
+    (err: Error) => ctx.show(`undo failed: ${err.message}`, "error"),
+  );
+}
+
 /** Runs one of conch's own slash commands. */
 export function runConchCommand(name: string, args: string, ctx: CommandContext): void {
   const { state, port } = ctx;
@@ -145,6 +162,8 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
     case "cancel":
       if (!isBusy(state)) return ctx.show("nothing to cancel");
       return port.cancel();
+    case "undo":
+      return runUndo(args, ctx);
     case "expand":
       return ctx.show(ctx.toggleExpanded() ? "expanded: tool output and thoughts in full" : "collapsed: tool output and thoughts clipped");
     case "restart":

@@ -65,6 +65,8 @@ export interface Shell extends ShellState {
   answerPermission(key: string, optionId: string | null): void;
   answerQuestion(key: string, response: CreateElicitationResponse): void;
   authenticate(methodId: string): void;
+  /** The undo prompt's answer: true puts the files back. */
+  answerUndo(apply: boolean): void;
 }
 
 /** An editor whose latest state is readable at once, before React renders it. */
@@ -132,7 +134,6 @@ export function useShell(opts: ShellOptions): Shell {
     const text = raw.replace(/\s+$/, "");
     if (!text.trim()) return;
     dispatch({ type: "messages-cleared" });
-    const cwd = state.info?.cwd ?? opts.cwd;
     if (editingQueuedId) {
       if (state.queue.some((m) => m.id === editingQueuedId)) port.editQueued(editingQueuedId, text);
       else port.send(text);
@@ -159,14 +160,42 @@ export function useShell(opts: ShellOptions): Shell {
         launchFailed: opts.launchFailed,
         quit: opts.quit,
         listSessions: opts.listSessions,
+        askUndo: (plan) => dispatch({ type: "undo-asked", plan }),
       });
       return;
     }
+    deliver(text, "send");
+  };
+
+  /** Sends a message the editor holds as a prompt (queued while busy), or steers it into the running turn. */
+  const deliver = (text: string, how: "send" | "steer", notes: string[] = []) => {
     const images = state.info?.agentCapabilities?.promptCapabilities?.image === true;
-    const built = buildPrompt(text, { cwd, images });
-    port.send(text, built.blocks ?? undefined);
-    dispatch({ type: "notes-set", notes: built.notes });
+    const built = buildPrompt(text, { cwd: state.info?.cwd ?? opts.cwd, images });
+    port[how](text, built.blocks ?? undefined);
+    dispatch({ type: "notes-set", notes: [...notes, ...built.notes] });
     store.dispatch({ type: "submitted" });
+  };
+
+  /**
+   * Ctrl-S: the message goes into the running turn where the agent takes steering. Otherwise it
+   * is what Enter does, and while a turn runs the note under the input says why it was queued.
+   */
+  const steer = () => {
+    const text = store.read().text.replace(/\s+$/, "");
+    if (!text.trim()) return;
+    const slash = parseSlash(text);
+    if (!isBusy(state) || (slash && isConchCommand(slash.name))) return submit(text);
+    dispatch({ type: "messages-cleared" });
+    if (editingQueuedId) {
+      // The queued message being edited goes into the turn instead of waiting for its end.
+      if (state.queue.some((m) => m.id === editingQueuedId)) port.removeQueued(editingQueuedId);
+      dispatch({ type: "queue-edit-ended" });
+    }
+    if (state.phase === "cancelling" || state.phase === "replaying") return deliver(text, "send", ["the turn is ending: queued, sent when it is over"]);
+    if (!state.agent?.steering) {
+      return deliver(text, "send", [`${state.info?.agentName ?? "the agent"} does not take steered messages (no _session/steering): queued, sent when the turn ends`]);
+    }
+    deliver(text, "steer");
   };
 
   const cycleMode = () => {
@@ -195,6 +224,9 @@ export function useShell(opts: ShellOptions): Shell {
           store.dispatch({ type: "clear" });
         } else dispatch({ type: "messages-cleared" });
         return true;
+      case "steer":
+        steer();
+        return true;
       case "cycle-mode":
         cycleMode();
         return true;
@@ -216,6 +248,7 @@ export function useShell(opts: ShellOptions): Shell {
         dispatch({ type: "queue-selected", index: state.queue.length - 1 });
         return true;
       case "clear-input":
+        dispatch({ type: "undo-closed" });
         if (shell.ctrlCArmed) {
           opts.quit();
           return true;
@@ -270,6 +303,17 @@ export function useShell(opts: ShellOptions): Shell {
     { isActive: focus === "terminal" },
   );
 
+  const answerUndo = (apply: boolean) => {
+    const plan = shell.undo;
+    dispatch({ type: "undo-closed" });
+    if (!plan || !apply) return;
+    // What was done is a notice in the transcript; only a refusal is shown here.
+    void port.applyUndo(plan).then(
+      (outcome) => typeof outcome === "string" && show(outcome, "error"),
+      (err: Error) => show(`undo failed: ${err.message}`, "error"),
+    );
+  };
+
   const queue: QueueHandlers = {
     onSelect: (i: number) => dispatch({ type: "queue-selected", index: i }),
     onEdit: (m: QueuedMessage) => {
@@ -301,5 +345,6 @@ export function useShell(opts: ShellOptions): Shell {
     answerPermission: (key: string, optionId: string | null) => port.answerPermission(key, optionId),
     answerQuestion: port.answerQuestion.bind(port),
     authenticate: (methodId: string) => void port.authenticate(methodId),
+    answerUndo,
   };
 }

@@ -19,6 +19,7 @@ export const CONCH_COMMANDS: readonly SlashCommand[] = [
   { name: "config", description: "show or set a session option (on/off/toggle for a switch)", hint: "<option id> <value>", source: "conch" },
   { name: "sessions", description: "list saved sessions (resume one with conch -r <id>)", source: "conch" },
   { name: "cancel", description: "cancel the running turn", source: "conch" },
+  { name: "undo", description: "put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits", hint: "[turn | list]", source: "conch" },
   { name: "expand", description: "show tool output and thoughts in full (toggle)", source: "conch" },
   { name: "restart", description: "start the agent again after a failure", source: "conch" },
   { name: "logout", description: "log out of the agent (when it offers it); log in again to go on", source: "conch" },

@@ -33,8 +33,11 @@ export function dividerRows(origin: string, history: boolean, width: number): st
   return [truncateRow(paint(rule + "─".repeat(Math.max(0, width - rule.length)), { dim: true }), width)];
 }
 
-/** A prompt; agent context replayed as a user message is one dim line unless expanded. */
-export function userRows(source: string, internal: boolean, width: number, expanded: boolean): string[] {
+/** Before a message the user steered into a running turn rather than sent as a prompt of its own. */
+const STEERED_MARK = "(steered)";
+
+/** A prompt; agent context replayed as a user message is one dim line unless expanded; a steered message says so. */
+export function userRows(source: string, internal: boolean, width: number, expanded: boolean, steered = false): string[] {
   // A prompt replayed by the agent is the agent's text.
   const text = safeText(source);
   if (internal && !expanded) {
@@ -42,7 +45,8 @@ export function userRows(source: string, internal: boolean, width: number, expan
     return [truncateRow(paint(`${USER_PROMPT} (agent context) ${first}`, { dim: true }), width)];
   }
   const style: Style = internal ? { dim: true } : { role: "user" };
-  return hang(`${paint(USER_PROMPT, { role: "user", bold: true })} `, "  ", paint(text, style), width);
+  const mark = steered ? `${paint(STEERED_MARK, { role: "accent", dim: true })} ` : "";
+  return hang(`${paint(USER_PROMPT, { role: "user", bold: true })} `, "  ", mark + paint(text, style), width);
 }
 
 const NOTICE: Record<"info" | "warning" | "error", { icon: string; role: "info" | "warning" | "error" }> = {
@@ -94,7 +98,7 @@ export function itemRows(item: TranscriptItem, ctx: ItemContext): string[] {
     case "turn":
       return dividerRows(item.origin, item.history, width);
     case "user":
-      return userRows(item.text, item.internal === true, width, expanded);
+      return userRows(item.text, item.internal === true, width, expanded, item.steered === true);
     case "agent":
       return markdownRows(item.text, width, { live: ctx.live, memo: ctx.memo });
     case "thought":

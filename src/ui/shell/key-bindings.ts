@@ -1,11 +1,12 @@
 import type { Key } from "ink";
 
 /** Who has the keys. */
-export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal";
+export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal" | "undo";
 
 /** What a key does, by name: the shell dispatches on these; the help and the docs are made from the table. */
 export type KeyCommand =
   | "send"
+  | "steer"
   | "newline"
   | "history"
   | "edit-line"
@@ -24,6 +25,7 @@ export type KeyCommand =
   | "answer-permission"
   | "skip-permission"
   | "decline-question"
+  | "confirm-undo"
   | "clear-input";
 
 /** One key binding: what it does, where, and how it reads in /help, the status line and the README. */
@@ -52,6 +54,14 @@ const ctrl = (letter: string) => (input: string, key: Key) => key.ctrl && input 
 /** Every key conch uses, in the order /help and the README list them. */
 export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: "send", keys: "Enter", where: INPUT, does: "send (queued while the agent is busy)" },
+  {
+    command: "steer",
+    keys: "Ctrl-S",
+    where: INPUT,
+    does: "while a turn runs: send the message into it (steer) instead of queuing it, where the agent takes steering (elsewhere it is queued, with a note)",
+    hint: "to steer",
+    match: ctrl("s"),
+  },
   { command: "newline", keys: "Alt+Enter, Ctrl-J, `\\` then Enter", where: INPUT, does: "new line (Shift+Enter in terminals with the kitty keyboard protocol)" },
   { command: "history", keys: "Up / Down", where: INPUT, does: "history (on the first/last line)" },
   { command: "edit-line", keys: "Ctrl-A/E/K/U/W, Alt-B/F", where: INPUT, does: "line editing" },
@@ -97,7 +107,8 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: "answer-permission", keys: "y / a / n, 1–9, ↑↓ Enter", where: ["permission"], does: "answer the request; several requests wait in a queue" },
   { command: "skip-permission", keys: "Tab", where: ["permission", "input"], does: "type a message instead (Tab again: back to the prompt)", match: (_input, key) => key.tab && !key.shift },
   { command: "decline-question", keys: "Ctrl-D", where: ["question"], does: "decline the agent's question (Tab moves between fields, space toggles, Enter on submit sends)" },
-  { command: "clear-input", keys: "Ctrl-C", where: ["input", "queue", "permission", "question", "auth"], does: "clear the input; twice in a row: quit", match: ctrl("c") },
+  { command: "confirm-undo", keys: "y / n, Esc", where: ["undo"], does: "put the files shown back, or leave them as they are" },
+  { command: "clear-input", keys: "Ctrl-C", where: ["input", "queue", "permission", "question", "auth", "undo"], does: "clear the input; twice in a row: quit", match: ctrl("c") },
 ];
 
 /** The binding of a command. */
@@ -123,7 +134,7 @@ export function shellCommandFor(focus: Focus, input: string, key: Key, raw: stri
   return undefined;
 }
 
-const PLACE: Record<Focus, string> = { input: "", queue: "the queue", permission: "a permission prompt", question: "a question", auth: "a login", terminal: "a terminal pane" };
+const PLACE: Record<Focus, string> = { input: "", queue: "the queue", permission: "a permission prompt", question: "a question", auth: "a login", terminal: "a terminal pane", undo: "the undo prompt" };
 
 /** Where a binding works, in words, when it is not (only) the input. */
 function placeOf(b: KeyBinding): string {

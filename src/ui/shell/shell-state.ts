@@ -1,3 +1,4 @@
+import type { UndoPlan } from "../../orchestrator/turn-undo.js";
 import type { SessionState } from "../../session/state.js";
 import type { Focus } from "./key-bindings.js";
 
@@ -22,6 +23,8 @@ export interface ShellState {
   notes: string[];
   /** Ctrl-C was pressed once: the next one quits. */
   ctrlCArmed: boolean;
+  /** What `/undo` will do, waiting for y or n. */
+  undo: UndoPlan | null;
 }
 
 /** What can happen to the shell's view state. */
@@ -38,7 +41,9 @@ export type ShellAction =
   | { type: "permission-skipped"; key: string }
   | { type: "permission-returned" }
   | { type: "ctrl-c-armed" }
-  | { type: "ctrl-c-disarmed" };
+  | { type: "ctrl-c-disarmed" }
+  | { type: "undo-asked"; plan: UndoPlan }
+  | { type: "undo-closed" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -49,6 +54,7 @@ export const INITIAL_SHELL: ShellState = {
   panel: null,
   notes: [],
   ctrlCArmed: false,
+  undo: null,
 };
 
 /** The shell's view state after an action. Pure. */
@@ -80,16 +86,21 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return { ...state, ctrlCArmed: true };
     case "ctrl-c-disarmed":
       return state.ctrlCArmed ? { ...state, ctrlCArmed: false } : state;
+    case "undo-asked":
+      return { ...state, undo: action.plan, panel: null };
+    case "undo-closed":
+      return state.undo ? { ...state, undo: null } : state;
   }
 }
 
 /**
- * Who has the keys: a focused terminal pane while its command runs, then a selected queued
+ * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, a selected queued
  * message, then the first permission request (unless the user stepped away from it), a question,
  * a login, and otherwise the input.
  */
 export function focusOf(shell: ShellState, session: SessionState, runningTerminals: readonly string[]): Focus {
   if (shell.terminalFocus && runningTerminals.includes(shell.terminalFocus.id)) return "terminal";
+  if (shell.undo) return "undo";
   if (shell.queueSelected !== null && session.queue.length > 0) return "queue";
   const firstPermission = session.permissions[0]?.key;
   if (firstPermission !== undefined && firstPermission !== shell.permissionSkipped) return "permission";

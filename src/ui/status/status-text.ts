@@ -77,6 +77,8 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
   const hints: string[] = [];
   const since = busySince(state);
   const escHint = ctx.terminalFocused ? [] : [hintFor("cancel")];
+  // Only agents that take steering get the hint: elsewhere Ctrl-S queues, as Enter does.
+  if (state.agent?.steering && (state.phase === "prompting" || state.phase === "draining")) hints.push(hintFor("steer"));
   if (ctx.runningTerminal && !ctx.terminalFocused) hints.push(hintFor("focus-terminal"));
   switch (state.phase) {
     case "starting":
