@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the CLI (and the demo agent) into dist/bundle/ with esbuild: one entry file each, plus
+// Bundles the CLI (and the demo agent, and the screen thread) into dist/bundle/ with esbuild: one entry file each, plus
 // the chunks they import lazily (the TUI, the markdown/highlighting/diff libraries). Node then
 // reads a few large files instead of resolving and loading hundreds of small modules, which was
 // most of conch's start (see bench/startup.mjs). `bin/conch.js` runs dist/bundle/conch.js.
@@ -45,7 +45,9 @@ const yogaWithoutFetch = {
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { conch: "src/cli/main.ts", demo: "src/demo/main.ts" },
+  // screen-worker: the thread that runs client terminals' emulators (src/terminals/screen-thread.ts
+  // finds it beside the chunk that starts it).
+  entryPoints: { conch: "src/cli/main.ts", demo: "src/demo/main.ts", "screen-worker": "src/terminals/screen-worker.ts" },
   outdir,
   bundle: true,
   splitting: true,
