@@ -30,11 +30,14 @@ const KEY_RUNS = numOpt(args, "key-runs", 3, 1);
 const KEYS = numOpt(args, "keys", 60, 30);
 const UI_RUNS = numOpt(args, "ui-runs", 3, 1);
 const UI_BYTES = numOpt(args, "ui-mb", 20, 10) * 1024 * 1024;
+/** `--parts source,pane,alone,keys,ui`: which measurements to run (all by default). */
+const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : undefined;
+const part = (name) => !PARTS || PARTS.includes(name);
 const dir = tempDir("pty");
 
 // ---- the producer alone, for scale ------------------------------------------------------------------
 const source = [];
-for (let i = 0; i < 3; i++) {
+for (let i = 0; i < (part("source") ? 3 : 0); i++) {
   const t0 = performance.now();
   spawnSync("sh", ["-c", `${JSON.stringify(process.execPath)} ${JSON.stringify(FLOOD)} --bytes ${BYTES} > /dev/null`]);
   source.push(BYTES / 1e6 / ((performance.now() - t0) / 1000));
@@ -42,7 +45,7 @@ for (let i = 0; i < 3; i++) {
 
 // ---- ClientTerminal + TerminalScreen, each run in a fresh process -------------------------------------
 const panes = [];
-for (let i = 0; i < RUNS + 1; i++) {
+for (let i = 0; i < (part("pane") ? RUNS + 1 : 0); i++) {
   const r = await runInner();
   if (i > 0) panes.push(r);
   log(`pty: pane run ${i}${i ? "" : " (warm-up)"}: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.parseMs.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s; loop lag p95 ${r.lagP95.toFixed(1)} ms; peak +${r.peakMiB.toFixed(0)} MiB`);
@@ -50,9 +53,9 @@ for (let i = 0; i < RUNS + 1; i++) {
 
 // ---- the emulator alone: the same bytes written straight into a TerminalScreen ------------------------------
 const { TerminalScreen } = await import("../dist/terminals/terminal-screen.js");
-const floodText = spawnSync(process.execPath, [FLOOD, "--bytes", String(BYTES)], { maxBuffer: 4 * BYTES, encoding: "utf8" }).stdout.replace(/\n/g, "\r\n");
+const floodText = !part("alone") ? "" : spawnSync(process.execPath, [FLOOD, "--bytes", String(BYTES)], { maxBuffer: 4 * BYTES, encoding: "utf8" }).stdout.replace(/\n/g, "\r\n");
 const parseOnly = [];
-for (let i = 0; i < 4; i++) {
+for (let i = 0; i < (part("alone") ? 4 : 0); i++) {
   const screen = new TerminalScreen({ cols: 100, rows: 30, scrollback: 10_000 });
   const t0 = performance.now();
   for (let k = 0; k < floodText.length; k += 65536) screen.write(floodText.slice(k, k + 65536));
@@ -64,7 +67,7 @@ for (let i = 0; i < 4; i++) {
 // ---- the transport alone: node-pty reading the flood and dropping it ------------------------------------------
 const { default: pty } = await import("node-pty");
 const ptyOnly = [];
-for (let i = 0; i < 4; i++) {
+for (let i = 0; i < (part("alone") ? 4 : 0); i++) {
   let first;
   let bytes = 0;
   const p = pty.spawn(process.execPath, [FLOOD, "--bytes", String(BYTES)], { cols: 100, rows: 30, encoding: "utf8" });
@@ -81,7 +84,8 @@ for (let i = 0; i < 4; i++) {
 // ---- keystrokes in the TUI while a pane floods -------------------------------------------------------------
 const keyRuns = [];
 let keyNote;
-if (await waitForBuild(["dist/ui/app.js"], 0)) {
+if (!part("keys")) keyNote = "not run (--parts)";
+else if (await waitForBuild(["dist/ui/app.js"], 0)) {
   for (let i = 0; i < KEY_RUNS; i++) {
     try {
       const r = await keysDuringFlood(i);
@@ -98,7 +102,8 @@ if (await waitForBuild(["dist/ui/app.js"], 0)) {
 // ---- pane throughput in the TUI: the flood in a client terminal shown in a pane, the UI live ---------------
 const uiRuns = [];
 let uiNote;
-if (await waitForBuild(["dist/bundle/conch.js"], 0)) {
+if (!part("ui")) uiNote = "not run (--parts)";
+else if (await waitForBuild(["dist/bundle/conch.js"], 0)) {
   for (let i = 0; i < UI_RUNS + 1; i++) {
     try {
       const r = await paneThroughputInTui(i);

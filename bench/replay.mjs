@@ -100,8 +100,13 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
       // Up to 39 more, so the input never needs clearing: a frame half drawn can look like a cleared input.
       if (markerAt === undefined) keys.push(...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => markerAt === undefined, timeoutMs: 60_000 })));
     }
-    const ready = await run.waitFor(isReady, 120_000, "the session to be ready");
     const deadline = Date.now() + 120_000;
+    if (typing) {
+      // The placeholder that says the session is open shows only in an empty input.
+      while (markerAt === undefined && Date.now() < deadline) await sleep(20);
+      run.write("\x15");
+    }
+    const ready = await run.waitFor(isReady, 120_000, "the session to be ready");
     while (markerAt === undefined && Date.now() < deadline) await sleep(20);
     await sleep(300);
     hwm = Math.max(hwm, memKiB(run.pid)?.hwm ?? 0);
