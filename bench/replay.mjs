@@ -166,7 +166,6 @@ function longMetrics(label, runs) {
     metric({ name: `(d) 2,000 turns, ${label}: key typed at 50 ms echoed`, unit: "ms", values: runs.map((r) => r.echoed), goal: { op: "<=", value: 200 } }),
     metric({ name: `(d) 2,000 turns, ${label}: whole transcript in scrollback`, unit: "ms", values: runs.map((r) => r.history), goal: { op: "<=", value: 2000 }, note: runs.every((r) => r.drawn) ? undefined : "the first prompt or the last answer was missing from the scrollback in some runs" }),
     metric({ name: `(d) 2,000 turns, ${label}: conch peak RSS`, unit: "MiB", values: runs.map((r) => r.hwmMiB), goal: { op: "<=", value: 250 } }),
-    metric({ name: `(d) 2,000 turns, ${label}: time to interactive`, unit: "ms", values: runs.map((r) => r.interactive) }),
     typed.length
       ? metric({ name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`, unit: "ms", values: runs.filter((r) => r.keys.length).map((r) => quantile(r.keys, 0.95)), note: `${typed.length} keys; p50 ${quantile(typed, 0.5).toFixed(0)} ms` })
       : metric({ name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`, unit: "ms", skip: "the history was all written before the first key echoed" }),
