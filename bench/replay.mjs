@@ -32,6 +32,8 @@ const RUNS = numOpt(args, "runs", 3, 1);
 const UPDATES = numOpt(args, "updates", 10_000);
 const LONG_TURNS = numOpt(args, "turns", 2000);
 const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
+/** `--parts a,bc,d`: which paths to run (all by default). */
+const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
 
 if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
   report(args, { bench: "replay", metrics: [metric({ name: "time to interactive", unit: "ms", goal: { op: "<=", value: 500 }, skip: "the TUI is not built" })] });
@@ -56,7 +58,7 @@ log(`replay: wrote session ${id}: ${UPDATES} updates in ${turns.length} turns, l
 // ---- (a) in-process fold + first render ---------------------------------------------------------------
 const inner = [];
 let innerError;
-for (let i = 0; i < RUNS + 1; i++) {
+for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
   const r = await runInner({ root, id, cwd, marker: MARKER });
   if (r.error) {
     innerError = r.error;
@@ -129,7 +131,7 @@ const failed = (label) => (err) => {
   log(`replay ${label}: ${err.message}`);
   return { prompt: NaN, ready: NaN, echoed: NaN, keys: [], history: NaN, interactive: NaN, hwmMiB: NaN, agentHwmMiB: NaN, drawn: false };
 };
-for (let i = 0; i < RUNS + 1; i++) {
+for (let i = 0; i < (PARTS.includes("bc") ? RUNS + 1 : 0); i++) {
   const b = await cli("load", written, [], i).catch(failed("(b)"));
   const c = await cli("noload", written, ["--agent", noLoad], i).catch(failed("(c)"));
   log(`replay (b) load: prompt ${b.prompt.toFixed(0)}, ready ${b.ready.toFixed(0)}, history ${b.history.toFixed(0)} ms, HWM ${b.hwmMiB.toFixed(0)} MiB${b.drawn ? "" : " (marker NOT on screen)"}`);
@@ -141,14 +143,14 @@ for (let i = 0; i < RUNS + 1; i++) {
 }
 
 // ---- (d) a long conversation: 2,000 turns of markdown and code -------------------------------------------
-const longTurns = generateLongSession({ turns: LONG_TURNS, marker: MARKER });
+const longTurns = PARTS.includes("d") ? generateLongSession({ turns: LONG_TURNS, marker: MARKER }) : [];
 const tLong = performance.now();
-const long = await writeSession(longTurns, path.join(dir, "pristine-long"));
-log(`replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`);
-const firstPrompt = longTurns[0].prompt;
+const long = PARTS.includes("d") ? await writeSession(longTurns, path.join(dir, "pristine-long")) : undefined;
+if (long) log(`replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`);
+const firstPrompt = longTurns[0]?.prompt;
 const longLoad = [];
 const longLog = [];
-for (let i = 0; i < LONG_RUNS + 1; i++) {
+for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
   const opts = { typing: true, scrollback: 200_000, firstText: firstPrompt };
   const b = await cli("long-load", long, [], i, opts).catch(failed("(d) load"));
   const c = await cli("long-noload", long, ["--agent", noLoad], i, opts).catch(failed("(d) no load"));
@@ -176,7 +178,7 @@ const notes = [
   `session: ${UPDATES} updates (${Object.entries(mixOf(turns)).map(([k, v]) => `${k} ${v}`).join(", ")}) in ${turns.length} turns; conch's log ${(logBytes / 1e6).toFixed(1)} MB, ${logEvents} events; the demo agent coalesces chunks of a message in its store, so its session/load replays ${written.replayUpdates} updates`,
   "time to interactive = the input prompt is drawn and the session is open (the placeholder invites a message, so what is typed is sent at once); full history = the last history item (a marker at the end of the last answer) was written to the terminal",
   "one warm-up run of each path is not counted",
-  `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = the last answer's marker written, and the first prompt and the marker both in the terminal's scrollback afterwards`,
+  long && `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = the last answer's marker written, and the first prompt and the marker both in the terminal's scrollback afterwards`,
 ];
 if (innerError) notes.push(`(a) in-process render failed: ${innerError}`);
 for (const e of new Set(cliErrors)) notes.push(`a CLI run failed: ${e}`);
@@ -186,21 +188,25 @@ report(args, {
   bench: "replay",
   title: `--resume of a ${UPDATES}-update session`,
   metrics: [
-    ...longMetrics("agent can't load", longLog),
-    ...longMetrics("demo loads", longLoad),
-    metric({ name: "(c) CLI, agent can't load: time to interactive", unit: "ms", values: viaLog.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
-    metric({ name: "(c) CLI, agent can't load: full history drawn", unit: "ms", values: viaLog.map((r) => r.history) }),
-    metric({ name: "(c) CLI, agent can't load: conch peak RSS", unit: "MiB", values: viaLog.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
-    metric({ name: "(b) CLI, demo loads: time to interactive", unit: "ms", values: viaLoad.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
-    metric({ name: "(b) CLI, demo loads: full history drawn", unit: "ms", values: viaLoad.map((r) => r.history) }),
-    metric({ name: "(b) CLI, demo loads: conch peak RSS", unit: "MiB", values: viaLoad.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
-    metric({ name: "(b) CLI, demo loads: agent peak RSS", unit: "MiB", values: viaLoad.map((r) => r.agentHwmMiB) }),
+    ...(long ? [...longMetrics("agent can't load", longLog), ...longMetrics("demo loads", longLoad)] : []),
+    ...(PARTS.includes("bc")
+      ? [
+          metric({ name: "(c) CLI, agent can't load: time to interactive", unit: "ms", values: viaLog.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
+          metric({ name: "(c) CLI, agent can't load: full history drawn", unit: "ms", values: viaLog.map((r) => r.history) }),
+          metric({ name: "(c) CLI, agent can't load: conch peak RSS", unit: "MiB", values: viaLog.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
+          metric({ name: "(b) CLI, demo loads: time to interactive", unit: "ms", values: viaLoad.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
+          metric({ name: "(b) CLI, demo loads: full history drawn", unit: "ms", values: viaLoad.map((r) => r.history) }),
+          metric({ name: "(b) CLI, demo loads: conch peak RSS", unit: "MiB", values: viaLoad.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
+          metric({ name: "(b) CLI, demo loads: agent peak RSS", unit: "MiB", values: viaLoad.map((r) => r.agentHwmMiB) }),
+        ]
+      : []),
     ...inProcessMetrics(),
   ],
-  notes,
+  notes: notes.filter(Boolean),
 });
 
 function inProcessMetrics() {
+  if (!PARTS.includes("a")) return [];
   const skip = innerError ? `failed: ${innerError}` : undefined;
   return [
     metric({ name: "(a) in-process: prepareSession (index + log)", unit: "ms", values: inner.map((r) => r.prepareMs), skip }),
