@@ -99,8 +99,10 @@ export class OutputLog {
     this.bytes = this.limit + excess;
     if (excess > 0 && this.pieces.length > 0) {
       const first = this.pieces[0];
-      const cut = charBoundaryAfter(first, excess);
-      const removed = Buffer.byteLength(first.slice(0, cut), "utf8");
+      // As many bytes as characters: all ASCII, so any index is a character boundary.
+      const ascii = this.pieceBytes[0] === first.length;
+      const cut = ascii ? excess : charBoundaryAfter(first, excess);
+      const removed = ascii ? cut : Buffer.byteLength(first.slice(0, cut), "utf8");
       this.pieces[0] = first.slice(cut);
       this.pieceBytes[0] -= removed;
       this.bytes -= removed;
