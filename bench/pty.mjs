@@ -13,7 +13,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
-import { memKiB } from "./lib/proc.mjs";
+import { mainThreadCpuSeconds, memKiB } from "./lib/proc.mjs";
 import { typeKeys } from "./lib/keys.mjs";
 
 const args = parseArgs();
@@ -48,7 +48,7 @@ const panes = [];
 for (let i = 0; i < (part("pane") ? RUNS + 1 : 0); i++) {
   const r = await runInner();
   if (i > 0) panes.push(r);
-  log(`pty: pane run ${i}${i ? "" : " (warm-up)"}: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.parseMs.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s; loop lag p95 ${r.lagP95.toFixed(1)} ms; peak +${r.peakMiB.toFixed(0)} MiB`);
+  log(`pty: pane run ${i}${i ? "" : " (warm-up)"}: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.parseMs.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s; ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB, main thread ${r.mainMsPerMB.toFixed(0)}; loop lag p95 ${r.lagP95.toFixed(1)} ms; peak +${r.peakMiB.toFixed(0)} MiB`);
 }
 
 // ---- the emulator alone: the same bytes written straight into a TerminalScreen ------------------------------
@@ -108,7 +108,7 @@ else if (await waitForBuild(["dist/bundle/conch.js"], 0)) {
     try {
       const r = await paneThroughputInTui(i);
       if (i > 0) uiRuns.push(r);
-      log(`pty: TUI pane run ${i}${i ? "" : " (warm-up)"}: ${(UI_BYTES / 1e6).toFixed(0)} MB in ${r.ms.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s (first byte → conch answered the exit); conch CPU ${r.cpuPct.toFixed(0)} %`);
+      log(`pty: TUI pane run ${i}${i ? "" : " (warm-up)"}: ${(UI_BYTES / 1e6).toFixed(0)} MB in ${r.ms.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s (first byte → conch answered the exit); conch CPU ${r.cpuPct.toFixed(0)} %, ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB of which the main thread ${r.mainMsPerMB.toFixed(0)}`);
     } catch (err) {
       uiNote = `the TUI pane throughput run failed: ${err.message.split("\n")[0]}`;
       log(`pty: ${uiNote}\n${err.message}`);
@@ -132,10 +132,17 @@ report(args, {
   metrics: [
     metric({ name: "pane throughput (first byte → parsed)", unit: "MB/s", values: panes.map((r) => r.mbps), goal: { op: ">=", value: 25 } }),
     metric({ name: "pane throughput incl. command start", unit: "MB/s", values: panes.map((r) => r.mbpsFromSpawn) }),
+    metric({ name: "pane: CPU per MB (the process, all threads)", unit: "ms/MB", values: panes.map((r) => r.cpuMsPerMB) }),
+    metric({ name: "pane: main-thread CPU per MB", unit: "ms/MB", values: panes.map((r) => r.mainMsPerMB), note: "what a flood costs the thread the UI runs on" }),
     uiRuns.length
       ? metric({ name: "pane throughput with the UI live (TUI)", unit: "MB/s", values: uiRuns.map((r) => r.mbps), goal: { op: ">=", value: 30 } })
       : metric({ name: "pane throughput with the UI live (TUI)", unit: "MB/s", goal: { op: ">=", value: 30 }, skip: uiNote }),
-    ...(uiRuns.length ? [metric({ name: "conch CPU during the TUI pane flood", unit: "% of a core", values: uiRuns.map((r) => r.cpuPct) })] : []),
+    ...(uiRuns.length
+      ? [
+          metric({ name: "TUI pane flood: conch CPU per MB (all threads)", unit: "ms/MB", values: uiRuns.map((r) => r.cpuMsPerMB) }),
+          metric({ name: "TUI pane flood: main-thread CPU per MB", unit: "ms/MB", values: uiRuns.map((r) => r.mainMsPerMB) }),
+        ]
+      : []),
     metric({ name: "source alone (flood → /dev/null)", unit: "MB/s", values: source }),
     metric({ name: "TerminalScreen alone (same bytes, 64 KiB writes)", unit: "MB/s", values: parseOnly }),
     metric({ name: "node-pty alone (read and drop)", unit: "MB/s", values: ptyOnly }),
@@ -184,6 +191,8 @@ async function innerPane() {
   };
   probe = setTimeout(tick, 10);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuSeconds(process.pid);
   let first;
   let bytes = 0;
   const term = new ClientTerminal({ command: process.execPath, args: [FLOOD, "--bytes", String(BYTES)], cols: 100, rows: 30, scrollback: 10_000 });
@@ -193,6 +202,8 @@ async function innerPane() {
   });
   const status = await term.waitForExit();
   const t1 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  const mainMs = (mainThreadCpuSeconds(process.pid) - main0) * 1000;
   clearTimeout(probe);
   peak = Math.max(peak, memKiB(process.pid)?.hwm ?? 0);
   global.gc();
@@ -201,7 +212,7 @@ async function innerPane() {
   const rows = term.screen.scrollbackRows;
   term.release();
   process.stdout.write(
-    `${JSON.stringify({ bytes, parseMs: t1 - first, mbps: bytes / 1e6 / ((t1 - first) / 1000), mbpsFromSpawn: bytes / 1e6 / ((t1 - t0) / 1000), peakMiB: (peak - rss0) / 1024, retainedMiB: retained / 1048576, lagP95: quantile(lags, 0.95), lagMax: Math.max(...lags), exit: status, scrollbackRows: rows })}\n`,
+    `${JSON.stringify({ bytes, parseMs: t1 - first, mbps: bytes / 1e6 / ((t1 - first) / 1000), mbpsFromSpawn: bytes / 1e6 / ((t1 - t0) / 1000), peakMiB: (peak - rss0) / 1024, retainedMiB: retained / 1048576, lagP95: quantile(lags, 0.95), lagMax: Math.max(...lags), exit: status, scrollbackRows: rows, cpuMsPerMB: (cpu.user + cpu.system) / 1000 / (bytes / 1e6), mainMsPerMB: mainMs / (bytes / 1e6) })}\n`,
   );
 }
 
@@ -237,7 +248,7 @@ async function keysDuringFlood(i) {
 
 async function paneThroughputInTui(i) {
   const { isReady, TuiRun } = await import("./lib/tui.mjs");
-  const { cpuSeconds } = await import("./lib/proc.mjs");
+  const { cpuSeconds, mainThreadCpuSeconds } = await import("./lib/proc.mjs");
   const { readFileSync } = await import("node:fs");
   const cwd = path.join(dir, `ui-${i}`);
   mkdirSync(cwd, { recursive: true });
@@ -251,15 +262,19 @@ async function paneThroughputInTui(i) {
     await run.waitFor((lines) => lines.some((l) => /›\s*flood/.test(l)), 5000, "the typed prompt");
     await sleep(100);
     const c0 = cpuSeconds(run.pid);
+    const m0 = mainThreadCpuSeconds(run.pid);
     const t0 = run.now();
     run.write("\r");
     await run.waitFor((lines) => lines.some((l) => / (INFO| WARN|ERROR|DEBUG) /.test(l)), 30_000, "the flood in the pane");
     await run.waitFor(isReady, 120_000, "the turn to end");
-    const cpuPct = ((cpuSeconds(run.pid) - c0) / ((run.now() - t0) / 1000)) * 100;
+    const cpuS = cpuSeconds(run.pid) - c0;
+    const mainS = mainThreadCpuSeconds(run.pid) - m0;
+    const cpuPct = (cpuS / ((run.now() - t0) / 1000)) * 100;
     const first = Number(readFileSync(stamp, "utf8"));
     const { exitedAt } = JSON.parse(readFileSync(stats, "utf8"));
     const ms = exitedAt - first;
-    return { ms, mbps: UI_BYTES / 1e6 / (ms / 1000), cpuPct };
+    // CPU per MB does not depend on what else the machine runs, unlike MB/s.
+    return { ms, mbps: UI_BYTES / 1e6 / (ms / 1000), cpuPct, mainMsPerMB: (mainS * 1000) / (UI_BYTES / 1e6), cpuMsPerMB: (cpuS * 1000) / (UI_BYTES / 1e6) };
   } finally {
     await run.stop();
   }
