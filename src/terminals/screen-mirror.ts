@@ -1,18 +1,17 @@
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import type { FromScreenThread, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
-import { screenThread } from "./screen-thread.js";
+import { screenThread, type ScreenThread } from "./screen-thread.js";
 import type { ScreenView } from "./terminal.js";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_SCROLLBACK, positiveInt, type ScreenLine, type SnapshotOptions, type TerminalScreenOptions } from "./terminal-screen.js";
 
 /**
  * A client terminal's screen as the main thread sees it: the emulator runs on the screen thread
  * (screen-worker.ts), and this holds the rows of its latest frame, so `snapshot` stays synchronous
- * and costs nothing while output floods in. Views get the rows they asked for one frame later when
+ * and a flood of output is never parsed on the thread the UI runs on. Views get the rows they asked for one frame later when
  * they ask for more than the frames carry (a taller tail, another scrolled window); until then they
  * get the closest rows there are.
  */
 export class ScreenMirror implements ScreenView {
-  private readonly thread = screenThread();
   private readonly id: number;
   private width: number;
   private height: number;
@@ -36,7 +35,11 @@ export class ScreenMirror implements ScreenView {
   private lostReason: string | null = null;
   private disposed = false;
 
-  constructor(options: Omit<TerminalScreenOptions, "convertEol"> = {}) {
+  /** `thread` runs the emulator: the process's screen thread unless told otherwise. */
+  constructor(
+    options: Omit<TerminalScreenOptions, "convertEol"> = {},
+    private readonly thread: ScreenThread = screenThread(),
+  ) {
     this.width = positiveInt(options.cols, DEFAULT_COLS);
     this.height = positiveInt(options.rows, DEFAULT_ROWS);
     this.tailRows = this.height;

@@ -29,11 +29,14 @@ function workerFile(): string {
  * Started with the first terminal; it never keeps conch alive on its own, except while the main
  * thread waits for an answer from it (a flush, a text), so such a wait cannot be cut short by exit.
  */
-class ScreenThread {
+export class ScreenThread {
   private worker: Worker | undefined;
   private readonly clients = new Map<number, ScreenThreadClient>();
   private nextId = 1;
   private waits = 0;
+
+  /** `file` is the worker's script; conch's own is found beside this module. */
+  constructor(private readonly file: () => string = workerFile) {}
 
   /** Registers a screen; returns its id for `post`. */
   attach(client: ScreenThreadClient): number {
@@ -64,7 +67,7 @@ class ScreenThread {
   private start(): void {
     if (this.worker) return;
     // No flags of conch's own process: `--input-type` or `--eval` would stop the worker from loading.
-    const worker = new Worker(workerFile(), { name: "conch-screens", execArgv: [] });
+    const worker = new Worker(this.file(), { name: "conch-screens", execArgv: [] });
     worker.unref();
     if (this.waits > 0) worker.ref();
     worker.on("message", (message: FromScreenThread) => this.clients.get(message.id)?.receive(message));

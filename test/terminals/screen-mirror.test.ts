@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientTerminal, type ClientTerminalOptions } from "../../src/terminals/client-terminal.js";
+import { ScreenMirror } from "../../src/terminals/screen-mirror.js";
+import { ScreenThread } from "../../src/terminals/screen-thread.js";
 import { TerminalScreen } from "../../src/terminals/terminal-screen.js";
 import { waitUntil } from "./wait.js";
 
@@ -116,5 +121,26 @@ describe("a client terminal's screen, parsed on the screen thread", () => {
     await waitUntil(() => changes > 0, "a frame after the resize");
     expect(terminal.screen.snapshot({ tail: 4 })).toEqual(screen.snapshot({ tail: 4 }));
     expect(terminal.screen.snapshot({ tail: 4 }).map((line) => line.map((s) => s.text).join(""))).toEqual(["abcdefghij", "abcdefghij", "abcdefghij", "ok"]);
+  });
+});
+
+describe("a screen whose thread fails", () => {
+  it("says why in place of the rows, and nothing waits on it forever", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "conch-screen-thread-"));
+    const broken = path.join(dir, "broken-worker.mjs");
+    writeFileSync(broken, 'throw new Error("no emulator here");\n');
+    const screen = new ScreenMirror({ cols: 20, rows: 3 }, new ScreenThread(() => broken));
+    let changed = false;
+    let parsed = false;
+    screen.onChange(() => (changed = true));
+    screen.onParsed(() => (parsed = true));
+    screen.write("hello\r\n");
+    await screen.flush();
+    await waitUntil(() => changed && parsed, "the failure reached the screen");
+    expect(screen.snapshot({ tail: 3 })).toEqual([[{ text: "(the screen thread failed: no emulator here)", dim: true }]]);
+    expect(screen.pending).toBe(0);
+    expect(await screen.plainText()).toBe("");
+    screen.dispose();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
