@@ -133,7 +133,7 @@ for (let i = 0; i < KEY_RUNS; i++) {
       return { latencies, duringFlood };
     });
     keyRuns.push(r);
-    log(`flood: keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms${r.duringFlood ? "" : " (the flood ended before the last key)"}`);
+    log(`flood: keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms${r.duringFlood ? "" : " (typing stopped once conch had drawn the end)"}`);
   } catch (err) {
     keyNotes.push(`a keys run failed: ${err.message.split("\n")[0]}`);
     log(`flood: keys run failed: ${err.message}`);
