@@ -51,6 +51,7 @@ export class ScreenThread {
     this.clients.delete(id);
   }
 
+  /** Sends a message to the thread; dropped when it is gone (its screens were told). */
   post(message: ToScreenThread): void {
     this.worker?.postMessage(message);
   }
@@ -60,6 +61,7 @@ export class ScreenThread {
     if (this.waits++ === 0) this.worker?.ref();
   }
 
+  /** The answer came: conch may exit without the thread again. */
   endWait(): void {
     if (this.waits > 0 && --this.waits === 0) this.worker?.unref();
   }
