@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // idle: the TUI left alone for 10 s once the session is ready: frames per second (writes to the
-// PTY) and CPU of the conch process (utime+stime from /proc/<pid>/stat). Goals: 0 frames/s, <= 2% CPU.
+// PTY), CPU of the conch process (utime+stime from /proc/<pid>/stat) and its resident memory (VmRSS
+// at the end of the window). Goals: 0 frames/s, <= 2% CPU, <= 80 MiB RSS.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { isolatedEnv, log, metric, numOpt, parseArgs, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
-import { cpuSeconds, processTree } from "./lib/proc.mjs";
+import { cpuSeconds, memKiB, processTree } from "./lib/proc.mjs";
 import { isReady, TuiRun } from "./lib/tui.mjs";
 
 const args = parseArgs();
@@ -39,8 +40,9 @@ async function once(i) {
     const c1 = cpuSeconds(run.pid);
     const a1 = agentPids.map(cpuSeconds);
     const frames = run.writes.length - w0;
+    const mem = memKiB(run.pid);
     const agentCpu = a1.reduce((s, x, k) => s + (x - a0[k]), 0);
-    return { fps: frames / elapsed, frames, bytes: run.bytes - b0, cpuPct: ((c1 - c0) / elapsed) * 100, agentCpuPct: (agentCpu / elapsed) * 100, graceWrites, screen: run.lines() };
+    return { fps: frames / elapsed, frames, bytes: run.bytes - b0, cpuPct: ((c1 - c0) / elapsed) * 100, agentCpuPct: (agentCpu / elapsed) * 100, graceWrites, rssMiB: mem.rss / 1024, hwmMiB: mem.hwm / 1024, screen: run.lines() };
   } finally {
     await run.stop();
   }
@@ -49,7 +51,7 @@ async function once(i) {
 const runs = [];
 for (let i = 0; i < RUNS; i++) {
   const r = await once(i);
-  log(`idle: run ${i + 1}/${RUNS}: ${r.frames} writes in ${SECONDS} s, conch CPU ${r.cpuPct.toFixed(2)}%`);
+  log(`idle: run ${i + 1}/${RUNS}: ${r.frames} writes in ${SECONDS} s, conch CPU ${r.cpuPct.toFixed(2)}%, RSS ${r.rssMiB.toFixed(0)} MiB (peak ${r.hwmMiB.toFixed(0)} MiB)`);
   runs.push(r);
 }
 const notes = [`window: ${SECONDS} s, starting ${GRACE_MS} ms after the session was ready (writes in that grace: ${runs.map((r) => r.graceWrites).join(", ")})`];
@@ -62,6 +64,8 @@ report(args, {
     metric({ name: "frames/s while idle", unit: "frames/s", values: runs.map((r) => r.fps), goal: { op: "<=", value: 0 } }),
     metric({ name: "conch CPU while idle", unit: "%", values: runs.map((r) => r.cpuPct), goal: { op: "<=", value: 2 } }),
     metric({ name: "demo agent CPU while idle", unit: "%", values: runs.map((r) => r.agentCpuPct) }),
+    metric({ name: "conch RSS while idle", unit: "MiB", values: runs.map((r) => r.rssMiB), goal: { op: "<=", value: 80 } }),
+    metric({ name: "conch peak RSS up to then", unit: "MiB", values: runs.map((r) => r.hwmMiB) }),
   ],
   notes,
 });

@@ -8,13 +8,16 @@
 //   (b) the CLI, `conch --resume <id>` under node-pty, the demo agent loading (replaying) the session;
 //   (c) the CLI with an agent that cannot load or resume (the demo behind a proxy that hides both):
 //       conch folds its own log.
-// Goals: time to interactive <= 1 s, peak RSS <= 400 MB.
-import { cpSync, mkdirSync, readFileSync, statSync } from "node:fs";
+//   (d) both CLI paths on a long conversation: 2,000 turns of markdown and code
+//       (lib/session-gen.mjs generateLongSession): a key typed at 50 ms, keys typed while the
+//       history is written, the whole transcript in the scrollback, peak RSS.
+// Goals: time to interactive <= 500 ms, peak RSS <= 400 MB; (d) key echoed <= 200 ms, whole
+// transcript in scrollback <= 2 s, peak RSS <= 250 MiB.
+import { cpSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
 import { memKiB } from "./lib/proc.mjs";
 
 const args = parseArgs();
@@ -27,53 +30,35 @@ if (args.opts["inner-fold"]) {
 
 const RUNS = numOpt(args, "runs", 3, 1);
 const UPDATES = numOpt(args, "updates", 10_000);
+const LONG_TURNS = numOpt(args, "turns", 2000);
+const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
+/** `--parts a,bc,d`: which paths to run (all by default). */
+const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
 
 if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
-  report(args, { bench: "replay", metrics: [metric({ name: "time to interactive", unit: "ms", goal: { op: "<=", value: 1000 }, skip: "the TUI is not built" })] });
+  report(args, { bench: "replay", metrics: [metric({ name: "time to interactive", unit: "ms", goal: { op: "<=", value: 500 }, skip: "the TUI is not built" })] });
   process.exit(0);
 }
 
-const { generateTurns, mixOf } = await import("./lib/session-gen.mjs");
-const { startOrchestrator, playTurns } = await import("./lib/drive.mjs");
-const { SessionRecorder } = await import("../dist/orchestrator/session-recorder.js");
-const { demoAgentCommand } = await import("../dist/agents/presets.js");
-const { appendToHistory } = await import("../dist/demo/session-history.js");
-const { SessionStore } = await import("../dist/demo/session-store.js");
-const { sessionLogPath } = await import("../dist/store/state-dir.js");
+const { generateLongSession, generateTurns, mixOf } = await import("./lib/session-gen.mjs");
+const { writeSession } = await import("./lib/session-writer.mjs");
 const { hasPrompt, isReady, TuiRun } = await import("./lib/tui.mjs");
+const { typeKeys } = await import("./lib/keys.mjs");
+const { editorShows } = await import("./lib/startup-probe.mjs");
 
 const dir = tempDir("replay");
-const pristine = path.join(dir, "pristine");
-const root = path.join(pristine, "state");
-const demoState = path.join(pristine, "demo-state");
-const cwd = path.join(pristine, "project");
-mkdirSync(cwd, { recursive: true });
 
 // ---- the session -----------------------------------------------------------------------------------
-const id = `demo-${randomUUID()}`;
 const turns = generateTurns({ updates: UPDATES, marker: MARKER });
-const demoCmd = demoAgentCommand();
-const recorder = new SessionRecorder({ agent: "demo", agentCommand: [demoCmd.command, ...demoCmd.args], cwd, root });
 const tGen = performance.now();
-const { orch, agent } = await startOrchestrator({ sessionId: id, sink: recorder, cwd, agentName: "demo", agentCommand: demoCmd });
-recorder.attach(() => orch.state);
-await playTurns(orch, agent, turns);
-await recorder.close();
-const history = [];
-for (const t of turns) {
-  appendToHistory(history, { sessionUpdate: "user_message_chunk", content: { type: "text", text: t.prompt } });
-  for (const u of t.updates) appendToHistory(history, u);
-}
-const now = new Date().toISOString();
-new SessionStore(demoState).saveSync({ version: 1, sessionId: id, cwd, title: turns[0].prompt.slice(0, 60), createdAt: now, updatedAt: now, modeId: "code", model: "demo-fast", allowAlwaysEdits: false, usedTokens: 0, history });
-const logBytes = statSync(sessionLogPath(id, root)).size;
-const logEvents = readFileSync(sessionLogPath(id, root), "utf8").split("\n").filter(Boolean).length;
-log(`replay: wrote session ${id}: ${UPDATES} updates in ${turns.length} turns, log ${(logBytes / 1e6).toFixed(1)} MB / ${logEvents} events, demo replays ${history.length} updates (${(performance.now() - tGen).toFixed(0)} ms)`);
+const written = await writeSession(turns, path.join(dir, "pristine"));
+const { id, root, demoState, cwd, logBytes, logEvents } = written;
+log(`replay: wrote session ${id}: ${UPDATES} updates in ${turns.length} turns, log ${(logBytes / 1e6).toFixed(1)} MB / ${logEvents} events, demo replays ${written.replayUpdates} updates (${(performance.now() - tGen).toFixed(0)} ms)`);
 
 // ---- (a) in-process fold + first render ---------------------------------------------------------------
 const inner = [];
 let innerError;
-for (let i = 0; i < RUNS + 1; i++) {
+for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
   const r = await runInner({ root, id, cwd, marker: MARKER });
   if (r.error) {
     innerError = r.error;
@@ -85,12 +70,16 @@ for (let i = 0; i < RUNS + 1; i++) {
 }
 
 // ---- (b), (c) the CLI --------------------------------------------------------------------------------
-async function cli(label, extraArgs, i) {
+/**
+ * `conch --resume` of `session` in a PTY. With `typing`: a key typed at 50 ms (when the App's editor
+ * shows it), then a letter every 30-60 ms until the history is all written (each key's echo time).
+ */
+async function cli(label, session, extraArgs, i, { typing = false, scrollback = 20_000, firstText } = {}) {
   const runDir = path.join(dir, `${label}-${i}`);
-  cpSync(root, path.join(runDir, "state"), { recursive: true });
-  cpSync(demoState, path.join(runDir, "demo-state"), { recursive: true });
+  cpSync(session.root, path.join(runDir, "state"), { recursive: true });
+  cpSync(session.demoState, path.join(runDir, "demo-state"), { recursive: true });
   const env = isolatedEnv(runDir);
-  const run = new TuiRun({ args: ["--resume", id, ...extraArgs], env, cwd, scrollback: 20_000 });
+  const run = new TuiRun({ args: ["--resume", session.id, ...extraArgs], env, cwd: session.cwd, scrollback });
   let hwm = 0;
   let agentHwm = 0;
   const sampler = setInterval(() => {
@@ -100,19 +89,34 @@ async function cli(label, extraArgs, i) {
   let markerAt;
   run.proc.onData((d) => {
     if (markerAt === undefined && (tail + d).includes(MARKER)) markerAt = run.now();
-    tail = d.slice(-MARKER.length);
+    tail = (tail + d).slice(-MARKER.length);
   });
+  const firstKey = typing ? new Promise((resolve) => setTimeout(() => resolve(run.now()), 50)).then((at) => (run.write("x"), at)) : undefined;
   try {
     const prompt = await run.waitFor(hasPrompt, 15_000, "an input prompt");
-    const ready = await run.waitFor(isReady, 60_000, "the session to be ready");
-    const deadline = Date.now() + 30_000;
+    let echoed = NaN;
+    const keys = [];
+    if (typing) {
+      await firstKey;
+      echoed = await run.waitFor(editorShows("x"), 60_000, "the key typed at 50 ms in the App's editor");
+      // Up to 39 more, so the input never needs clearing: a frame half drawn can look like a cleared input.
+      if (markerAt === undefined) keys.push(...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => markerAt === undefined, timeoutMs: 60_000 })));
+    }
+    const deadline = Date.now() + 120_000;
+    if (typing) {
+      // The placeholder that says the session is open shows only in an empty input.
+      while (markerAt === undefined && Date.now() < deadline) await sleep(20);
+      run.write("\x15");
+    }
+    const ready = await run.waitFor(isReady, 120_000, "the session to be ready");
     while (markerAt === undefined && Date.now() < deadline) await sleep(20);
     await sleep(300);
     hwm = Math.max(hwm, memKiB(run.pid)?.hwm ?? 0);
     const { processTree } = await import("./lib/proc.mjs");
     for (const p of processTree(run.pid)) if (p !== run.pid) agentHwm = Math.max(agentHwm, memKiB(p)?.hwm ?? 0);
-    const drawn = run.allText().includes(MARKER);
-    return { prompt, ready, history: markerAt ?? NaN, interactive: Math.max(prompt, ready), hwmMiB: hwm / 1024, agentHwmMiB: agentHwm / 1024, drawn };
+    const text = run.allText();
+    const drawn = text.includes(MARKER) && (firstText === undefined || text.includes(firstText));
+    return { prompt, ready, echoed, keys, history: markerAt ?? NaN, interactive: Math.max(prompt, ready), hwmMiB: hwm / 1024, agentHwmMiB: agentHwm / 1024, drawn };
   } finally {
     clearInterval(sampler);
     await run.stop();
@@ -125,11 +129,11 @@ const cliErrors = [];
 const failed = (label) => (err) => {
   cliErrors.push(`${label}: ${err.message.split("\n")[0]}`);
   log(`replay ${label}: ${err.message}`);
-  return { prompt: NaN, ready: NaN, history: NaN, interactive: NaN, hwmMiB: NaN, agentHwmMiB: NaN, drawn: false };
+  return { prompt: NaN, ready: NaN, echoed: NaN, keys: [], history: NaN, interactive: NaN, hwmMiB: NaN, agentHwmMiB: NaN, drawn: false };
 };
-for (let i = 0; i < RUNS + 1; i++) {
-  const b = await cli("load", [], i).catch(failed("(b)"));
-  const c = await cli("noload", ["--agent", noLoad], i).catch(failed("(c)"));
+for (let i = 0; i < (PARTS.includes("bc") ? RUNS + 1 : 0); i++) {
+  const b = await cli("load", written, [], i).catch(failed("(b)"));
+  const c = await cli("noload", written, ["--agent", noLoad], i).catch(failed("(c)"));
   log(`replay (b) load: prompt ${b.prompt.toFixed(0)}, ready ${b.ready.toFixed(0)}, history ${b.history.toFixed(0)} ms, HWM ${b.hwmMiB.toFixed(0)} MiB${b.drawn ? "" : " (marker NOT on screen)"}`);
   log(`replay (c) no load: prompt ${c.prompt.toFixed(0)}, ready ${c.ready.toFixed(0)}, history ${c.history.toFixed(0)} ms, HWM ${c.hwmMiB.toFixed(0)} MiB${c.drawn ? "" : " (marker NOT on screen)"}`);
   if (i > 0) {
@@ -138,10 +142,43 @@ for (let i = 0; i < RUNS + 1; i++) {
   }
 }
 
+// ---- (d) a long conversation: 2,000 turns of markdown and code -------------------------------------------
+const longTurns = PARTS.includes("d") ? generateLongSession({ turns: LONG_TURNS, marker: MARKER }) : [];
+const tLong = performance.now();
+const long = PARTS.includes("d") ? await writeSession(longTurns, path.join(dir, "pristine-long")) : undefined;
+if (long) log(`replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`);
+const firstPrompt = longTurns[0]?.prompt;
+const longLoad = [];
+const longLog = [];
+for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
+  const opts = { typing: true, scrollback: 200_000, firstText: firstPrompt };
+  const b = await cli("long-load", long, [], i, opts).catch(failed("(d) load"));
+  const c = await cli("long-noload", long, ["--agent", noLoad], i, opts).catch(failed("(d) no load"));
+  for (const [label, r] of [["demo loads", b], ["no load", c]]) {
+    log(`replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms, ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT all in the scrollback)"}`);
+  }
+  if (i > 0) {
+    longLoad.push(b);
+    longLog.push(c);
+  }
+}
+function longMetrics(label, runs) {
+  const typed = runs.flatMap((r) => r.keys);
+  return [
+    metric({ name: `(d) 2,000 turns, ${label}: key typed at 50 ms echoed`, unit: "ms", values: runs.map((r) => r.echoed), goal: { op: "<=", value: 200 } }),
+    metric({ name: `(d) 2,000 turns, ${label}: whole transcript in scrollback`, unit: "ms", values: runs.map((r) => r.history), goal: { op: "<=", value: 2000 }, note: runs.every((r) => r.drawn) ? undefined : "the first prompt or the last answer was missing from the scrollback in some runs" }),
+    metric({ name: `(d) 2,000 turns, ${label}: conch peak RSS`, unit: "MiB", values: runs.map((r) => r.hwmMiB), goal: { op: "<=", value: 250 } }),
+    typed.length
+      ? metric({ name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`, unit: "ms", values: runs.filter((r) => r.keys.length).map((r) => quantile(r.keys, 0.95)), note: `${typed.length} keys; p50 ${quantile(typed, 0.5).toFixed(0)} ms` })
+      : metric({ name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`, unit: "ms", skip: "the history was all written before the first key echoed" }),
+  ];
+}
+
 const notes = [
-  `session: ${UPDATES} updates (${Object.entries(mixOf(turns)).map(([k, v]) => `${k} ${v}`).join(", ")}) in ${turns.length} turns; conch's log ${(logBytes / 1e6).toFixed(1)} MB, ${logEvents} events; the demo agent coalesces chunks of a message in its store, so its session/load replays ${history.length} updates`,
+  `session: ${UPDATES} updates (${Object.entries(mixOf(turns)).map(([k, v]) => `${k} ${v}`).join(", ")}) in ${turns.length} turns; conch's log ${(logBytes / 1e6).toFixed(1)} MB, ${logEvents} events; the demo agent coalesces chunks of a message in its store, so its session/load replays ${written.replayUpdates} updates`,
   "time to interactive = the input prompt is drawn and the session is open (the placeholder invites a message, so what is typed is sent at once); full history = the last history item (a marker at the end of the last answer) was written to the terminal",
   "one warm-up run of each path is not counted",
+  long && `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = the last answer's marker written, and the first prompt and the marker both in the terminal's scrollback afterwards`,
 ];
 if (innerError) notes.push(`(a) in-process render failed: ${innerError}`);
 for (const e of new Set(cliErrors)) notes.push(`a CLI run failed: ${e}`);
@@ -151,19 +188,25 @@ report(args, {
   bench: "replay",
   title: `--resume of a ${UPDATES}-update session`,
   metrics: [
-    metric({ name: "(c) CLI, agent can't load: time to interactive", unit: "ms", values: viaLog.map((r) => r.interactive), goal: { op: "<=", value: 1000 } }),
-    metric({ name: "(c) CLI, agent can't load: full history drawn", unit: "ms", values: viaLog.map((r) => r.history) }),
-    metric({ name: "(c) CLI, agent can't load: conch peak RSS", unit: "MiB", values: viaLog.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
-    metric({ name: "(b) CLI, demo loads: time to interactive", unit: "ms", values: viaLoad.map((r) => r.interactive), goal: { op: "<=", value: 1000 } }),
-    metric({ name: "(b) CLI, demo loads: full history drawn", unit: "ms", values: viaLoad.map((r) => r.history) }),
-    metric({ name: "(b) CLI, demo loads: conch peak RSS", unit: "MiB", values: viaLoad.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
-    metric({ name: "(b) CLI, demo loads: agent peak RSS", unit: "MiB", values: viaLoad.map((r) => r.agentHwmMiB) }),
+    ...(long ? [...longMetrics("agent can't load", longLog), ...longMetrics("demo loads", longLoad)] : []),
+    ...(PARTS.includes("bc")
+      ? [
+          metric({ name: "(c) CLI, agent can't load: time to interactive", unit: "ms", values: viaLog.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
+          metric({ name: "(c) CLI, agent can't load: full history drawn", unit: "ms", values: viaLog.map((r) => r.history) }),
+          metric({ name: "(c) CLI, agent can't load: conch peak RSS", unit: "MiB", values: viaLog.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
+          metric({ name: "(b) CLI, demo loads: time to interactive", unit: "ms", values: viaLoad.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
+          metric({ name: "(b) CLI, demo loads: full history drawn", unit: "ms", values: viaLoad.map((r) => r.history) }),
+          metric({ name: "(b) CLI, demo loads: conch peak RSS", unit: "MiB", values: viaLoad.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
+          metric({ name: "(b) CLI, demo loads: agent peak RSS", unit: "MiB", values: viaLoad.map((r) => r.agentHwmMiB) }),
+        ]
+      : []),
     ...inProcessMetrics(),
   ],
-  notes,
+  notes: notes.filter(Boolean),
 });
 
 function inProcessMetrics() {
+  if (!PARTS.includes("a")) return [];
   const skip = innerError ? `failed: ${innerError}` : undefined;
   return [
     metric({ name: "(a) in-process: prepareSession (index + log)", unit: "ms", values: inner.map((r) => r.prepareMs), skip }),

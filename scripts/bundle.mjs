@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Bundles the CLI (and the demo agent) into dist/bundle/ with esbuild: one entry file each, plus
+// Bundles the CLI (and the demo agent, and the screen thread) into dist/bundle/ with esbuild: one entry file each, plus
 // the chunks they import lazily (the TUI, the markdown/highlighting/diff libraries). Node then
 // reads a few large files instead of resolving and loading hundreds of small modules, which was
 // most of conch's start (see bench/startup.mjs). `bin/conch.js` runs dist/bundle/conch.js.
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,7 +45,9 @@ const yogaWithoutFetch = {
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { conch: "src/cli/main.ts", demo: "src/demo/main.ts" },
+  // screen-worker: the thread that runs client terminals' emulators (src/terminals/screen-thread.ts
+  // finds it beside the chunk that starts it).
+  entryPoints: { conch: "src/cli/main.ts", demo: "src/demo/main.ts", "screen-worker": "src/terminals/screen-worker.ts" },
   outdir,
   bundle: true,
   splitting: true,
@@ -68,3 +70,17 @@ const result = await build({
 });
 // Kept for bench/startup.mjs, which times each lazily loaded chunk.
 writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
+
+/**
+ * V8 keeps every loaded file's source as a string, and one non-ASCII character makes the whole
+ * string two bytes a character. esbuild escapes them in code, but not in comments: a typographic
+ * apostrophe in highlight.js's comments doubled its 1.9 MB chunk in conch's heap (zod's likewise).
+ * Comment lines get `?` instead; anything else non-ASCII is left alone and reported.
+ */
+for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js")).map((f) => path.join(root, f))) {
+  const source = readFileSync(file, "utf8");
+  if (/^[\x00-\x7f]*$/.test(source)) continue;
+  const ascii = source.replace(/^(\s*(?:\/\/|\/\*|\*).*)$/gm, (line) => line.replace(/[^\x00-\x7f]/g, "?"));
+  writeFileSync(file, ascii);
+  if (!/^[\x00-\x7f]*$/.test(ascii)) console.warn(`bundle: ${path.basename(file)} keeps non-ASCII characters outside comments: V8 will hold its source at two bytes a character`);
+}

@@ -31,6 +31,17 @@ export function cpuSeconds(pid) {
   }
 }
 
+/** User+system CPU seconds of a process's main thread alone (its worker threads left out). */
+export function mainThreadCpuSeconds(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
 /** VmRSS and VmHWM (peak RSS) in KiB, or undefined once the process is gone. */
 export function memKiB(pid) {
   try {

@@ -119,3 +119,55 @@ export function mixOf(turns) {
   for (const t of turns) for (const u of t.updates) mix[u.sessionUpdate] = (mix[u.sessionUpdate] ?? 0) + 1;
   return mix;
 }
+
+const TOPICS = ["the parser", "the cache", "the build", "error handling", "the config loader", "the test suite", "the CLI", "logging", "the retry loop", "types"];
+const LANGS = [
+  ["ts", CODE],
+  ["sh", ["npm test -- --run parser", "git diff --stat HEAD~1", "rg -n \"TODO\" src/", "node --version"]],
+  ["json", ["{", '  "name": "demo",', '  "version": "1.0.0",', '  "scripts": { "test": "vitest" }', "}"]],
+];
+
+/** A markdown answer as a model writes one: a heading, prose with emphasis and inline code, a list, a fenced code block, a closing line. */
+function markdownAnswer(r, t) {
+  const topic = r.pick(TOPICS);
+  const [lang, lines] = r.pick(LANGS);
+  const code = Array.from({ length: r.int(4, 10) }, () => r.pick(lines)).join("\n");
+  const list = Array.from({ length: r.int(2, 4) }, () => `- **${r.pick(WORDS)}**: ${sentence(r, r.int(4, 9))} \`${r.pick(WORDS)}()\``).join("\n");
+  return `## ${topic[0].toUpperCase()}${topic.slice(1)}, step ${t + 1}\n\n${sentence(r)} Look at \`src/${r.pick(WORDS)}.ts\`: *${sentence(r, r.int(3, 6))}*\n\n${list}\n\n\`\`\`${lang}\n${code}\n\`\`\`\n\n${sentence(r)} ${sentence(r)}\n`;
+}
+
+/**
+ * A long conversation: `turns` turns, each a prompt and a streamed markdown answer with a code
+ * block (a thought first in half of them, a tool call with output or a diff in every third, then a
+ * usage meter). `marker` ends the very last answer, so a screen can tell when the end is drawn.
+ */
+export function generateLongSession({ turns = 2000, seed = 11, marker } = {}) {
+  const r = rng(seed);
+  const out = [];
+  let tool = 0;
+  let used = 0;
+  for (let t = 0; t < turns; t++) {
+    const u = [];
+    const msg = (text, kind = "agent_message_chunk") => {
+      const messageId = `m${t}-${u.length}`;
+      for (const c of chunks(text, r)) u.push({ sessionUpdate: kind, content: { type: "text", text: c }, messageId });
+    };
+    if (r() < 0.5) msg(sentence(r), "agent_thought_chunk");
+    if (t % 3 === 2) {
+      const id = `call_${++tool}`;
+      const edit = r() < 0.5;
+      const file = `src/${r.pick(WORDS)}/${r.pick(WORDS)}.ts`;
+      u.push({ sessionUpdate: "tool_call", toolCallId: id, title: edit ? `edit ${file}` : `npm test -- ${r.pick(WORDS)}`, kind: edit ? "edit" : "execute", status: "pending", rawInput: edit ? { path: file } : { command: "npm test" }, locations: [{ path: file }] });
+      const content = edit
+        ? [{ type: "diff", path: file, oldText: outputText(r, r.int(3, 8)), newText: outputText(r, r.int(3, 8)) }]
+        : [{ type: "content", content: { type: "text", text: outputText(r, r.int(3, 12)) } }];
+      u.push({ sessionUpdate: "tool_call_update", toolCallId: id, status: "completed", content, rawOutput: { exitCode: 0 } });
+    }
+    const last = t === turns - 1;
+    msg(markdownAnswer(r, t) + (last && marker ? `\n${marker}\n` : ""));
+    used = (used + r.int(500, 3000)) % 200_000;
+    u.push({ sessionUpdate: "usage_update", used, size: 200_000 });
+    out.push({ prompt: `${sentence(r, r.int(4, 14))} (turn ${t + 1})`, updates: u });
+  }
+  return out;
+}

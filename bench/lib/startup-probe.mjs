@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { hasAppFrame, TuiRun } from "./tui.mjs";
 
 /** The App's input line with `text` typed into it (not the instant prompt's echo: its status line is gone). */
-const editorShows = (text) => (lines) => hasAppFrame(lines) && lines.some((l) => new RegExp(`^\\s*›\\s?${text}`).test(l));
+export const editorShows = (text) => (lines) => hasAppFrame(lines) && lines.some((l) => new RegExp(`^\\s*›\\s?${text}`).test(l));
 
 /**
  * Follows a --trace file while conch writes it. `entries` are its lines so far, each with `seenAt`

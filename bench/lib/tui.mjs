@@ -36,7 +36,9 @@ export class TuiRun {
     this.rows = rows;
     this.term = new xterm.Terminal({ cols, rows, scrollback, allowProposedApi: true });
     this.waiters = [];
+    /** When each read from the PTY arrived (ms since spawn), and its size in UTF-8 bytes. */
     this.writes = [];
+    this.writeBytes = [];
     this.bytes = 0;
     this.exited = false;
     this.t0 = performance.now();
@@ -53,7 +55,9 @@ export class TuiRun {
     this.proc.onData((data) => {
       const t = performance.now() - this.t0;
       this.writes.push(t);
-      this.bytes += data.length;
+      const size = Buffer.byteLength(data);
+      this.writeBytes.push(size);
+      this.bytes += size;
       this.term.write(data, () => this.check(t));
     });
   }
@@ -133,6 +137,9 @@ export class TuiRun {
       await this.exit;
       clearTimeout(t);
     }
+    // Conditions still awaited will never be met; their timers must not keep the bench alive.
+    for (const w of this.waiters) clearTimeout(w.timer);
+    this.waiters = [];
     this.term.dispose();
   }
 }

@@ -11,7 +11,7 @@ import { PtyExitDrain } from "./pty-exit-drain.js";
 import { signalName } from "./process-group.js";
 import { newProcessTag, PROCESS_TAG_VAR, processRoot, processTreeAlive, signalProcessTree, trackProcessTree, type ProcessRoot, type TreeMember } from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
-import { TerminalScreen } from "./terminal-screen.js";
+import { ScreenMirror } from "./screen-mirror.js";
 
 /** node-pty is native and needed only once a command runs: loaded then, from node_modules. */
 const loadModule = createRequire(import.meta.url);
@@ -21,10 +21,10 @@ function nodePty(): typeof NodePty {
   return ptyModule;
 }
 
-/** Pause reading the PTY when this much output waits for the emulator... */
-export const PAUSE_ABOVE_PENDING_BYTES = 1024 * 1024;
+/** Pause reading the PTY when this much output (UTF-16 units) waits for the emulator... */
+export const PAUSE_ABOVE_PENDING = 1024 * 1024;
 /** ...and read again once it has caught up to below this. */
-export const RESUME_BELOW_PENDING_BYTES = 256 * 1024;
+export const RESUME_BELOW_PENDING = 256 * 1024;
 /** How long a command may take to die after SIGTERM before its group gets SIGKILL. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
 
@@ -54,7 +54,8 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   /** The command as a person would type it, for the pane's title. */
   readonly commandLine: string;
   readonly pid: number;
-  readonly screen: TerminalScreen;
+  /** The emulator runs on the screen thread; this holds its latest frame. */
+  readonly screen: ScreenMirror;
 
   private readonly pty: IPty;
   private readonly log: OutputLog;
@@ -69,7 +70,6 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private status: ExitStatus | null = null;
   private alive = true;
   private isReleased = false;
-  private pendingBytes = 0;
   private paused = false;
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exitDrain: PtyExitDrain;
@@ -93,7 +93,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     if (findExecutable(planned.file, env.PATH, this.cwd) === null) {
       throw new Error(`Command not found: ${planned.file}`);
     }
-    this.screen = new TerminalScreen({ cols: options.cols, rows: options.rows, scrollback: options.scrollback });
+    this.screen = new ScreenMirror({ cols: options.cols, rows: options.rows, scrollback: options.scrollback });
     try {
       this.pty = nodePty().spawn(planned.file, planned.args, {
         name: env.TERM,
@@ -117,6 +117,10 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
       this.pty.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal)),
     );
     this.screen.onReply((reply) => this.write(reply));
+    this.screen.onChange(() => this.screenListeners.emit());
+    this.screen.onParsed(() => {
+      if (this.paused && this.screen.pending < RESUME_BELOW_PENDING) this.resumeReading();
+    });
   }
 
   /** Null while running; after exit, how it ended. */
@@ -193,16 +197,10 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private handleOutput(data: string): void {
     if (!this.isReleased) this.log.append(data);
     this.outputListeners.emit(data);
-    const size = Buffer.byteLength(data, "utf8");
-    this.pendingBytes += size;
+    this.screen.write(data);
     // Backpressure: a command that prints faster than xterm parses would otherwise grow memory
     // without bound. Pausing the PTY stops reading, so the kernel blocks the writer.
-    if (!this.paused && !this.exitDrain.draining && this.pendingBytes > PAUSE_ABOVE_PENDING_BYTES) this.pauseReading();
-    this.screen.write(data, () => {
-      this.pendingBytes -= size;
-      if (this.paused && this.pendingBytes < RESUME_BELOW_PENDING_BYTES) this.resumeReading();
-      this.screenListeners.emit();
-    });
+    if (!this.paused && !this.exitDrain.draining && this.screen.pending > PAUSE_ABOVE_PENDING) this.pauseReading();
   }
 
   private pauseReading(): void {

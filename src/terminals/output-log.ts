@@ -4,9 +4,23 @@
  */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 16 * 1024 * 1024;
 
-/** A command's output as text, bounded in UTF-8 bytes by dropping the oldest characters. */
+/** Recent chunks are joined into one piece once they hold this many bytes (or 256 chunks)... */
+const PIECE_BYTES = 64 * 1024;
+const PIECE_CHUNKS = 256;
+
+/**
+ * A command's output as text, bounded in UTF-8 bytes by dropping the oldest characters.
+ *
+ * Appending costs the size of the chunk, not of the log: recent chunks are joined into pieces of
+ * about 64 KiB whose sizes are kept, so a full log drops whole pieces from the front and cuts into
+ * at most one. (Joining the whole log now and then, and measuring its first string again on every
+ * append once full, made a command that printed past the limit crawl at about 1 MB/s.)
+ */
 export class OutputLog {
-  private chunks: string[] = [];
+  private pieces: string[] = [];
+  private pieceBytes: number[] = [];
+  private recent: string[] = [];
+  private recentBytes = 0;
   private bytes = 0;
   private dropped = false;
   private readonly limit: number;
@@ -19,17 +33,22 @@ export class OutputLog {
   /** Appends output, then drops whole characters from the front until it fits the limit. */
   append(text: string): void {
     if (text === "") return;
-    this.chunks.push(text);
-    this.bytes += Buffer.byteLength(text, "utf8");
+    const size = Buffer.byteLength(text, "utf8");
+    this.recent.push(text);
+    this.recentBytes += size;
+    this.bytes += size;
+    if (this.recentBytes >= PIECE_BYTES || this.recent.length >= PIECE_CHUNKS) this.foldRecent();
     if (this.bytes > this.limit) this.trimFront();
-    // Many small chunks make `text` slow and cost memory per entry; fold them now and then.
-    if (this.chunks.length > 256) this.chunks = [this.chunks.join("")];
   }
 
   /** The retained output. */
   get text(): string {
-    if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
-    return this.chunks[0] ?? "";
+    this.foldRecent();
+    if (this.pieces.length > 1) {
+      this.pieces = [this.pieces.join("")];
+      this.pieceBytes = [this.bytes];
+    }
+    return this.pieces[0] ?? "";
   }
 
   /** Whether anything was ever dropped to stay within the limit. */
@@ -44,27 +63,49 @@ export class OutputLog {
 
   /** Forgets everything (after `terminal/release`, the log is no longer needed). */
   clear(): void {
-    this.chunks = [];
+    this.pieces = [];
+    this.pieceBytes = [];
+    this.recent = [];
+    this.recentBytes = 0;
     this.bytes = 0;
+  }
+
+  private foldRecent(): void {
+    if (this.recent.length === 0) return;
+    this.pieces.push(this.recent.length === 1 ? this.recent[0] : this.recent.join(""));
+    this.pieceBytes.push(this.recentBytes);
+    this.recent = [];
+    this.recentBytes = 0;
   }
 
   private trimFront(): void {
     this.dropped = true;
     let excess = this.bytes - this.limit;
-    while (excess > 0 && this.chunks.length > 0) {
-      const first = this.chunks[0];
-      const size = Buffer.byteLength(first, "utf8");
-      if (size <= excess) {
-        this.chunks.shift();
-        this.bytes -= size;
-        excess -= size;
-        continue;
-      }
-      const cut = charBoundaryAfter(first, excess);
-      const removed = Buffer.byteLength(first.slice(0, cut), "utf8");
-      this.chunks[0] = first.slice(cut);
+    // Whole pieces first: counted, not measured.
+    let whole = 0;
+    while (whole < this.pieces.length && this.pieceBytes[whole] <= excess) excess -= this.pieceBytes[whole++];
+    if (whole === this.pieces.length && excess > 0) {
+      // The pieces are not enough: what is left to cut sits in the recent chunks.
+      this.pieces.splice(0, whole);
+      this.pieceBytes.splice(0, whole);
+      this.foldRecent();
+      whole = 0;
+      while (whole < this.pieces.length && this.pieceBytes[whole] <= excess) excess -= this.pieceBytes[whole++];
+    }
+    if (whole > 0) {
+      this.pieces.splice(0, whole);
+      this.pieceBytes.splice(0, whole);
+    }
+    this.bytes = this.limit + excess;
+    if (excess > 0 && this.pieces.length > 0) {
+      const first = this.pieces[0];
+      // As many bytes as characters: all ASCII, so any index is a character boundary.
+      const ascii = this.pieceBytes[0] === first.length;
+      const cut = ascii ? excess : charBoundaryAfter(first, excess);
+      const removed = ascii ? cut : Buffer.byteLength(first.slice(0, cut), "utf8");
+      this.pieces[0] = first.slice(cut);
+      this.pieceBytes[0] -= removed;
       this.bytes -= removed;
-      excess -= removed;
     }
   }
 }

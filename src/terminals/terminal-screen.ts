@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type * as XTermModule from "@xterm/headless";
 import type { IBuffer, IBufferCell, IBufferLine, IModes, Terminal as XTerm } from "@xterm/headless";
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
+import type { ScreenView } from "./terminal.js";
 
 /** A colour: a palette index (0-255) or an RGB `#rrggbb` string; absent means the default colour. */
 export type ScreenColor = number | `#${string}`;
@@ -66,7 +67,7 @@ function xterm(): typeof XTermModule {
 }
 
 /** A headless terminal emulator and the styled rows it shows; the model behind a live PTY pane. */
-export class TerminalScreen {
+export class TerminalScreen implements ScreenView {
   private readonly term: XTerm;
   private readonly replies = new ListenerSet<string>();
   private disposed = false;
@@ -275,7 +276,8 @@ function rgbHex(value: number): `#${string}` {
   return `#${value.toString(16).padStart(6, "0")}`;
 }
 
-function positiveInt(value: number | undefined, fallback: number): number {
+/** `value` floored when it is a number of at least 1, else `fallback`: how a grid size is read. */
+export function positiveInt(value: number | undefined, fallback: number): number {
   if (value === undefined || !Number.isFinite(value) || value < 1) return fallback;
   return Math.floor(value);
 }

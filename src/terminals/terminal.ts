@@ -1,5 +1,5 @@
 import type { Unsubscribe } from "./listener-set.js";
-import type { TerminalScreen } from "./terminal-screen.js";
+import type { ScreenLine, SnapshotOptions } from "./terminal-screen.js";
 
 /** How a command ended. Matches ACP `TerminalExitStatus` / `WaitForTerminalExitResponse`. */
 export interface ExitStatus {
@@ -7,6 +7,16 @@ export interface ExitStatus {
   exitCode: number | null;
   /** Signal name such as "SIGTERM", or null. */
   signal: string | null;
+}
+
+/** What a view reads of a terminal's screen: its size and its rows. */
+export interface ScreenView {
+  /** Width in cells. */
+  readonly cols: number;
+  /** Height of the visible screen in rows. */
+  readonly rows: number;
+  /** The rows to draw, as styled segments. See {@link SnapshotOptions}. */
+  snapshot(options?: SnapshotOptions): ScreenLine[];
 }
 
 /** `client`: a PTY conch runs for `terminal/create`. `display`: an agent-owned terminal shown from `_meta`. */
@@ -18,8 +28,8 @@ export interface Terminal {
   readonly kind: TerminalKind;
   /** Working directory, when known. */
   readonly cwd: string | null;
-  /** The emulator holding what the pane shows; it stays readable after exit and release. */
-  readonly screen: TerminalScreen;
+  /** What the pane shows; it stays readable after exit and release. */
+  readonly screen: ScreenView;
   /** Null while the command runs (or, for a display terminal, until the agent reports an exit). */
   readonly exitStatus: ExitStatus | null;
   /** Resizes the screen (and the PTY, for a client terminal). */

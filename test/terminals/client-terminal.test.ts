@@ -28,7 +28,7 @@ describe("ClientTerminal", () => {
     const status = await terminal.waitForExit();
     expect(status).toEqual({ exitCode: 0, signal: null });
     expect(terminal.output()).toEqual({ output: "hello world\r\n", truncated: false, exitStatus: { exitCode: 0, signal: null } });
-    expect(terminal.screen.plainText()).toBe("hello world");
+    expect(await terminal.screen.plainText()).toBe("hello world");
   });
 
   it("has no exit status while running", async () => {
@@ -76,7 +76,7 @@ describe("ClientTerminal", () => {
     expect(terminal.output().output).toContain("before");
     expect(terminal.output().output).not.toContain("after");
     expect(terminal.output().exitStatus).toEqual(status);
-    expect(terminal.screen.plainText()).toBe("before");
+    expect(await terminal.screen.plainText()).toBe("before");
   });
 
   it("kill() escalates to SIGKILL when the command ignores SIGTERM", async () => {
@@ -94,7 +94,7 @@ describe("ClientTerminal", () => {
     expect(status.signal).toBe("SIGTERM");
     expect(terminal.released).toBe(true);
     expect(terminal.output().output).toBe("");
-    expect(terminal.screen.plainText()).toBe("visible");
+    expect(await terminal.screen.plainText()).toBe("visible");
     await waitUntil(() => liveProcessesInGroup(terminal.pid).length === 0, "the group is gone");
   });
 
@@ -115,14 +115,14 @@ describe("ClientTerminal", () => {
       cwd: scratch,
     });
     await terminal.waitForExit();
-    expect(terminal.screen.plainText()).toBe(`from the agent\n${realpathSync(scratch)}`);
+    expect(await terminal.screen.plainText()).toBe(`from the agent\n${realpathSync(scratch)}`);
     expect(terminal.cwd).toBe(scratch);
   });
 
   it("runs a spaced command without args through /bin/sh -c", async () => {
     const terminal = run({ command: "echo one two | tr a-z A-Z" });
     await terminal.waitForExit();
-    expect(terminal.screen.plainText()).toBe("ONE TWO");
+    expect(await terminal.screen.plainText()).toBe("ONE TWO");
   });
 
   it("passes args to the program unmangled by any shell", async () => {
@@ -180,6 +180,6 @@ describe("ClientTerminal", () => {
     expect(Buffer.byteLength(terminal.output().output)).toBe(total + total / 1024);
     expect(terminal.output().truncated).toBe(false);
     expect(screenChanges).toBeGreaterThan(0);
-    expect(terminal.screen.plainText().split("\n").at(-1)).toBe("x".repeat(1023));
+    expect((await terminal.screen.plainText()).split("\n").at(-1)).toBe("x".repeat(1023));
   });
 });

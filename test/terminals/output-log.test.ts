@@ -39,6 +39,22 @@ describe("OutputLog", () => {
     expect(log.text.endsWith("aé")).toBe(true);
   });
 
+  it("keeps exactly the newest output when a flood runs far past the limit, ASCII and not", () => {
+    const log = new OutputLog(100_000);
+    let all = "";
+    for (let i = 0; i < 3000; i++) {
+      const chunk = i % 7 === 3 ? `line ${i} é語😀\r\n` : `line ${i} ${"x".repeat(i % 50)}\r\n`;
+      log.append(chunk);
+      all += chunk;
+    }
+    const kept = log.text;
+    expect(bytes(kept)).toBeLessThanOrEqual(100_000);
+    expect(bytes(kept)).toBeGreaterThanOrEqual(100_000 - 3);
+    expect(all.endsWith(kept)).toBe(true);
+    expect(isWellFormed(kept)).toBe(true);
+    expect(log.byteLength).toBe(bytes(kept));
+  });
+
   it("keeps nothing with a zero limit", () => {
     const log = new OutputLog(0);
     log.append("x");

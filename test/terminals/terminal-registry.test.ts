@@ -169,7 +169,7 @@ describe("TerminalRegistry: client terminals", () => {
     await terminal.waitForExit();
     expect(() => terminals.clientTerminal(terminal.id)).toThrow(/released/);
     expect(() => terminals.clientTerminal("nope")).toThrow(/Unknown terminal/);
-    expect(terminals.get(terminal.id)?.screen.plainText()).toBe("shown");
+    expect(await terminals.get(terminal.id)?.screen.plainText()).toBe("shown");
     expect(changes).toContainEqual({ type: "released", id: terminal.id });
   });
 

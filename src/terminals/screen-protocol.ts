@@ -1,0 +1,46 @@
+import type { ScreenLine } from "./terminal-screen.js";
+
+/** The rows of a scrolled window: `offset` rows up from the live bottom, `rows` high. */
+export interface ScreenWindow {
+  offset: number;
+  rows: number;
+}
+
+/** What the main thread asks of the screen thread, per terminal `id`. */
+export type ToScreenThread =
+  | { type: "open"; id: number; cols: number; rows: number; scrollback: number; tailRows: number }
+  | { type: "write"; id: number; data: string }
+  | { type: "resize"; id: number; cols: number; rows: number }
+  /** Which rows the frames carry: the last `tailRows`, and `window` when a view is scrolled. */
+  | { type: "view"; id: number; tailRows: number; window: ScreenWindow | null }
+  /** Answer `flushed` once everything written before it is parsed (and its frame sent). */
+  | { type: "flush"; id: number; seq: number }
+  | { type: "text"; id: number; seq: number }
+  | { type: "close"; id: number };
+
+/** The screen as of one frame: what a view needs without asking again. */
+export interface ScreenFrame {
+  type: "frame";
+  id: number;
+  cols: number;
+  rows: number;
+  /** Rows of scrollback above the visible ones. */
+  baseY: number;
+  bufferType: "normal" | "alternate";
+  cursorX: number;
+  cursorY: number;
+  /** The last rows up to the last one with content (see `SnapshotOptions.tail`), at most the asked `tailRows`. */
+  tail: ScreenLine[];
+  /** The asked window's rows, when one was asked. */
+  window: (ScreenWindow & { lines: ScreenLine[] }) | null;
+}
+
+/** What the screen thread tells the main thread. */
+export type FromScreenThread =
+  | ScreenFrame
+  /** `chars` UTF-16 units of output were parsed (backpressure for the PTY). */
+  | { type: "parsed"; id: number; chars: number }
+  /** The emulator's answer to a query in the output (cursor position, device attributes): it goes back to the program. */
+  | { type: "reply"; id: number; data: string }
+  | { type: "flushed"; id: number; seq: number }
+  | { type: "text"; id: number; seq: number; text: string };

@@ -1,0 +1,152 @@
+/**
+ * The screen thread: a worker that runs the @xterm/headless emulator of every client terminal, so
+ * parsing a command's output never competes with the UI for the main thread. It takes output as
+ * the main thread reads it from the PTY and sends back, per terminal, a frame of the rows a view
+ * shows at most ~30 times a second (and at once when asked), plus how much it has parsed, so the
+ * main thread can pause a PTY that outruns it. Started by `screen-thread.ts`.
+ */
+import { parentPort } from "node:worker_threads";
+import type { FromScreenThread, ScreenFrame, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
+import { TerminalScreen } from "./terminal-screen.js";
+
+/** ~30 frames a second: what a pane redraws at most. */
+const FRAME_MS = 33;
+
+const port = parentPort;
+if (!port) throw new Error("screen-worker runs as a worker thread");
+const send = (message: FromScreenThread): void => port.postMessage(message);
+
+/** Parsed output not yet acknowledged, per terminal; sent once per turn of the event loop. */
+const unacked = new Map<number, number>();
+let ackScheduled = false;
+function acknowledge(id: number, chars: number): void {
+  unacked.set(id, (unacked.get(id) ?? 0) + chars);
+  if (ackScheduled) return;
+  ackScheduled = true;
+  setImmediate(sendAcks);
+}
+function sendAcks(): void {
+  ackScheduled = false;
+  for (const [screenId, parsed] of unacked) send({ type: "parsed", id: screenId, chars: parsed });
+  unacked.clear();
+}
+
+/** One terminal's emulator and the frames it owes the main thread. */
+class ScreenSource {
+  private readonly screen: TerminalScreen;
+  private tailRows: number;
+  private window: ScreenWindow | null = null;
+  private dirty = false;
+  private lastFrameAt = -Infinity;
+  private frameTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly id: number,
+    options: { cols: number; rows: number; scrollback: number; tailRows: number },
+  ) {
+    this.screen = new TerminalScreen(options);
+    this.tailRows = options.tailRows;
+    this.screen.onReply((data) => send({ type: "reply", id, data }));
+  }
+
+  write(data: string): void {
+    this.screen.write(data, () => {
+      acknowledge(this.id, data.length);
+      this.changed();
+    });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.screen.resize(cols, rows);
+    // A reflow is not output: the view needs the new rows now.
+    this.sendFrame();
+  }
+
+  view(tailRows: number, window: ScreenWindow | null): void {
+    this.tailRows = tailRows;
+    this.window = window;
+    this.sendFrame();
+  }
+
+  /** Runs `then` once everything written so far is parsed, acknowledged and its frame sent. */
+  flush(then: () => void): void {
+    this.screen.write("", () => {
+      sendAcks();
+      if (this.dirty) this.sendFrame();
+      then();
+    });
+  }
+
+  text(then: (text: string) => void): void {
+    this.screen.write("", () => then(this.screen.plainText()));
+  }
+
+  close(): void {
+    clearTimeout(this.frameTimer);
+    this.screen.dispose();
+  }
+
+  /** The first change after a quiet spell goes out at once; a burst becomes one frame per FRAME_MS. */
+  private changed(): void {
+    this.dirty = true;
+    if (this.frameTimer) return;
+    const wait = Math.max(0, FRAME_MS - (performance.now() - this.lastFrameAt));
+    this.frameTimer = setTimeout(() => {
+      this.frameTimer = undefined;
+      if (this.dirty) this.sendFrame();
+    }, wait);
+  }
+
+  private sendFrame(): void {
+    this.dirty = false;
+    this.lastFrameAt = performance.now();
+    const { screen, window } = this;
+    const cursor = screen.cursor;
+    const frame: ScreenFrame = {
+      type: "frame",
+      id: this.id,
+      cols: screen.cols,
+      rows: screen.rows,
+      baseY: screen.scrollbackRows,
+      bufferType: screen.bufferType,
+      cursorX: cursor.x,
+      cursorY: cursor.y,
+      tail: screen.snapshot({ tail: this.tailRows }),
+      window: window ? { ...window, lines: screen.snapshot({ scrollOffset: window.offset, rows: window.rows }) } : null,
+    };
+    send(frame);
+  }
+}
+
+const sources = new Map<number, ScreenSource>();
+
+port.on("message", (message: ToScreenThread) => {
+  if (message.type === "open") {
+    sources.set(message.id, new ScreenSource(message.id, message));
+    return;
+  }
+  const source = sources.get(message.id);
+  if (!source) return;
+  switch (message.type) {
+    case "write":
+      source.write(message.data);
+      break;
+    case "resize":
+      source.resize(message.cols, message.rows);
+      break;
+    case "view":
+      source.view(message.tailRows, message.window);
+      break;
+    case "flush":
+      source.flush(() => send({ type: "flushed", id: message.id, seq: message.seq }));
+      break;
+    case "text":
+      source.text((text) => send({ type: "text", id: message.id, seq: message.seq, text }));
+      break;
+    case "close":
+      source.close();
+      sources.delete(message.id);
+      unacked.delete(message.id);
+      break;
+  }
+});
