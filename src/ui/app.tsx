@@ -1,4 +1,4 @@
-import React, { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import React, { useCallback, useEffect, useMemo, useState } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { InputEditor } from "./components/input-editor.js";
 import { InputNotes } from "./components/input-notes.js";
@@ -12,6 +12,7 @@ import { StatusPanel } from "./components/status-panel.js";
 import { useAttention } from "./hooks/use-attention.js";
 import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
+import { useReprintOnResize } from "./hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "./hooks/use-render-libs.js";
 import { useSessionState } from "./hooks/use-session-state.js";
 import { useShell } from "./hooks/use-shell.js";
@@ -25,7 +26,8 @@ import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
 import { paneRows } from "./render/pane-rows.js";
 import { LiveRegion } from "./transcript/live-region.js";
-import { LOOSE_PANE_ROWS, looseTerminals, sizeRunningTerminals } from "./transcript/pane-sizes.js";
+import { loosePaneRows } from "./transcript/loose-panes.js";
+import { sizeRunningTerminals } from "./transcript/pane-sizes.js";
 import { useTranscript } from "./transcript/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "./terminal-features.js";
 import { useTerminalProgress } from "./hooks/use-terminal-progress.js";
@@ -62,9 +64,6 @@ const LIVE_MARGIN = 4;
 
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
-
-/** Waits this long after the last resize before printing the transcript again at the new width. */
-const REPRINT_AFTER_RESIZE_MS = 200;
 
 /**
  * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
@@ -114,16 +113,7 @@ export function App(props: AppProps): React.ReactElement {
     transcript.reprint();
   }, [write, transcript]);
 
-  // Printed lines do not reflow; print them again at the new width once resizing stops.
-  const firstWidth = useRef(width);
-  useEffect(() => {
-    if (width === firstWidth.current) return;
-    const timer = setTimeout(() => {
-      firstWidth.current = width;
-      reprint();
-    }, REPRINT_AFTER_RESIZE_MS);
-    return () => clearTimeout(timer);
-  }, [width, reprint]);
+  useReprintOnResize(width, reprint);
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
@@ -165,12 +155,7 @@ export function App(props: AppProps): React.ReactElement {
   useEffect(() => {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
-  const loose = libsReady
-    ? looseTerminals(state).flatMap((p) => {
-        const t = access?.get(p.id);
-        return t ? ["", ...paneRows(t, { rows: LOOSE_PANE_ROWS, width, title: p.title, elapsedMs: ticker.now - (state.terminals[p.id]?.startedAt ?? ticker.now) })] : [];
-      })
-    : [];
+  const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
 
   return (
     <Box flexDirection="column" width={width}>

@@ -4,6 +4,7 @@ import { keyHelpLines } from "../shell/key-bindings.js";
 import type { SessionPort } from "../session-port.js";
 import { modelOption, selectValues } from "../status/session-facts.js";
 import { isBusy } from "../status/status-text.js";
+import { runExport } from "./export-command.js";
 
 /** What conch's own commands may do to the view and the session. */
 export interface CommandContext {
@@ -113,6 +114,8 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
       return port.cancel();
     case "expand":
       return ctx.show(ctx.toggleExpanded() ? "expanded: tool output and thoughts in full" : "collapsed: tool output and thoughts clipped");
+    case "export":
+      return runExport(args, ctx);
     case "restart":
       if (state.phase !== "failed" && !ctx.launchFailed) return ctx.show("the agent is running; /restart is for after it failed");
       return ctx.restart();
