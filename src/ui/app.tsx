@@ -6,6 +6,7 @@ import { AuthPicker } from "./components/auth-picker.js";
 import { PermissionPrompt } from "./components/permission-prompt.js";
 import { QuestionForm } from "./components/question-form.js";
 import { QueueView } from "./components/queue-view.js";
+import { SearchView } from "./components/search-view.js";
 import { StatusBar } from "./components/status-bar.js";
 import { StatusLine } from "./components/status-line.js";
 import { StatusPanel } from "./components/status-panel.js";
@@ -159,7 +160,9 @@ export function App(props: AppProps): React.ReactElement {
 
   return (
     <Box flexDirection="column" width={width}>
-      {focused && shell.terminalFocus ? (
+      {shell.search && libsReady ? (
+        <SearchView state={state} query={shell.search.query} hits={shell.searchHits} selected={shell.searchIndex} scroll={shell.search.scroll} width={width} maxRows={liveMax} />
+      ) : focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>
           <Text>{paneRows(focused, { rows: focusRows, width, focused: true, scrollOffset: shell.terminalFocus.scroll, title: state.terminals[shell.terminalFocus.id]?.command }).join("\n")}</Text>
           <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>

@@ -20,6 +20,8 @@ export interface CommandContext {
   quit(): void;
   /** The saved sessions as a table, when the app can read them. */
   listSessions?: () => Promise<string>;
+  /** Opens the search view with a query (/search). */
+  openSearch?(query: string): void;
 }
 
 function helpLines(state: SessionState): string[] {
@@ -116,6 +118,9 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
       return ctx.show(ctx.toggleExpanded() ? "expanded: tool output and thoughts in full" : "collapsed: tool output and thoughts clipped");
     case "export":
       return runExport(args, ctx);
+    case "search":
+      if (!ctx.openSearch) return ctx.show("search is not available here", "error");
+      return ctx.openSearch(args);
     case "restart":
       if (state.phase !== "failed" && !ctx.launchFailed) return ctx.show("the agent is running; /restart is for after it failed");
       return ctx.restart();

@@ -1,5 +1,5 @@
 import type { Key } from "ink";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { QueuedMessage, SessionState } from "../../session/state.js";
 import { runConchCommand } from "../commands/conch-commands.js";
@@ -13,6 +13,7 @@ import type { SessionPort, TerminalAccess } from "../session-port.js";
 import { shellCommandFor, type Focus, type KeyCommand } from "../shell/key-bindings.js";
 import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
+import { findHits, hitKey, type SearchHit } from "../search/transcript-search.js";
 import { useKeypress } from "./use-keypress.js";
 
 export type { Focus } from "../shell/key-bindings.js";
@@ -29,7 +30,7 @@ export interface ShellOptions {
   launch?: Launch;
   launchFailed: boolean;
   terminals?: TerminalAccess;
-  /** Rows a focused terminal pane shows, for PageUp/PageDown steps. */
+  /** Rows a focused terminal pane (or the search view) shows, for PageUp/PageDown steps. */
   paneRows: number;
   quit(): void;
   clearScreen(): void;
@@ -65,6 +66,10 @@ export interface Shell extends ShellState {
   answerPermission(key: string, optionId: string | null): void;
   answerQuestion(key: string, response: CreateElicitationResponse): void;
   authenticate(methodId: string): void;
+  /** Where the search query occurs, oldest first, while the search view is open. */
+  searchHits: SearchHit[];
+  /** The hit the search view shows, or -1 when there is none. */
+  searchIndex: number;
 }
 
 /** An editor whose latest state is readable at once, before React renders it. */
@@ -106,6 +111,11 @@ export function useShell(opts: ShellOptions): Shell {
 
   const running = runningClientTerminals(state, terminals);
   const focus = focusOf(shell, state, running);
+  const search = shell.search;
+  const searchHits = useMemo(() => (search ? findHits(state, search.query) : []), [state, search?.query]);
+  const selectedHit = search?.selected ? searchHits.findIndex((h) => hitKey(h) === search.selected) : -1;
+  // A hit that was not chosen, or is gone, leaves the newest one shown.
+  const searchIndex = selectedHit >= 0 ? selectedHit : searchHits.length - 1;
   const firstPermission = state.permissions[0]?.key;
   const { terminalFocus, queueSelected, editingQueuedId } = shell;
 
@@ -159,6 +169,7 @@ export function useShell(opts: ShellOptions): Shell {
         launchFailed: opts.launchFailed,
         quit: opts.quit,
         listSessions: opts.listSessions,
+        openSearch: (query) => dispatch({ type: "search-opened", query }),
       });
       return;
     }
@@ -215,7 +226,21 @@ export function useShell(opts: ShellOptions): Shell {
         if (store.read().text !== "" || state.queue.length === 0) return false;
         dispatch({ type: "queue-selected", index: state.queue.length - 1 });
         return true;
+      case "search":
+        dispatch({ type: "messages-cleared" });
+        dispatch({ type: "search-opened", query: "" });
+        return true;
+      case "search-older":
+      case "search-newer": {
+        const next = searchIndex + (command === "search-older" ? -1 : 1);
+        if (next >= 0 && next < searchHits.length) dispatch({ type: "search-selected", key: hitKey(searchHits[next]) });
+        return true;
+      }
+      case "leave-search":
+        dispatch({ type: "search-closed" });
+        return true;
       case "clear-input":
+        dispatch({ type: "search-closed" });
         if (shell.ctrlCArmed) {
           opts.quit();
           return true;
@@ -270,6 +295,27 @@ export function useShell(opts: ShellOptions): Shell {
     { isActive: focus === "terminal" },
   );
 
+  // The search view's own keys: what is searched for is typed here; PageUp/PageDown scroll the item shown.
+  useKeypress(
+    (input, key, raw) => {
+      if (!search || shellCommandFor("search", input, key, raw)) return;
+      const step = Math.max(1, Math.floor(opts.paneRows / 2));
+      if (key.pageUp) return dispatch({ type: "search-scrolled", by: -step });
+      if (key.pageDown) return dispatch({ type: "search-scrolled", by: step });
+      if (key.backspace || key.delete) return dispatch({ type: "search-edited", query: [...search.query].slice(0, -1).join("") });
+      if (key.ctrl && input === "u") return dispatch({ type: "search-edited", query: "" });
+      if (PASTE_MARKERS.has(raw) || key.ctrl || key.meta || key.tab || !input) return;
+      // Keys typed faster than one read arrive together: a backspace among them still erases.
+      const chars = [...search.query];
+      for (const ch of input.replace(/[\r\n]+/g, " ")) {
+        if (ch === "\x7f" || ch === "\b") chars.pop();
+        else if (!/[\u0000-\u001f]/.test(ch)) chars.push(ch);
+      }
+      if (chars.join("") !== search.query) dispatch({ type: "search-edited", query: chars.join("") });
+    },
+    { isActive: focus === "search" },
+  );
+
   const queue: QueueHandlers = {
     onSelect: (i: number) => dispatch({ type: "queue-selected", index: i }),
     onEdit: (m: QueuedMessage) => {
@@ -301,5 +347,7 @@ export function useShell(opts: ShellOptions): Shell {
     answerPermission: (key: string, optionId: string | null) => port.answerPermission(key, optionId),
     answerQuestion: port.answerQuestion.bind(port),
     authenticate: (methodId: string) => void port.authenticate(methodId),
+    searchHits,
+    searchIndex,
   };
 }

@@ -7,6 +7,15 @@ export interface Panel {
   tone: "info" | "error";
 }
 
+/** The search view (Ctrl-R, /search): what is searched for, which hit is shown, how far its item is scrolled. */
+export interface SearchState {
+  query: string;
+  /** The hit shown (its `hitKey`); null follows the newest. */
+  selected: string | null;
+  /** Rows the shown item is scrolled from where the hit puts it (negative: up). */
+  scroll: number;
+}
+
 /** The shell's view state: everything the UI keeps that is not the session's. */
 export interface ShellState {
   /** The queued message selected with ↑ (the queue has the keys), or null. */
@@ -22,6 +31,8 @@ export interface ShellState {
   notes: string[];
   /** Ctrl-C was pressed once: the next one quits. */
   ctrlCArmed: boolean;
+  /** The search view, while it is open. */
+  search: SearchState | null;
 }
 
 /** What can happen to the shell's view state. */
@@ -38,7 +49,12 @@ export type ShellAction =
   | { type: "permission-skipped"; key: string }
   | { type: "permission-returned" }
   | { type: "ctrl-c-armed" }
-  | { type: "ctrl-c-disarmed" };
+  | { type: "ctrl-c-disarmed" }
+  | { type: "search-opened"; query: string }
+  | { type: "search-edited"; query: string }
+  | { type: "search-selected"; key: string }
+  | { type: "search-scrolled"; by: number }
+  | { type: "search-closed" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -49,6 +65,7 @@ export const INITIAL_SHELL: ShellState = {
   panel: null,
   notes: [],
   ctrlCArmed: false,
+  search: null,
 };
 
 /** The shell's view state after an action. Pure. */
@@ -80,16 +97,28 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return { ...state, ctrlCArmed: true };
     case "ctrl-c-disarmed":
       return state.ctrlCArmed ? { ...state, ctrlCArmed: false } : state;
+    case "search-opened":
+      return { ...state, search: { query: action.query, selected: null, scroll: 0 } };
+    case "search-edited":
+      // A new query starts again from the newest hit.
+      return state.search ? { ...state, search: { query: action.query, selected: null, scroll: 0 } } : state;
+    case "search-selected":
+      return state.search ? { ...state, search: { ...state.search, selected: action.key, scroll: 0 } } : state;
+    case "search-scrolled":
+      return state.search ? { ...state, search: { ...state.search, scroll: state.search.scroll + action.by } } : state;
+    case "search-closed":
+      return state.search ? { ...state, search: null } : state;
   }
 }
 
 /**
- * Who has the keys: a focused terminal pane while its command runs, then a selected queued
- * message, then the first permission request (unless the user stepped away from it), a question,
+ * Who has the keys: a focused terminal pane while its command runs, then the search view, then a
+ * selected queued message, then the first permission request (unless the user stepped away from it), a question,
  * a login, and otherwise the input.
  */
 export function focusOf(shell: ShellState, session: SessionState, runningTerminals: readonly string[]): Focus {
   if (shell.terminalFocus && runningTerminals.includes(shell.terminalFocus.id)) return "terminal";
+  if (shell.search) return "search";
   if (shell.queueSelected !== null && session.queue.length > 0) return "queue";
   const firstPermission = session.permissions[0]?.key;
   if (firstPermission !== undefined && firstPermission !== shell.permissionSkipped) return "permission";
