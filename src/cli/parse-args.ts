@@ -130,14 +130,14 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (v.help) return { kind: "help" };
   if (v.version) return { kind: "version" };
 
+  if (v.probe && (pos[0] !== "agents" || v.print)) throw new UsageError("--probe goes with `conch agents`");
+  if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print)) throw new UsageError("--output and --force go with `conch export`");
   if (pos[0] === "sessions" && !v.print) {
     const action = pos[1] === "delete" || pos[1] === "rm" ? "delete" : "list";
     if (pos[1] && pos[1] !== "list" && action !== "delete") throw new UsageError(`unknown sessions command: ${pos[1]}`);
     if (action === "delete" && !pos[2]) throw new UsageError("sessions delete needs a session id");
     return { kind: "sessions", action, id: pos[2], json: !!v.json, cwd: v.cwd ?? cwd, all: !!v.all, agent: v.agent };
   }
-  if (v.probe && (pos[0] !== "agents" || v.print)) throw new UsageError("--probe goes with `conch agents`");
-  if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print)) throw new UsageError("--output and --force go with `conch export`");
   if (pos[0] === "agents" && !v.print) {
     if (!v.probe && pos.length > 1) throw new UsageError(`unexpected argument: ${pos[1]} (to probe one agent: conch agents --probe ${pos[1]})`);
     if (v.probe && pos.length > 2) throw new UsageError("--probe takes one agent name (or --agent <command>)");
