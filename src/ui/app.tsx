@@ -18,6 +18,8 @@ import { useRenderLibs } from "./hooks/use-render-libs.js";
 import { useSessionState } from "./hooks/use-session-state.js";
 import { useShell } from "./hooks/use-shell.js";
 import { useTerminalSize } from "./hooks/use-terminal-size.js";
+import type { ClipboardRead } from "./input/clipboard-image.js";
+import type { TerminalHandoff } from "./input/external-editor.js";
 import { FileIndex } from "./input/file-mentions.js";
 import { allSlashCommands } from "./input/slash-commands.js";
 import type { AgentCommand } from "../agents/agent-process.js";
@@ -55,6 +57,10 @@ export interface AppProps {
   listSessions?: () => Promise<string>;
   /** What the terminal understands beyond text and colours (links, prompt marks, progress). */
   features?: TerminalFeatures;
+  /** Lends the terminal to the external editor (Ctrl-G). */
+  handoff?: TerminalHandoff;
+  /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
+  readClipboard?: () => Promise<ClipboardRead>;
 }
 
 /** Clears the screen and the scrollback, then homes the cursor. */
@@ -143,6 +149,8 @@ export function App(props: AppProps): React.ReactElement {
     expanded,
     setExpanded,
     listSessions: props.listSessions,
+    handoff: props.handoff,
+    readClipboard: props.readClipboard,
   });
 
   const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);

@@ -22,6 +22,8 @@ export interface CommandContext {
   listSessions?: () => Promise<string>;
   /** Opens the search view with a query (/search). */
   openSearch?(query: string): void;
+  /** Attaches the clipboard's image to the message being written (/paste-image). */
+  pasteImage?(): void;
 }
 
 function helpLines(state: SessionState): string[] {
@@ -121,6 +123,9 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
     case "search":
       if (!ctx.openSearch) return ctx.show("search is not available here", "error");
       return ctx.openSearch(args);
+    case "paste-image":
+      if (!ctx.pasteImage) return ctx.show("pasting images is not available here", "error");
+      return ctx.pasteImage();
     case "restart":
       if (state.phase !== "failed" && !ctx.launchFailed) return ctx.show("the agent is running; /restart is for after it failed");
       return ctx.restart();

@@ -5,6 +5,8 @@ import type { QueuedMessage, SessionState } from "../../session/state.js";
 import { runConchCommand } from "../commands/conch-commands.js";
 import { detachWithQueued } from "../commands/detach.js";
 import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../input/editor-state.js";
+import { readClipboardImage, type ClipboardRead } from "../input/clipboard-image.js";
+import { editExternally, type TerminalHandoff } from "../input/external-editor.js";
 import { buildPrompt } from "../input/prompt-blocks.js";
 import { ptyBytesFor } from "../input/pty-keys.js";
 import { isConchCommand, parseSlash } from "../input/slash-commands.js";
@@ -39,6 +41,10 @@ export interface ShellOptions {
   expanded: boolean;
   setExpanded(expanded: boolean): void;
   listSessions?: () => Promise<string>;
+  /** Lends conch's terminal to the external editor (Ctrl-G); without it there is no editor to run. */
+  handoff?: TerminalHandoff;
+  /** Reads an image from the clipboard (Alt-V); tests pass their own. */
+  readClipboard?: () => Promise<ClipboardRead>;
 }
 
 /** The queue view's callbacks. */
@@ -107,6 +113,8 @@ export function useShell(opts: ShellOptions): Shell {
   const [shell, dispatch] = useReducer(shellReducer, INITIAL_SHELL);
   const { expanded, setExpanded } = opts;
   const ctrlCTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Images pasted into the message being written, for their labels. */
+  const pasted = useRef(0);
   useEffect(() => () => clearTimeout(ctrlCTimer.current), []);
 
   const running = runningClientTerminals(state, terminals);
@@ -170,14 +178,40 @@ export function useShell(opts: ShellOptions): Shell {
         quit: opts.quit,
         listSessions: opts.listSessions,
         openSearch: (query) => dispatch({ type: "search-opened", query }),
+        pasteImage,
       });
       return;
     }
     const images = state.info?.agentCapabilities?.promptCapabilities?.image === true;
-    const built = buildPrompt(text, { cwd, images });
+    const built = buildPrompt(text, { cwd, images, pasted: shell.images });
     port.send(text, built.blocks ?? undefined);
     dispatch({ type: "notes-set", notes: built.notes });
+    dispatch({ type: "images-cleared" });
+    pasted.current = 0;
     store.dispatch({ type: "submitted" });
+  };
+
+  /** Ctrl-G: the message goes to the person's editor and comes back into the input. */
+  const editInEditor = () => {
+    if (!opts.handoff) return show("the external editor needs conch's own terminal", "error");
+    const result = editExternally(store.read().text, { env: process.env, handoff: opts.handoff });
+    if (!result.ok) return show(result.message, "error");
+    store.dispatch({ type: "set", text: result.text });
+  };
+
+  /** Alt-V or /paste-image: the clipboard's image goes with the message, its label in the text. */
+  const pasteImage = () => {
+    if (!state.info) return show("the agent has not said yet whether it takes images: paste again once the session is open", "error");
+    if (state.info.agentCapabilities?.promptCapabilities?.image !== true) {
+      return show(`${state.info.agentName} does not take images (no promptCapabilities.image): send the file as a link with @path`, "error");
+    }
+    void (opts.readClipboard ?? readClipboardImage)().then((read) => {
+      if (!read.ok) return show(read.message, "error");
+      const label = `[image ${++pasted.current}]`;
+      dispatch({ type: "image-pasted", image: { label, mimeType: read.image.mimeType, data: read.image.data.toString("base64") } });
+      store.dispatch({ type: "insert", text: label });
+      show(`${label}: ${Math.max(1, Math.round(read.image.data.length / 1024))} KB ${read.image.mimeType} from the clipboard (${read.image.tool}), sent with the message`);
+    });
   };
 
   const cycleMode = () => {
@@ -226,6 +260,12 @@ export function useShell(opts: ShellOptions): Shell {
         if (store.read().text !== "" || state.queue.length === 0) return false;
         dispatch({ type: "queue-selected", index: state.queue.length - 1 });
         return true;
+      case "external-editor":
+        editInEditor();
+        return true;
+      case "paste-image":
+        pasteImage();
+        return true;
       case "search":
         dispatch({ type: "messages-cleared" });
         dispatch({ type: "search-opened", query: "" });
@@ -250,6 +290,8 @@ export function useShell(opts: ShellOptions): Shell {
         ctrlCTimer.current = setTimeout(() => dispatch({ type: "ctrl-c-disarmed" }), CTRL_C_WINDOW_MS);
         if (store.read().text !== "") {
           dispatch({ type: "queue-edit-ended" });
+          dispatch({ type: "images-cleared" });
+          pasted.current = 0;
           store.dispatch({ type: "clear" });
         }
         return true;

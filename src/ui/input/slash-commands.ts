@@ -20,6 +20,7 @@ export const CONCH_COMMANDS: readonly SlashCommand[] = [
   { name: "cancel", description: "cancel the running turn", source: "conch" },
   { name: "expand", description: "show tool output and thoughts in full (toggle)", source: "conch" },
   { name: "search", description: "find text in this session: prompts, answers, tool titles, commands, output (ctrl-r)", hint: "[text]", source: "conch" },
+  { name: "paste-image", description: "attach the image on the clipboard to the next message (alt-v)", source: "conch" },
   { name: "export", description: "save the transcript as Markdown (default: conch-<id>-<date>.md here)", hint: "[file] [--force]", source: "conch" },
   { name: "restart", description: "start the agent again after a failure", source: "conch" },
   { name: "quit", description: "leave conch", source: "conch" },

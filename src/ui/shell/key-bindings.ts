@@ -24,6 +24,8 @@ export type KeyCommand =
   | "answer-permission"
   | "skip-permission"
   | "decline-question"
+  | "external-editor"
+  | "paste-image"
   | "search"
   | "search-older"
   | "search-newer"
@@ -103,6 +105,14 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: "answer-permission", keys: "y / a / n, 1–9, ↑↓ Enter", where: ["permission"], does: "answer the request; several requests wait in a queue" },
   { command: "skip-permission", keys: "Tab", where: ["permission", "input"], does: "type a message instead (Tab again: back to the prompt)", match: (_input, key) => key.tab && !key.shift },
   { command: "decline-question", keys: "Ctrl-D", where: ["question"], does: "decline the agent's question (Tab moves between fields, space toggles, Enter on submit sends)" },
+  { command: "external-editor", keys: "Ctrl-G", where: INPUT, does: "write the message in $VISUAL / $EDITOR (else vi); it comes back into the input when the editor exits", match: ctrl("g") },
+  {
+    command: "paste-image",
+    keys: "Alt-V",
+    where: INPUT,
+    does: "attach the image on the clipboard (wl-paste, xclip or osascript), when the agent takes images; also /paste-image",
+    match: (input, key) => key.meta && input === "v",
+  },
   { command: "search", keys: "Ctrl-R", where: INPUT, does: "search the session: prompts, answers, thoughts, tool titles, commands and output (also /search <text>)", match: ctrl("r") },
   { command: "search-older", keys: "Up, Ctrl-R", where: ["search"], does: "the hit before (older)", match: (input, key) => key.upArrow || (key.ctrl && input === "r") },
   { command: "search-newer", keys: "Down, Ctrl-S", where: ["search"], does: "the hit after (newer)", match: (input, key) => key.downArrow || (key.ctrl && input === "s") },

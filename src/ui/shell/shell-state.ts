@@ -1,4 +1,5 @@
 import type { SessionState } from "../../session/state.js";
+import type { PastedImage } from "../input/prompt-blocks.js";
 import type { Focus } from "./key-bindings.js";
 
 /** A message panel under the input (command output, help). */
@@ -33,6 +34,8 @@ export interface ShellState {
   ctrlCArmed: boolean;
   /** The search view, while it is open. */
   search: SearchState | null;
+  /** Images pasted into the message being written; they go with it while their labels are in its text. */
+  images: PastedImage[];
 }
 
 /** What can happen to the shell's view state. */
@@ -54,7 +57,9 @@ export type ShellAction =
   | { type: "search-edited"; query: string }
   | { type: "search-selected"; key: string }
   | { type: "search-scrolled"; by: number }
-  | { type: "search-closed" };
+  | { type: "search-closed" }
+  | { type: "image-pasted"; image: PastedImage }
+  | { type: "images-cleared" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -66,6 +71,7 @@ export const INITIAL_SHELL: ShellState = {
   notes: [],
   ctrlCArmed: false,
   search: null,
+  images: [],
 };
 
 /** The shell's view state after an action. Pure. */
@@ -108,6 +114,10 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return state.search ? { ...state, search: { ...state.search, scroll: state.search.scroll + action.by } } : state;
     case "search-closed":
       return state.search ? { ...state, search: null } : state;
+    case "image-pasted":
+      return { ...state, images: [...state.images, action.image] };
+    case "images-cleared":
+      return state.images.length ? { ...state, images: [] } : state;
   }
 }
 
