@@ -85,7 +85,7 @@ export function probeRows(init: InitializeResponse, session?: NewSessionResponse
     { capability: "session/resume", advertised: yes(sc.resume), conch: sc.resume ? (caps.loadSession ? "/restart after a failure continues without a replay" : "--resume and /restart continue the session (no replay)") : "-" },
     { capability: "session/list", advertised: yes(sc.list), conch: sc.list ? "conch sessions --agent lists the agent's sessions too" : "-" },
     { capability: "session/close", advertised: yes(sc.close), conch: sc.close ? "quitting closes the session at the agent" : "quitting only stops the agent" },
-    { capability: "session/fork", advertised: yes(sc.fork), conch: "not used" },
+    { capability: "session/fork", advertised: yes(sc.fork), conch: sc.fork ? "/fork goes on in a new session from this one's history" : "-" },
     { capability: "session/delete", advertised: yes(sc.delete), conch: sc.delete ? "conch sessions delete <id> deletes it at the agent too" : "conch sessions delete <id> deletes conch's record only" },
     { capability: "steering", advertised: yes(steeringAdvertised(init)), conch: "messages typed during a turn are queued and sent when it ends" },
     { capability: "mcp transports", advertised: ["stdio", mcp.http ? "http" : "", mcp.sse ? "sse" : ""].filter(Boolean).join(", "), conch: "passes the configured MCP servers of these transports" },
@@ -103,7 +103,8 @@ export function probeRows(init: InitializeResponse, session?: NewSessionResponse
     advertised: auth.length ? auth.map((m, i) => `${safeLine(m.id)} (${plans[i].kind === "agent" ? "agent" : plans[i].kind === "env_var" ? "env var" : "terminal"})`).join(", ") : "none",
     conch: auth.length ? "offered when session/new asks for a login: terminal logins run in a pane, env vars are named" : "-",
   });
-  rows.push({ capability: "logout", advertised: yes(record(caps.auth)?.logout), conch: "not used" });
+  rows.push({ capability: "logout", advertised: yes(record(caps.auth)?.logout), conch: record(caps.auth)?.logout ? "/logout logs out of the agent" : "-" });
+  rows.push({ capability: "more directories", advertised: yes(sc.additionalDirectories), conch: sc.additionalDirectories ? "--add-dir folders go with the session" : "-" });
   if (session) {
     const modes = session.modes?.availableModes ?? [];
     rows.push({ capability: "modes", advertised: modes.length ? modes.map((m) => (m.id === session.modes?.currentModeId ? `${safeLine(m.id)}*` : safeLine(m.id))).join(", ") : "none", conch: modes.length ? "Shift+Tab and /mode switch them" : "-" });
