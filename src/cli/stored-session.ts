@@ -12,8 +12,6 @@ export interface StoredSession {
   state: SessionState;
   /** The conch process that has it open now (and still writes its log), if one does. */
   writerPid?: number;
-  /** Lines of the log that were not events (a torn last line of a live writer among them). */
-  skipped: number;
 }
 
 /**
@@ -24,5 +22,5 @@ export function readStoredSession(rec: SessionRecord, root: string = resolveStat
   const writerPid = sessionWriterPid(rec.id, root);
   const log = readSessionLog<SessionEvent>(sessionLogPath(rec.id, root));
   const events = writerPid === undefined ? closeInterruptedRuns(log.events) : log.events;
-  return { state: foldEvents(events), writerPid, skipped: log.skipped };
+  return { state: foldEvents(events), writerPid };
 }

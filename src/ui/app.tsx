@@ -13,7 +13,7 @@ import { StatusPanel } from "./components/status-panel.js";
 import { useAttention } from "./hooks/use-attention.js";
 import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
-import { useReprintOnResize } from "./hooks/use-reprint-on-resize.js";
+import { CLEAR_SCREEN, useReprintOnResize } from "./hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "./hooks/use-render-libs.js";
 import { useSessionState } from "./hooks/use-session-state.js";
 import { useShell } from "./hooks/use-shell.js";
@@ -62,9 +62,6 @@ export interface AppProps {
   /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
   readClipboard?: () => Promise<ClipboardRead>;
 }
-
-/** Clears the screen and the scrollback, then homes the cursor. */
-const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
 const LIVE_MARGIN = 4;

@@ -5,7 +5,7 @@ import { StatusLine } from "../components/status-line.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
 import { useRenderLibs } from "../hooks/use-render-libs.js";
-import { useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
+import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
 import { useSessionState } from "../hooks/use-session-state.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { useTicker } from "../hooks/use-ticker.js";
@@ -31,13 +31,9 @@ export interface AttachAppProps {
   sessionId: string;
   /** Who writes the log now; the caller looks it up. */
   writer: WriterView;
-  onQuit?: () => void;
   features?: TerminalFeatures;
   frameMs?: number;
 }
-
-/** Clears the screen and the scrollback, then homes the cursor (a reprint after a resize). */
-const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 
 /** Rows kept free between the live region and the terminal's height. */
 const LIVE_MARGIN = 4;
@@ -96,10 +92,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
   });
 
   useKeypress((input, key) => {
-    if (input === "q" || (key.ctrl && input === "c")) {
-      exit();
-      props.onQuit?.();
-    }
+    if (input === "q" || (key.ctrl && input === "c")) exit();
   });
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();

@@ -1,5 +1,8 @@
 import { useEffect, useRef } from "react";
 
+/** Clears the screen and the scrollback, then homes the cursor: what a reprint starts with. */
+export const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+
 /** Waits this long after the last resize before printing the transcript again at the new width. */
 const REPRINT_AFTER_RESIZE_MS = 200;
 

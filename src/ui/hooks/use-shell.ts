@@ -344,16 +344,11 @@ export function useShell(opts: ShellOptions): Shell {
       const step = Math.max(1, Math.floor(opts.paneRows / 2));
       if (key.pageUp) return dispatch({ type: "search-scrolled", by: -step });
       if (key.pageDown) return dispatch({ type: "search-scrolled", by: step });
-      if (key.backspace || key.delete) return dispatch({ type: "search-edited", query: [...search.query].slice(0, -1).join("") });
+      // Relative to the query as it is when the key is handled: keys can come faster than renders.
+      if (key.backspace || key.delete) return dispatch({ type: "search-typed", keys: "\x7f" });
       if (key.ctrl && input === "u") return dispatch({ type: "search-edited", query: "" });
       if (PASTE_MARKERS.has(raw) || key.ctrl || key.meta || key.tab || !input) return;
-      // Keys typed faster than one read arrive together: a backspace among them still erases.
-      const chars = [...search.query];
-      for (const ch of input.replace(/[\r\n]+/g, " ")) {
-        if (ch === "\x7f" || ch === "\b") chars.pop();
-        else if (!/[\u0000-\u001f]/.test(ch)) chars.push(ch);
-      }
-      if (chars.join("") !== search.query) dispatch({ type: "search-edited", query: chars.join("") });
+      dispatch({ type: "search-typed", keys: input });
     },
     { isActive: focus === "search" },
   );

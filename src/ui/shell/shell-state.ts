@@ -55,6 +55,8 @@ export type ShellAction =
   | { type: "ctrl-c-disarmed" }
   | { type: "search-opened"; query: string }
   | { type: "search-edited"; query: string }
+  /** Keys typed into the query: text, where a backspace (DEL or BS) erases the character before it. */
+  | { type: "search-typed"; keys: string }
   | { type: "search-selected"; key: string }
   | { type: "search-scrolled"; by: number }
   | { type: "search-closed" }
@@ -108,6 +110,16 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
     case "search-edited":
       // A new query starts again from the newest hit.
       return state.search ? { ...state, search: { query: action.query, selected: null, scroll: 0 } } : state;
+    case "search-typed": {
+      if (!state.search) return state;
+      const chars = [...state.search.query];
+      for (const ch of action.keys.replace(/[\r\n]+/g, " ")) {
+        if (ch === "\x7f" || ch === "\b") chars.pop();
+        else if (!/[\u0000-\u001f]/.test(ch)) chars.push(ch);
+      }
+      const query = chars.join("");
+      return query === state.search.query ? state : { ...state, search: { query, selected: null, scroll: 0 } };
+    }
     case "search-selected":
       return state.search ? { ...state, search: { ...state.search, selected: action.key, scroll: 0 } } : state;
     case "search-scrolled":

@@ -33,6 +33,9 @@ describe("who has the keys", () => {
     expect(v.search).toEqual({ query: "build", selected: "i3#0", scroll: -4 });
     v = shellReducer(v, { type: "search-edited", query: "buil" });
     expect(v.search).toEqual({ query: "buil", selected: null, scroll: 0 });
+    // Keys are applied to the query as it is, so keys that come faster than renders all count.
+    v = shellReducer(shellReducer(v, { type: "search-typed", keys: "dx" }), { type: "search-typed", keys: "\x7f\x7fd\ter" });
+    expect(v.search?.query).toBe("builder");
     expect(focusOf(shellReducer(v, { type: "search-closed" }), s, [])).toBe("permission");
     expect(shellCommandFor("input", "r", key({ ctrl: true }), "\x12")).toBe("search");
     expect(shellCommandFor("search", "r", key({ ctrl: true }), "\x12")).toBe("search-older");
