@@ -73,7 +73,7 @@ export function SearchView({ state, query, hits, selected, scroll, width, maxRow
   const drawn = useMemo(
     () => (item ? itemRows(item, { state, width, expanded: true, rawJson: false }) : []),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [item, tool, width],
+    [item, tool, state.terminals, width],
   );
   const rows = [headerRow(query, hits.length, selected, width)];
   if (query === "") {
