@@ -1,9 +1,53 @@
-import { loadConfig } from "../agents/config-file.js";
-import { PRESETS, resolveAgent, which } from "../agents/presets.js";
+import { loadConfig, mcpServersFor } from "../agents/config-file.js";
+import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
+import { formatProbe, probeAgent, type ProbeReport } from "./agent-probe.js";
 import type { Command } from "./parse-args.js";
+
+/**
+ * `conch agents --probe [name]`: starts each agent (the named one, `--agent <command>`, or every
+ * configured and installed one), and prints what it advertises next to what conch will use. Exits
+ * 1 when a named agent could not be probed.
+ */
+async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<number> {
+  const config = loadConfig(process.cwd(), process.env, { untrusted: "leave-out" });
+  const servers = mcpServersFor(config);
+  const spec = cmd.agent ?? cmd.name;
+  const targets: ResolvedAgent[] = [];
+  const skipped: string[] = [];
+  if (spec) {
+    try {
+      targets.push(resolveAgent(spec, config.agents));
+    } catch (err) {
+      process.stderr.write(`conch: ${(err as Error).message}\n`);
+      return 1;
+    }
+  } else {
+    for (const name of [...Object.keys(config.agents), ...PRESETS.map((p) => p.name).filter((n) => !config.agents[n])]) {
+      try {
+        const agent = resolveAgent(name, config.agents);
+        // An agent that is not installed would be downloaded by npx: only a named one is.
+        if (agent.via === "npx") skipped.push(`${name}: not installed (name it to probe it through npx: conch agents --probe ${name})`);
+        else targets.push(agent);
+      } catch (err) {
+        skipped.push(`${name}: ${(err as Error).message}`);
+      }
+    }
+  }
+  const reports: ProbeReport[] = [];
+  for (const agent of targets) {
+    if (!cmd.json) process.stderr.write(`probing ${agent.name}…\n`);
+    const report = await probeAgent(agent, servers);
+    reports.push(report);
+    if (!cmd.json) process.stdout.write(`${formatProbe(report)}\n\n`);
+  }
+  if (cmd.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+  else for (const line of skipped) process.stdout.write(`${line}\n`);
+  return spec && !reports[0]?.ok ? 1 : 0;
+}
 
 /** `conch agents`: every preset, how it would start, and whether it is installed. */
 export async function runAgentsCommand(cmd: Extract<Command, { kind: "agents" }>): Promise<number> {
+  if (cmd.probe) return runProbe(cmd);
   // An untrusted project's agents are not what `conch` would run here: leave them out.
   const config = loadConfig(process.cwd(), process.env, { untrusted: "leave-out" });
   const custom = Object.entries(config.agents).map(([name, a]) => ({

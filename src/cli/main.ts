@@ -45,6 +45,14 @@ export async function main(argv: string[]): Promise<number> {
       const { runAgentsCommand } = await import("./agents-command.js");
       return runAgentsCommand(cmd);
     }
+    case "export": {
+      const { runExportCommand } = await import("./export-command.js");
+      return runExportCommand(cmd);
+    }
+    case "attach": {
+      const { runAttachCommand } = await import("./attach-command.js");
+      return runAttachCommand(cmd);
+    }
     case "doctor": {
       const { runDoctor } = await import("./doctor-command.js");
       return runDoctor(cmd);

@@ -30,7 +30,9 @@ export type Command =
   | ({ kind: "interactive"; prompt?: string; notify: boolean } & SessionOptions)
   | ({ kind: "print"; prompt?: string; outputFormat: OutputFormat; timeoutMs?: number; mode?: string; model?: string } & SessionOptions)
   | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean; agent?: string }
-  | { kind: "agents"; json: boolean }
+  | { kind: "agents"; json: boolean; probe: boolean; name?: string; agent?: string }
+  | { kind: "export"; id: string; output?: string; force: boolean }
+  | { kind: "attach"; id: string }
   | { kind: "doctor"; agent?: string; json: boolean };
 
 /** A usage error: printed as one line plus the usage, exit code 2. */
@@ -43,6 +45,10 @@ export const USAGE = `Usage:
                                       merged with that agent's own session/list
   conch sessions delete <id>          delete a session's local record (and at its agent)
   conch agents [--json]               list agent presets and whether each is installed
+  conch agents --probe [name]         start each agent (or one; --agent <command> for any) and show
+                                      what it advertises next to what conch will use
+  conch export <id> [-o file]         a stored session as Markdown (stdout, or a new file; --force replaces)
+  conch attach <id>                   follow a session another conch is running, read-only
   conch doctor [--agent <agent>]      check Node, node-pty, the terminal, agents, the state dir
 
 Options:
@@ -70,6 +76,7 @@ Options:
                                 what runs, without asking (for scripts; see "Workspace trust" in the README)
       --no-notify               no bell or desktop notification when a turn ends
       --json                    machine-readable output for sessions/agents/doctor
+  -o, --output <file>           export: write the Markdown to this file (never replaced without --force)
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -114,6 +121,9 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         "no-notify": { type: "boolean" },
         json: { type: "boolean" },
         all: { type: "boolean" },
+        probe: { type: "boolean" },
+        output: { type: "string", short: "o" },
+        force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -126,13 +136,31 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (v.help) return { kind: "help" };
   if (v.version) return { kind: "version" };
 
+  if (v.probe && (pos[0] !== "agents" || v.print)) throw new UsageError("--probe goes with `conch agents`");
+  if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print)) throw new UsageError("--output and --force go with `conch export`");
   if (pos[0] === "sessions" && !v.print) {
     const action = pos[1] === "delete" || pos[1] === "rm" ? "delete" : "list";
     if (pos[1] && pos[1] !== "list" && action !== "delete") throw new UsageError(`unknown sessions command: ${pos[1]}`);
     if (action === "delete" && !pos[2]) throw new UsageError("sessions delete needs a session id");
     return { kind: "sessions", action, id: pos[2], json: !!v.json, cwd: v.cwd ?? cwd, all: !!v.all, agent: v.agent };
   }
-  if (pos[0] === "agents" && !v.print) return { kind: "agents", json: !!v.json };
+  if (pos[0] === "agents" && !v.print) {
+    if (!v.probe && pos.length > 1) throw new UsageError(`unexpected argument: ${pos[1]} (to probe one agent: conch agents --probe ${pos[1]})`);
+    if (v.probe && pos.length > 2) throw new UsageError("--probe takes one agent name (or --agent <command>)");
+    if (v.probe && pos[1] && v.agent) throw new UsageError("name the agent to probe once: a preset name or --agent <command>");
+    return { kind: "agents", json: !!v.json, probe: !!v.probe, name: pos[1], agent: v.agent };
+  }
+  if (pos[0] === "export" && !v.print) {
+    if (!pos[1]) throw new UsageError("export needs a session id (conch sessions lists them)");
+    if (pos.length > 2) throw new UsageError(`unexpected argument: ${pos[2]}`);
+    if (v.output !== undefined && v.output.trim() === "") throw new UsageError("--output needs a file name");
+    return { kind: "export", id: pos[1], output: v.output, force: !!v.force };
+  }
+  if (pos[0] === "attach" && !v.print) {
+    if (!pos[1]) throw new UsageError("attach needs a session id (conch sessions lists them)");
+    if (pos.length > 2) throw new UsageError(`unexpected argument: ${pos[2]}`);
+    return { kind: "attach", id: pos[1] };
+  }
   if (pos[0] === "doctor" && !v.print) return { kind: "doctor", agent: v.agent, json: !!v.json };
 
   const format = v["output-format"] ?? "text";

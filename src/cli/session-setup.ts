@@ -32,17 +32,20 @@ export function defaultAgentName(config?: ConchConfig): string {
   return "demo";
 }
 
+/** The stored session an id or unique prefix names; a SessionNotFoundError (exit 4) says why not. */
+export async function findStoredSession(query: string): Promise<SessionRecord> {
+  const found = await findSession(query);
+  if ("match" in found) return found.match;
+  if ("ambiguous" in found) {
+    throw new SessionNotFoundError(`session id "${query}" is ambiguous: ${found.ambiguous.map((r) => r.id).join(", ")}`);
+  }
+  const closest = found.closest.map((r) => `  ${r.id}  ${safeLine(r.title ?? "")}`).join("\n");
+  throw new SessionNotFoundError(`no session ${query}${closest ? `\nclosest matches:\n${closest}` : ""}`);
+}
+
 /** Finds the session `--resume` or `--continue` points at. */
 async function findResumeTarget(opts: SessionOptions): Promise<SessionRecord | undefined> {
-  if (opts.resume) {
-    const found = await findSession(opts.resume);
-    if ("match" in found) return found.match;
-    if ("ambiguous" in found) {
-      throw new SessionNotFoundError(`session id "${opts.resume}" is ambiguous: ${found.ambiguous.map((r) => r.id).join(", ")}`);
-    }
-    const closest = found.closest.map((r) => `  ${r.id}  ${r.title ?? ""}`).join("\n");
-    throw new SessionNotFoundError(`no session ${opts.resume}${closest ? `\nclosest matches:\n${closest}` : ""}`);
-  }
+  if (opts.resume) return findStoredSession(opts.resume);
   if (opts.continue) {
     const rec = await latestInCwd(path.resolve(opts.cwd));
     if (!rec) throw new SessionNotFoundError(`no session to continue in ${path.resolve(opts.cwd)}`);

@@ -95,6 +95,13 @@ export async function acquirePidLock(
   }
 }
 
+/** The pid of the live process holding the lock at `lockPath`, without taking it; undefined when none does. */
+export function liveLockHolder(lockPath: string): number | undefined {
+  const holder = readHolder(lockPath);
+  if (!holder || holder.pid === undefined || isStale(holder, undefined)) return undefined;
+  return holder.pid;
+}
+
 /** Create the lock file exclusively; returns its release, or undefined if it already exists. */
 function createLockFile(lockPath: string): (() => void) | undefined {
   let fd: number;

@@ -1,4 +1,4 @@
-import { tryAcquirePidLock } from "./pid-lock.js";
+import { liveLockHolder, tryAcquirePidLock } from "./pid-lock.js";
 import { ensureStateDir, resolveStateDir, sessionLockPath } from "./state-dir.js";
 
 /** Either the session is ours to write, or another live conch process has it open. */
@@ -15,4 +15,9 @@ export type SessionLockResult =
 export function acquireSessionLock(id: string, root: string = resolveStateDir()): SessionLockResult {
   ensureStateDir(root);
   return tryAcquirePidLock(sessionLockPath(id, root));
+}
+
+/** The pid of the conch process that has session `id` open (and writes its log), read without taking the lock. */
+export function sessionWriterPid(id: string, root: string = resolveStateDir()): number | undefined {
+  return liveLockHolder(sessionLockPath(id, root));
 }

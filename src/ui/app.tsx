@@ -1,4 +1,4 @@
-import React, { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import React, { useCallback, useEffect, useMemo, useState } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { InputEditor } from "./components/input-editor.js";
 import { InputNotes } from "./components/input-notes.js";
@@ -6,6 +6,7 @@ import { AuthPicker } from "./components/auth-picker.js";
 import { PermissionPrompt } from "./components/permission-prompt.js";
 import { QuestionForm } from "./components/question-form.js";
 import { QueueView } from "./components/queue-view.js";
+import { SearchView } from "./components/search-view.js";
 import { StatusBar } from "./components/status-bar.js";
 import { StatusLine } from "./components/status-line.js";
 import { StatusPanel } from "./components/status-panel.js";
@@ -13,10 +14,13 @@ import { UndoPrompt } from "./components/undo-prompt.js";
 import { useAttention } from "./hooks/use-attention.js";
 import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
+import { CLEAR_SCREEN, useReprintOnResize } from "./hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "./hooks/use-render-libs.js";
 import { useSessionState } from "./hooks/use-session-state.js";
 import { useShell } from "./hooks/use-shell.js";
 import { useTerminalSize } from "./hooks/use-terminal-size.js";
+import type { ClipboardRead } from "./input/clipboard-image.js";
+import type { TerminalHandoff } from "./input/external-editor.js";
 import { FileIndex } from "./input/file-mentions.js";
 import { allSlashCommands } from "./input/slash-commands.js";
 import type { AgentCommand } from "../agents/agent-process.js";
@@ -26,7 +30,8 @@ import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
 import { paneRows } from "./render/pane-rows.js";
 import { LiveRegion } from "./transcript/live-region.js";
-import { LOOSE_PANE_ROWS, looseTerminals, sizeRunningTerminals } from "./transcript/pane-sizes.js";
+import { loosePaneRows } from "./transcript/loose-panes.js";
+import { sizeRunningTerminals } from "./transcript/pane-sizes.js";
 import { useTranscript } from "./transcript/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "./terminal-features.js";
 import { useTerminalProgress } from "./hooks/use-terminal-progress.js";
@@ -53,19 +58,17 @@ export interface AppProps {
   listSessions?: () => Promise<string>;
   /** What the terminal understands beyond text and colours (links, prompt marks, progress). */
   features?: TerminalFeatures;
+  /** Lends the terminal to the external editor (Ctrl-G). */
+  handoff?: TerminalHandoff;
+  /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
+  readClipboard?: () => Promise<ClipboardRead>;
 }
-
-/** Clears the screen and the scrollback, then homes the cursor. */
-const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
 const LIVE_MARGIN = 4;
 
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
-
-/** Waits this long after the last resize before printing the transcript again at the new width. */
-const REPRINT_AFTER_RESIZE_MS = 200;
 
 /**
  * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
@@ -115,16 +118,7 @@ export function App(props: AppProps): React.ReactElement {
     transcript.reprint();
   }, [write, transcript]);
 
-  // Printed lines do not reflow; print them again at the new width once resizing stops.
-  const firstWidth = useRef(width);
-  useEffect(() => {
-    if (width === firstWidth.current) return;
-    const timer = setTimeout(() => {
-      firstWidth.current = width;
-      reprint();
-    }, REPRINT_AFTER_RESIZE_MS);
-    return () => clearTimeout(timer);
-  }, [width, reprint]);
+  useReprintOnResize(width, reprint);
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
@@ -153,6 +147,8 @@ export function App(props: AppProps): React.ReactElement {
     expanded,
     setExpanded,
     listSessions: props.listSessions,
+    handoff: props.handoff,
+    readClipboard: props.readClipboard,
   });
 
   const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);
@@ -166,16 +162,13 @@ export function App(props: AppProps): React.ReactElement {
   useEffect(() => {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
-  const loose = libsReady
-    ? looseTerminals(state).flatMap((p) => {
-        const t = access?.get(p.id);
-        return t ? ["", ...paneRows(t, { rows: LOOSE_PANE_ROWS, width, title: p.title, elapsedMs: ticker.now - (state.terminals[p.id]?.startedAt ?? ticker.now) })] : [];
-      })
-    : [];
+  const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
 
   return (
     <Box flexDirection="column" width={width}>
-      {focused && shell.terminalFocus ? (
+      {shell.search && libsReady ? (
+        <SearchView state={state} query={shell.search.query} hits={shell.searchHits} selected={shell.searchIndex} scroll={shell.search.scroll} width={width} maxRows={liveMax} />
+      ) : focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>
           <Text>{paneRows(focused, { rows: focusRows, width, focused: true, scrollOffset: shell.terminalFocus.scroll, title: state.terminals[shell.terminalFocus.id]?.command }).join("\n")}</Text>
           <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>

@@ -4,6 +4,7 @@ import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
 import { formatSessions } from "../cli/sessions-command.js";
 import { listSessions } from "../store/session-index.js";
 import { InstantPrompt, agentLabel } from "./instant-prompt.js";
+import { terminalHandoff } from "./input/external-editor.js";
 import { speaksKittyKeyboard, TerminalInput } from "./input/terminal-input.js";
 import { Launch } from "./launch.js";
 import { attentionBytes } from "./status/attention.js";
@@ -129,7 +130,18 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   prompt.erase();
   const features = detectTerminalFeatures();
   const instance = ui.render(
-    ui.createElement(ui.App, { session: orchestrator, agentName: agent.name, agentCommand: agent.command, cwd, launch, notify, bracketedPaste: true, listSessions: () => sessionTable(cwd), features }),
+    ui.createElement(ui.App, {
+      session: orchestrator,
+      agentName: agent.name,
+      agentCommand: agent.command,
+      cwd,
+      launch,
+      notify,
+      bracketedPaste: true,
+      listSessions: () => sessionTable(cwd),
+      features,
+      handoff: terminalHandoff(input, process.stdout),
+    }),
     // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
     // query was asked, and answered, at startup.
     // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.

@@ -46,6 +46,9 @@ export interface SessionPort {
   readonly terminals?: object;
 }
 
+/** What a read-only view of a session needs (the transcript of `conch attach`): no intents. */
+export type SessionSource = Pick<SessionPort, "state" | "subscribe" | "terminals">;
+
 /** The part of a terminal service the UI uses: screens to show, and typing into client PTYs. */
 export interface TerminalAccess {
   get(id: string): Terminal | undefined;
@@ -65,7 +68,7 @@ function isRegistryLike(value: unknown): value is RegistryLike {
 }
 
 /** The session's terminals as the UI sees them, when its terminal service keeps screens (the real one does). */
-export function terminalAccess(port: SessionPort): TerminalAccess | undefined {
+export function terminalAccess(port: Pick<SessionPort, "terminals">): TerminalAccess | undefined {
   const service = port.terminals;
   if (!isRegistryLike(service)) return undefined;
   return {

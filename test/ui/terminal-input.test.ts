@@ -120,4 +120,21 @@ describe("the terminal from conch's first millisecond", () => {
     tty.type("ignored");
     expect(drain(stream)).toEqual([]);
   });
+
+  it("lends the terminal to a program and takes it back: keys typed meanwhile are the program's", async () => {
+    const tty = new FakeTty();
+    const input = TerminalInput.open(tty, tty);
+    await afterFirstTurn();
+    const stream = input.stream();
+    input.suspend();
+    expect(tty.raw).toEqual([true, false]);
+    expect(tty.written.endsWith("\x1b[?2004l")).toBe(true);
+    tty.type("typed into the editor");
+    expect(drain(stream)).toEqual([]);
+    input.resume();
+    expect(tty.raw).toEqual([true, false, true]);
+    expect(tty.written.endsWith("\x1b[?2004h")).toBe(true);
+    tty.type("x");
+    expect(drain(stream)).toEqual(["x"]);
+  });
 });

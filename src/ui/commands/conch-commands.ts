@@ -7,6 +7,7 @@ import { keyHelpLines } from "../shell/key-bindings.js";
 import type { SessionPort } from "../session-port.js";
 import { modelConfigOptions, modelOption, optionValueText, selectValues } from "../../session/config-options.js";
 import { isBusy } from "../status/status-text.js";
+import { runExport } from "./export-command.js";
 
 /** What conch's own commands may do to the view and the session. */
 export interface CommandContext {
@@ -24,6 +25,10 @@ export interface CommandContext {
   listSessions?: () => Promise<string>;
   /** Shows what an undo will put back and asks before it does. */
   askUndo?(plan: UndoPlan): void;
+  /** Opens the search view with a query (/search). */
+  openSearch?(query: string): void;
+  /** Attaches the clipboard's image to the message being written (/paste-image). */
+  pasteImage?(): void;
 }
 
 function helpLines(state: SessionState): string[] {
@@ -166,6 +171,14 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
       return runUndo(args, ctx);
     case "expand":
       return ctx.show(ctx.toggleExpanded() ? "expanded: tool output and thoughts in full" : "collapsed: tool output and thoughts clipped");
+    case "export":
+      return runExport(args, ctx);
+    case "search":
+      if (!ctx.openSearch) return ctx.show("search is not available here", "error");
+      return ctx.openSearch(args);
+    case "paste-image":
+      if (!ctx.pasteImage) return ctx.show("pasting images is not available here", "error");
+      return ctx.pasteImage();
     case "restart":
       if (state.phase !== "failed" && !ctx.launchFailed) return ctx.show("the agent is running; /restart is for after it failed");
       return ctx.restart();

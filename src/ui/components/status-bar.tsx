@@ -10,6 +10,8 @@ export interface StatusBarProps {
   agentName: string;
   cwd: string;
   width: number;
+  /** Name the key that cycles modes (off in a read-only view). */
+  keyHints?: boolean;
 }
 
 /** Which segments give way first when the bar is too narrow. */
@@ -27,7 +29,7 @@ function fit(segments: BarSegment[], width: number): BarSegment[] {
 }
 
 /** One dim line of facts: agent, session title, mode, model, context use and cost, cwd. */
-export function StatusBar({ state, agentName, cwd, width }: StatusBarProps): React.ReactElement {
+export function StatusBar({ state, agentName, cwd, width, keyHints = true }: StatusBarProps): React.ReactElement {
   const segments = fit(barSegments(state, agentName, cwd), width);
   const modes = state.modes?.availableModes?.length ?? 0;
   return (
@@ -39,7 +41,7 @@ export function StatusBar({ state, agentName, cwd, width }: StatusBarProps): Rea
             <Text color={s.key === "agent" ? color("accent") : s.key === "mode" ? color("heading") : undefined} dimColor={s.key !== "agent" && s.key !== "mode"} bold={s.key === "agent"}>
               {s.text}
             </Text>
-            {s.key === "mode" && modes > 1 ? <Text dimColor>{" (shift+tab)"}</Text> : null}
+            {s.key === "mode" && modes > 1 && keyHints ? <Text dimColor>{" (shift+tab)"}</Text> : null}
           </Text>
         ))}
       </Text>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { SessionState } from "../../session/state.js";
-import { terminalAccess, type SessionPort } from "../session-port.js";
+import { terminalAccess, type SessionSource } from "../session-port.js";
 
 /** One frame at ~30 fps: the most often the transcript is redrawn while an agent streams. */
 export const FRAME_MS = 33;
@@ -53,7 +53,7 @@ export class FrameScheduler {
  * Subscribes to the session and re-renders at most once per frame with its latest state. The
  * orchestrator may publish thousands of chunk events a second; each frame shows them all at once.
  */
-export function useSessionState(port: SessionPort, frameMs = FRAME_MS): SessionSnapshot {
+export function useSessionState(port: SessionSource, frameMs = FRAME_MS): SessionSnapshot {
   const [snapshot, setSnapshot] = useState<SessionSnapshot>(() => ({ state: port.state, screens: 0 }));
   const terminals = port.terminals;
   useEffect(() => {

@@ -1,10 +1,12 @@
 import type { Key } from "ink";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { QueuedMessage, SessionState } from "../../session/state.js";
 import { runConchCommand } from "../commands/conch-commands.js";
 import { detachWithQueued } from "../commands/detach.js";
 import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../input/editor-state.js";
+import { readClipboardImage, type ClipboardRead } from "../input/clipboard-image.js";
+import { editExternally, type TerminalHandoff } from "../input/external-editor.js";
 import { buildPrompt } from "../input/prompt-blocks.js";
 import { ptyBytesFor } from "../input/pty-keys.js";
 import { isConchCommand, parseSlash } from "../input/slash-commands.js";
@@ -13,6 +15,7 @@ import type { SessionPort, TerminalAccess } from "../session-port.js";
 import { shellCommandFor, type Focus, type KeyCommand } from "../shell/key-bindings.js";
 import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
+import { findHits, hitKey, type SearchHit } from "../search/transcript-search.js";
 import { useKeypress } from "./use-keypress.js";
 
 export type { Focus } from "../shell/key-bindings.js";
@@ -29,7 +32,7 @@ export interface ShellOptions {
   launch?: Launch;
   launchFailed: boolean;
   terminals?: TerminalAccess;
-  /** Rows a focused terminal pane shows, for PageUp/PageDown steps. */
+  /** Rows a focused terminal pane (or the search view) shows, for PageUp/PageDown steps. */
   paneRows: number;
   quit(): void;
   clearScreen(): void;
@@ -38,6 +41,10 @@ export interface ShellOptions {
   expanded: boolean;
   setExpanded(expanded: boolean): void;
   listSessions?: () => Promise<string>;
+  /** Lends conch's terminal to the external editor (Ctrl-G); without it there is no editor to run. */
+  handoff?: TerminalHandoff;
+  /** Reads an image from the clipboard (Alt-V); tests pass their own. */
+  readClipboard?: () => Promise<ClipboardRead>;
 }
 
 /** The queue view's callbacks. */
@@ -67,6 +74,10 @@ export interface Shell extends ShellState {
   authenticate(methodId: string): void;
   /** The undo prompt's answer: true puts the files back. */
   answerUndo(apply: boolean): void;
+  /** Where the search query occurs, oldest first, while the search view is open. */
+  searchHits: SearchHit[];
+  /** The hit the search view shows, or -1 when there is none. */
+  searchIndex: number;
 }
 
 /** An editor whose latest state is readable at once, before React renders it. */
@@ -104,10 +115,17 @@ export function useShell(opts: ShellOptions): Shell {
   const [shell, dispatch] = useReducer(shellReducer, INITIAL_SHELL);
   const { expanded, setExpanded } = opts;
   const ctrlCTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Images pasted into the message being written, for their labels. */
+  const pasted = useRef(0);
   useEffect(() => () => clearTimeout(ctrlCTimer.current), []);
 
   const running = runningClientTerminals(state, terminals);
   const focus = focusOf(shell, state, running);
+  const search = shell.search;
+  const searchHits = useMemo(() => (search ? findHits(state, search.query) : []), [state, search?.query]);
+  const selectedHit = search?.selected ? searchHits.findIndex((h) => hitKey(h) === search.selected) : -1;
+  // A hit that was not chosen, or is gone, leaves the newest one shown.
+  const searchIndex = selectedHit >= 0 ? selectedHit : searchHits.length - 1;
   const firstPermission = state.permissions[0]?.key;
   const { terminalFocus, queueSelected, editingQueuedId } = shell;
 
@@ -161,6 +179,8 @@ export function useShell(opts: ShellOptions): Shell {
         quit: opts.quit,
         listSessions: opts.listSessions,
         askUndo: (plan) => dispatch({ type: "undo-asked", plan }),
+        openSearch: (query) => dispatch({ type: "search-opened", query }),
+        pasteImage,
       });
       return;
     }
@@ -170,9 +190,11 @@ export function useShell(opts: ShellOptions): Shell {
   /** Sends a message the editor holds as a prompt (queued while busy), or steers it into the running turn. */
   const deliver = (text: string, how: "send" | "steer", notes: string[] = []) => {
     const images = state.info?.agentCapabilities?.promptCapabilities?.image === true;
-    const built = buildPrompt(text, { cwd: state.info?.cwd ?? opts.cwd, images });
+    const built = buildPrompt(text, { cwd: state.info?.cwd ?? opts.cwd, images, pasted: shell.images });
     port[how](text, built.blocks ?? undefined);
     dispatch({ type: "notes-set", notes: [...notes, ...built.notes] });
+    dispatch({ type: "images-cleared" });
+    pasted.current = 0;
     store.dispatch({ type: "submitted" });
   };
 
@@ -196,6 +218,29 @@ export function useShell(opts: ShellOptions): Shell {
       return deliver(text, "send", [`${state.info?.agentName ?? "the agent"} does not take steered messages (no _session/steering): queued, sent when the turn ends`]);
     }
     deliver(text, "steer");
+  };
+
+  /** Ctrl-G: the message goes to the person's editor and comes back into the input. */
+  const editInEditor = () => {
+    if (!opts.handoff) return show("the external editor needs conch's own terminal", "error");
+    const result = editExternally(store.read().text, { env: process.env, handoff: opts.handoff });
+    if (!result.ok) return show(result.message, "error");
+    store.dispatch({ type: "set", text: result.text });
+  };
+
+  /** Alt-V or /paste-image: the clipboard's image goes with the message, its label in the text. */
+  const pasteImage = () => {
+    if (!state.info) return show("the agent has not said yet whether it takes images: paste again once the session is open", "error");
+    if (state.info.agentCapabilities?.promptCapabilities?.image !== true) {
+      return show(`${state.info.agentName} does not take images (no promptCapabilities.image): send the file as a link with @path`, "error");
+    }
+    void (opts.readClipboard ?? readClipboardImage)().then((read) => {
+      if (!read.ok) return show(read.message, "error");
+      const label = `[image ${++pasted.current}]`;
+      dispatch({ type: "image-pasted", image: { label, mimeType: read.image.mimeType, data: read.image.data.toString("base64") } });
+      store.dispatch({ type: "insert", text: label });
+      show(`${label}: ${Math.max(1, Math.round(read.image.data.length / 1024))} KB ${read.image.mimeType} from the clipboard (${read.image.tool}), sent with the message`);
+    });
   };
 
   const cycleMode = () => {
@@ -247,8 +292,28 @@ export function useShell(opts: ShellOptions): Shell {
         if (store.read().text !== "" || state.queue.length === 0) return false;
         dispatch({ type: "queue-selected", index: state.queue.length - 1 });
         return true;
+      case "external-editor":
+        editInEditor();
+        return true;
+      case "paste-image":
+        pasteImage();
+        return true;
+      case "search":
+        dispatch({ type: "messages-cleared" });
+        dispatch({ type: "search-opened", query: "" });
+        return true;
+      case "search-older":
+      case "search-newer": {
+        const next = searchIndex + (command === "search-older" ? -1 : 1);
+        if (next >= 0 && next < searchHits.length) dispatch({ type: "search-selected", key: hitKey(searchHits[next]) });
+        return true;
+      }
+      case "leave-search":
+        dispatch({ type: "search-closed" });
+        return true;
       case "clear-input":
         dispatch({ type: "undo-closed" });
+        dispatch({ type: "search-closed" });
         if (shell.ctrlCArmed) {
           opts.quit();
           return true;
@@ -258,6 +323,8 @@ export function useShell(opts: ShellOptions): Shell {
         ctrlCTimer.current = setTimeout(() => dispatch({ type: "ctrl-c-disarmed" }), CTRL_C_WINDOW_MS);
         if (store.read().text !== "") {
           dispatch({ type: "queue-edit-ended" });
+          dispatch({ type: "images-cleared" });
+          pasted.current = 0;
           store.dispatch({ type: "clear" });
         }
         return true;
@@ -314,6 +381,22 @@ export function useShell(opts: ShellOptions): Shell {
     );
   };
 
+  // The search view's own keys: what is searched for is typed here; PageUp/PageDown scroll the item shown.
+  useKeypress(
+    (input, key, raw) => {
+      if (!search || shellCommandFor("search", input, key, raw)) return;
+      const step = Math.max(1, Math.floor(opts.paneRows / 2));
+      if (key.pageUp) return dispatch({ type: "search-scrolled", by: -step });
+      if (key.pageDown) return dispatch({ type: "search-scrolled", by: step });
+      // Relative to the query as it is when the key is handled: keys can come faster than renders.
+      if (key.backspace || key.delete) return dispatch({ type: "search-typed", keys: "\x7f" });
+      if (key.ctrl && input === "u") return dispatch({ type: "search-edited", query: "" });
+      if (PASTE_MARKERS.has(raw) || key.ctrl || key.meta || key.tab || !input) return;
+      dispatch({ type: "search-typed", keys: input });
+    },
+    { isActive: focus === "search" },
+  );
+
   const queue: QueueHandlers = {
     onSelect: (i: number) => dispatch({ type: "queue-selected", index: i }),
     onEdit: (m: QueuedMessage) => {
@@ -346,5 +429,7 @@ export function useShell(opts: ShellOptions): Shell {
     answerQuestion: port.answerQuestion.bind(port),
     authenticate: (methodId: string) => void port.authenticate(methodId),
     answerUndo,
+    searchHits,
+    searchIndex,
   };
 }

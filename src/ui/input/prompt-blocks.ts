@@ -22,10 +22,21 @@ export interface BuiltPrompt {
   notes: string[];
 }
 
+/** An image pasted into the input: its label stands in the text where it was pasted. */
+export interface PastedImage {
+  /** `[image 1]`: the image goes with the message while its label is in the text. */
+  label: string;
+  mimeType: string;
+  /** Base64. */
+  data: string;
+}
+
 export interface PromptContext {
   cwd: string;
   /** The agent said it accepts image blocks (`promptCapabilities.image`). */
   images: boolean;
+  /** Images pasted from the clipboard (only offered when the agent takes images). */
+  pasted?: readonly PastedImage[];
   /** For tests: how to look at files. */
   fs?: { stat(p: string): { isFile(): boolean; size: number } | undefined; read(p: string): Buffer };
 }
@@ -56,6 +67,7 @@ export function mentionedPaths(text: string): string[] {
 /**
  * Turns `@path` mentions of existing files into content blocks after the text: an image the agent
  * can take becomes an `image` block, anything else a `resource_link` the agent can read itself.
+ * Pasted images whose label is still in the text follow as `image` blocks.
  */
 export function buildPrompt(text: string, ctx: PromptContext): BuiltPrompt {
   const fs = ctx.fs ?? realFs;
@@ -86,6 +98,11 @@ export function buildPrompt(text: string, ctx: PromptContext): BuiltPrompt {
       }
       break;
     }
+  }
+  for (const image of ctx.pasted ?? []) {
+    if (!text.includes(image.label)) continue;
+    attachments.push({ type: "image", mimeType: image.mimeType, data: image.data });
+    notes.push(`${image.label}: attached as an image`);
   }
   if (attachments.length === 0) return { blocks: null, notes };
   return { blocks: [{ type: "text", text }, ...attachments], notes };

@@ -52,6 +52,7 @@ export class TerminalInput {
   /** Ctrl-C was typed before the UI took the keys. */
   interrupted = false;
   private cookedKeysLeft = true;
+  private suspended = false;
   private onInterrupt?: () => void;
   private onHeld?: (reads: string[]) => void;
 
@@ -127,6 +128,33 @@ export class TerminalInput {
     for (const read of [...this.held, ...this.splitter.flush()]) this.ink.push(read);
     this.held = [];
     return this.ink;
+  }
+
+  /**
+   * Lends the terminal to another program for a while (the external editor): no more reading,
+   * bracketed paste off, the terminal's own line mode back. `resume` takes it again.
+   */
+  suspend(): void {
+    if (this.closed || this.suspended) return;
+    this.suspended = true;
+    this.input.off("data", this.onData);
+    this.input.pause();
+    this.output.write(BRACKETED_PASTE_OFF);
+    try {
+      this.input.setRawMode(false);
+    } catch {
+      // The terminal is gone: nothing to lend.
+    }
+  }
+
+  /** Takes the terminal back after `suspend`: raw mode, bracketed paste, reading again. */
+  resume(): void {
+    if (this.closed || !this.suspended) return;
+    this.suspended = false;
+    this.input.setRawMode(true);
+    this.output.write(BRACKETED_PASTE_ON);
+    this.input.on("data", this.onData);
+    this.input.resume?.();
   }
 
   /** Gives the terminal back: no more reading, bracketed paste off, raw mode off. */

@@ -24,6 +24,8 @@ export interface ItemContext {
   now?: number;
   /** File paths become links (OSC 8). */
   links?: boolean;
+  /** Expanded tool calls also show their raw JSON (the default). */
+  rawJson?: boolean;
 }
 
 /** A turn's divider: a rule, named when the turn is the agent's own or history. */

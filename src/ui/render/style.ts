@@ -33,6 +33,11 @@ function detectLevel(env: NodeJS.ProcessEnv = process.env, tty = process.stdout.
 
 let level: ColorLevel = detectLevel();
 
+/** The colour level rows are drawn at (0: plain text, no attributes either). */
+export function colorLevel(): ColorLevel {
+  return level;
+}
+
 /** Sets the colour level (tests, and `--color` style overrides); returns the previous one. */
 export function setColorLevel(next: ColorLevel): ColorLevel {
   const prev = level;

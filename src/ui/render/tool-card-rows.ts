@@ -60,6 +60,8 @@ export interface CardContext {
   now?: number;
   /** File paths become links (OSC 8), for a terminal that takes them. */
   links?: boolean;
+  /** Expanded, also show the call's raw input and output as JSON (the default); the search view leaves them out. */
+  rawJson?: boolean;
 }
 
 const more = (hidden: number, what = "more line") => paint(`… ${hidden} ${what}${hidden === 1 ? "" : "s"}`, { dim: true });
@@ -146,11 +148,12 @@ export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
     body.push(...hang(paint("$ ", { role: "accent" }), "  ", display.command, inner));
   }
   if (display.cwd !== undefined && display.cwd !== cwd) body.push(...wrapRows(paint(`in ${display.cwd}`, { dim: true }), inner));
-  if (expanded && tool.rawInput !== undefined) body.push(...rawJsonRows("input", tool.rawInput, inner));
+  const raw = expanded && ctx.rawJson !== false;
+  if (raw && tool.rawInput !== undefined) body.push(...rawJsonRows("input", tool.rawInput, inner));
   const termTitle = display.command ?? (kind === "execute" ? display.title : undefined);
   const startedAt = tool.startedAt > 1e12 ? tool.startedAt : undefined;
   for (const block of display.blocks) body.push(...blockRows(block, ctx, inner, termTitle, startedAt));
-  if (expanded && tool.rawOutput !== undefined && display.blocks.length === 0) body.push(...rawJsonRows("output", tool.rawOutput, inner));
+  if (raw && tool.rawOutput !== undefined && display.blocks.length === 0) body.push(...rawJsonRows("output", tool.rawOutput, inner));
   if (state.permissions.some((p) => p.toolCallId === tool.toolCallId)) body.push(paint("awaiting permission", { role: "warning" }));
   const permission = permissionLabel(tool.permission);
   if (permission) body.push(paint(permission.text, { role: permission.allowed ? "success" : "error", dim: permission.allowed }));

@@ -1,7 +1,7 @@
 import type { Key } from "ink";
 
 /** Who has the keys. */
-export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal" | "undo";
+export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal" | "undo" | "search";
 
 /** What a key does, by name: the shell dispatches on these; the help and the docs are made from the table. */
 export type KeyCommand =
@@ -26,6 +26,14 @@ export type KeyCommand =
   | "skip-permission"
   | "decline-question"
   | "confirm-undo"
+  | "external-editor"
+  | "paste-image"
+  | "search"
+  | "search-older"
+  | "search-newer"
+  | "scroll-search"
+  | "edit-search"
+  | "leave-search"
   | "clear-input";
 
 /** One key binding: what it does, where, and how it reads in /help, the status line and the README. */
@@ -108,7 +116,21 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: "skip-permission", keys: "Tab", where: ["permission", "input"], does: "type a message instead (Tab again: back to the prompt)", match: (_input, key) => key.tab && !key.shift },
   { command: "decline-question", keys: "Ctrl-D", where: ["question"], does: "decline the agent's question (Tab moves between fields, space toggles, Enter on submit sends)" },
   { command: "confirm-undo", keys: "y / n, Esc", where: ["undo"], does: "put the files shown back, or leave them as they are" },
-  { command: "clear-input", keys: "Ctrl-C", where: ["input", "queue", "permission", "question", "auth", "undo"], does: "clear the input; twice in a row: quit", match: ctrl("c") },
+  { command: "external-editor", keys: "Ctrl-G", where: INPUT, does: "write the message in $VISUAL / $EDITOR (else vi); it comes back into the input when the editor exits", match: ctrl("g") },
+  {
+    command: "paste-image",
+    keys: "Alt-V",
+    where: INPUT,
+    does: "attach the image on the clipboard (wl-paste, xclip or osascript), when the agent takes images; also /paste-image",
+    match: (input, key) => key.meta && input === "v",
+  },
+  { command: "search", keys: "Ctrl-R", where: INPUT, does: "search the session: prompts, answers, thoughts, tool titles, commands and output (also /search <text>)", match: ctrl("r") },
+  { command: "search-older", keys: "Up, Ctrl-R", where: ["search"], does: "the hit before (older)", match: (input, key) => key.upArrow || (key.ctrl && input === "r") },
+  { command: "search-newer", keys: "Down, Ctrl-S", where: ["search"], does: "the hit after (newer)", match: (input, key) => key.downArrow || (key.ctrl && input === "s") },
+  { command: "scroll-search", keys: "PgUp / PgDn", where: ["search"], does: "scroll the item the hit is in" },
+  { command: "edit-search", keys: "typing, Backspace, Ctrl-U", where: ["search"], does: "edit what is searched for (a capital letter makes it match case)" },
+  { command: "leave-search", keys: "Esc, Enter", where: ["search"], does: "leave the search", match: (_input, key) => key.escape || key.return },
+  { command: "clear-input", keys: "Ctrl-C", where: ["input", "queue", "permission", "question", "auth", "undo", "search"], does: "clear the input; twice in a row: quit", match: ctrl("c") },
 ];
 
 /** The binding of a command. */
@@ -134,7 +156,7 @@ export function shellCommandFor(focus: Focus, input: string, key: Key, raw: stri
   return undefined;
 }
 
-const PLACE: Record<Focus, string> = { input: "", queue: "the queue", permission: "a permission prompt", question: "a question", auth: "a login", terminal: "a terminal pane", undo: "the undo prompt" };
+const PLACE: Record<Focus, string> = { input: "", queue: "the queue", permission: "a permission prompt", question: "a question", auth: "a login", terminal: "a terminal pane", undo: "the undo prompt", search: "the search" };
 
 /** Where a binding works, in words, when it is not (only) the input. */
 function placeOf(b: KeyBinding): string {

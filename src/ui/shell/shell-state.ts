@@ -1,11 +1,21 @@
 import type { UndoPlan } from "../../orchestrator/turn-undo.js";
 import type { SessionState } from "../../session/state.js";
+import type { PastedImage } from "../input/prompt-blocks.js";
 import type { Focus } from "./key-bindings.js";
 
 /** A message panel under the input (command output, help). */
 export interface Panel {
   lines: string[];
   tone: "info" | "error";
+}
+
+/** The search view (Ctrl-R, /search): what is searched for, which hit is shown, how far its item is scrolled. */
+export interface SearchState {
+  query: string;
+  /** The hit shown (its `hitKey`); null follows the newest. */
+  selected: string | null;
+  /** Rows the shown item is scrolled from where the hit puts it (negative: up). */
+  scroll: number;
 }
 
 /** The shell's view state: everything the UI keeps that is not the session's. */
@@ -25,6 +35,10 @@ export interface ShellState {
   ctrlCArmed: boolean;
   /** What `/undo` will do, waiting for y or n. */
   undo: UndoPlan | null;
+  /** The search view, while it is open. */
+  search: SearchState | null;
+  /** Images pasted into the message being written; they go with it while their labels are in its text. */
+  images: PastedImage[];
 }
 
 /** What can happen to the shell's view state. */
@@ -43,7 +57,16 @@ export type ShellAction =
   | { type: "ctrl-c-armed" }
   | { type: "ctrl-c-disarmed" }
   | { type: "undo-asked"; plan: UndoPlan }
-  | { type: "undo-closed" };
+  | { type: "undo-closed" }
+  | { type: "search-opened"; query: string }
+  | { type: "search-edited"; query: string }
+  /** Keys typed into the query: text, where a backspace (DEL or BS) erases the character before it. */
+  | { type: "search-typed"; keys: string }
+  | { type: "search-selected"; key: string }
+  | { type: "search-scrolled"; by: number }
+  | { type: "search-closed" }
+  | { type: "image-pasted"; image: PastedImage }
+  | { type: "images-cleared" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -55,6 +78,8 @@ export const INITIAL_SHELL: ShellState = {
   notes: [],
   ctrlCArmed: false,
   undo: null,
+  search: null,
+  images: [],
 };
 
 /** The shell's view state after an action. Pure. */
@@ -90,17 +115,43 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return { ...state, undo: action.plan, panel: null };
     case "undo-closed":
       return state.undo ? { ...state, undo: null } : state;
+    case "search-opened":
+      return { ...state, search: { query: action.query, selected: null, scroll: 0 } };
+    case "search-edited":
+      // A new query starts again from the newest hit.
+      return state.search ? { ...state, search: { query: action.query, selected: null, scroll: 0 } } : state;
+    case "search-typed": {
+      if (!state.search) return state;
+      const chars = [...state.search.query];
+      for (const ch of action.keys.replace(/[\r\n]+/g, " ")) {
+        if (ch === "\x7f" || ch === "\b") chars.pop();
+        else if (!/[\u0000-\u001f]/.test(ch)) chars.push(ch);
+      }
+      const query = chars.join("");
+      return query === state.search.query ? state : { ...state, search: { query, selected: null, scroll: 0 } };
+    }
+    case "search-selected":
+      return state.search ? { ...state, search: { ...state.search, selected: action.key, scroll: 0 } } : state;
+    case "search-scrolled":
+      return state.search ? { ...state, search: { ...state.search, scroll: state.search.scroll + action.by } } : state;
+    case "search-closed":
+      return state.search ? { ...state, search: null } : state;
+    case "image-pasted":
+      return { ...state, images: [...state.images, action.image] };
+    case "images-cleared":
+      return state.images.length ? { ...state, images: [] } : state;
   }
 }
 
 /**
- * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, a selected queued
- * message, then the first permission request (unless the user stepped away from it), a question,
+ * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, the search
+ * view, a selected queued message, then the first permission request (unless the user stepped away from it), a question,
  * a login, and otherwise the input.
  */
 export function focusOf(shell: ShellState, session: SessionState, runningTerminals: readonly string[]): Focus {
   if (shell.terminalFocus && runningTerminals.includes(shell.terminalFocus.id)) return "terminal";
   if (shell.undo) return "undo";
+  if (shell.search) return "search";
   if (shell.queueSelected !== null && session.queue.length > 0) return "queue";
   const firstPermission = session.permissions[0]?.key;
   if (firstPermission !== undefined && firstPermission !== shell.permissionSkipped) return "permission";

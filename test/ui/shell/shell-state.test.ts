@@ -23,6 +23,26 @@ describe("who has the keys", () => {
     expect(focusOf(INITIAL_SHELL, session({}), [])).toBe("input");
   });
 
+  it("the search view has the keys while it is open, over everything but a focused terminal; a new query starts from the newest hit", () => {
+    const s = session({ queue: [{ id: "q", text: "later" }], permissions: [permission] });
+    const searching = shellReducer(INITIAL_SHELL, { type: "search-opened", query: "build" });
+    expect(focusOf(searching, s, [])).toBe("search");
+    expect(focusOf({ ...searching, terminalFocus: { id: "t", scroll: 0 } }, s, ["t"])).toBe("terminal");
+    let v = shellReducer(searching, { type: "search-selected", key: "i3#0" });
+    v = shellReducer(v, { type: "search-scrolled", by: -4 });
+    expect(v.search).toEqual({ query: "build", selected: "i3#0", scroll: -4 });
+    v = shellReducer(v, { type: "search-edited", query: "buil" });
+    expect(v.search).toEqual({ query: "buil", selected: null, scroll: 0 });
+    // Keys are applied to the query as it is, so keys that come faster than renders all count.
+    v = shellReducer(shellReducer(v, { type: "search-typed", keys: "dx" }), { type: "search-typed", keys: "\x7f\x7fd\ter" });
+    expect(v.search?.query).toBe("builder");
+    expect(focusOf(shellReducer(v, { type: "search-closed" }), s, [])).toBe("permission");
+    expect(shellCommandFor("input", "r", key({ ctrl: true }), "\x12")).toBe("search");
+    expect(shellCommandFor("search", "r", key({ ctrl: true }), "\x12")).toBe("search-older");
+    expect(shellCommandFor("search", "", key({ escape: true }), "\x1b")).toBe("leave-search");
+    expect(shellCommandFor("search", "c", key({ ctrl: true }), "\x03")).toBe("clear-input");
+  });
+
   it("the view state moves by named actions; scrolling never goes below the live bottom", () => {
     let s = shellReducer(INITIAL_SHELL, { type: "terminal-focused", id: "t" });
     s = shellReducer(s, { type: "terminal-scrolled", by: 5 });
@@ -46,8 +66,8 @@ describe("the key table", () => {
   });
 
   it("no two shell bindings take the same key in the same place", () => {
-    const samples: [string, Partial<Key>, string][] = [["", { escape: true }, "\x1b"], ["", { tab: true }, "\t"], ["", { tab: true, shift: true }, "\x1b[Z"], ["d", { ctrl: true }, "\x04"], ["t", { ctrl: true }, "\x14"], ["c", { ctrl: true }, "\x03"], ["", { upArrow: true }, "\x1b[A"]];
-    for (const focus of ["input", "queue", "permission", "question", "auth", "terminal"] as const) {
+    const samples: [string, Partial<Key>, string][] = [["", { escape: true }, "\x1b"], ["", { tab: true }, "\t"], ["", { tab: true, shift: true }, "\x1b[Z"], ["d", { ctrl: true }, "\x04"], ["t", { ctrl: true }, "\x14"], ["c", { ctrl: true }, "\x03"], ["", { upArrow: true }, "\x1b[A"], ["", { downArrow: true }, "\x1b[B"], ["r", { ctrl: true }, "\x12"], ["s", { ctrl: true }, "\x13"], ["", { return: true }, "\r"]];
+    for (const focus of ["input", "queue", "permission", "question", "auth", "terminal", "search"] as const) {
       for (const [input, k, raw] of samples) {
         const hits = KEY_BINDINGS.filter((b) => b.match && b.where.includes(focus) && b.match(input, key(k), raw));
         expect(hits.length, `${focus} ${raw}`).toBeLessThanOrEqual(1);

@@ -1,0 +1,157 @@
+import type { SessionEvent } from "../../session/events.js";
+import { FollowedSession } from "../../orchestrator/followed-session.js";
+import { LogTail } from "../../store/log-tail.js";
+import type { SessionRecord } from "../../store/session-index.js";
+import { sessionWriterPid } from "../../store/session-lock.js";
+import { sessionLogPath } from "../../store/state-dir.js";
+import { loadRenderLibs } from "../components/render-libs.js";
+import { RowCache } from "../transcript/row-cache.js";
+import { TranscriptPrinter } from "../transcript/transcript-printer.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "../terminal-features.js";
+import type { WriterView } from "./attach-app.js";
+
+/** How often the view looks at whether the writing conch still runs. */
+const WRITER_CHECK_MS = 1000;
+/** Width of the rows a plain (piped) attach prints. */
+const PLAIN_WIDTH = 100;
+
+/** What `runAttach` needs: the session, where its log is, and where to draw. */
+export interface AttachOptions {
+  rec: SessionRecord;
+  root: string;
+  /** Draw the Ink view (a terminal on both sides); otherwise print settled rows as plain text. */
+  interactive: boolean;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Who writes the session's log now, given who did before (a writer that went away is "gone", not "none"). */
+function writerNow(id: string, root: string, before: WriterView | undefined): WriterView {
+  const pid = sessionWriterPid(id, root);
+  if (pid !== undefined) return { kind: "live", pid };
+  if (before?.kind === "deleted") return before;
+  if (before?.kind === "live" || before?.kind === "gone") return { kind: "gone", pid: before.pid };
+  return { kind: "none" };
+}
+
+/**
+ * `conch attach`: follows a session's log while another conch writes it, read-only: the log is
+ * folded, then each appended line is folded too. Never takes the session's lock, never writes.
+ * Returns the exit code.
+ */
+export async function runAttach(opts: AttachOptions): Promise<number> {
+  const { rec, root } = opts;
+  const session = new FollowedSession(rec.cwd);
+  let writer: WriterView = writerNow(rec.id, root, undefined);
+  let redraw: () => void = () => undefined;
+  const tail = new LogTail<SessionEvent>(sessionLogPath(rec.id, root), {
+    onEvents: (events) => session.apply(events),
+    onGone: (reason) => {
+      writer = { kind: "deleted", reason };
+      redraw();
+    },
+  });
+  try {
+    tail.start();
+  } catch (err) {
+    opts.err(`conch: cannot read the log of session ${rec.id}: ${(err as Error).message}\n`);
+    session.dispose();
+    return 1;
+  }
+  const checkWriter = () => {
+    const next = writerNow(rec.id, root, writer);
+    if (next.kind === writer.kind && (next as { pid?: number }).pid === (writer as { pid?: number }).pid) return false;
+    writer = next;
+    return true;
+  };
+  const follow: Following = { session, catchUp: () => tail.readNew(), writer: () => writer, checkWriter, onRedraw: (fn) => (redraw = fn) };
+  try {
+    return opts.interactive ? await attachInteractive(opts, follow) : await attachPlain(opts, follow);
+  } finally {
+    tail.close();
+    session.dispose();
+  }
+}
+
+/** A session being followed, as the two ways of showing it use it. */
+interface Following {
+  session: FollowedSession;
+  /** Reads what the log got since the last look, now. */
+  catchUp(): void;
+  writer(): WriterView;
+  /** Looks at the writer again; true when that changed what the view says. */
+  checkWriter(): boolean;
+  /** Sets what to run when something besides the state changed (the log went away). */
+  onRedraw(fn: () => void): void;
+}
+
+async function attachInteractive(opts: AttachOptions, { session, writer, checkWriter, onRedraw }: Following): Promise<number> {
+  const [react, { render }, { AttachApp }] = await Promise.all([import("react"), import("ink"), import("./attach-app.js")]);
+  const createElement = react.default.createElement;
+  const features = detectTerminalFeatures();
+  const element = () => createElement(AttachApp, { session, sessionId: opts.rec.id, writer: writer(), features });
+  const instance = render(element(), { stdout: featureFilteredOutput(process.stdout, features), exitOnCtrlC: false, patchConsole: false });
+  const redraw = () => instance.rerender(element());
+  onRedraw(redraw);
+  const timer = setInterval(() => {
+    if (checkWriter()) redraw();
+  }, WRITER_CHECK_MS);
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const onSignal = () => instance.unmount();
+  for (const signal of signals) process.on(signal, onSignal);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    clearInterval(timer);
+    for (const signal of signals) process.off(signal, onSignal);
+  }
+  return 0;
+}
+
+/**
+ * Without a terminal (a pipe, a file): each item is printed once it has settled, as plain rows.
+ * It follows until no conch writes the session any more, then prints what is left and ends.
+ */
+async function attachPlain(opts: AttachOptions, { session, catchUp, writer, checkWriter, onRedraw }: Following): Promise<number> {
+  await loadRenderLibs();
+  const cache = new RowCache();
+  const printer = new TranscriptPrinter((item, width) => cache.settled(item, session.state, { width, expanded: false }));
+  const print = () => {
+    const plan = printer.plan(session.state, PLAIN_WIDTH, Infinity, 0);
+    if (plan.rows.length) opts.out(`${plan.rows.join("\n")}\n`);
+    return plan;
+  };
+  const finish = () => {
+    // The writer appends its last events before it lets the session go.
+    catchUp();
+    const plan = print();
+    // The writer is gone: what never settled is printed as it stands.
+    const rest = plan.live.flatMap((item) => [...(item.kind === "user" ? [] : [""]), ...cache.settled(item, session.state, { width: PLAIN_WIDTH, expanded: false })]);
+    if (rest.length) opts.out(`${rest.join("\n")}\n`);
+  };
+  return new Promise<number>((resolve) => {
+    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+    const done = (code: number) => {
+      clearInterval(timer);
+      off();
+      for (const signal of signals) process.off(signal, onSignal);
+      resolve(code);
+    };
+    const onSignal = () => {
+      finish();
+      done(130);
+    };
+    const off = session.subscribe(() => print());
+    const check = () => {
+      checkWriter();
+      if (writer().kind === "live") return;
+      finish();
+      done(0);
+    };
+    onRedraw(check);
+    const timer = setInterval(check, WRITER_CHECK_MS);
+    for (const signal of signals) process.on(signal, onSignal);
+    print();
+    check();
+  });
+}
