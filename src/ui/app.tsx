@@ -178,6 +178,7 @@ export function App(props: AppProps): React.ReactElement {
           state={state}
           items={transcript.plan.live}
           rowsOf={transcript.rowsOf}
+          continued={transcript.continued}
           extra={loose}
           preview={transcript.plan.preview}
           maxRows={asking ? Math.min(liveMax, ASKING_LIVE_ROWS) : liveMax}

@@ -27,8 +27,14 @@ describe("reads cut at each Enter, while conch loads", () => {
     ]);
   });
 
-  it("keeps escape sequences whole: Alt+Enter and arrows are not cut", () => {
-    expect(split("a\x1b\rb\x1b[D\r")).toEqual(["a\x1b\r", "b\x1b[D\r"]);
+  it("keeps escape sequences whole, each a key of its own: Alt+Enter and arrows are not cut", () => {
+    expect(split("a\x1b\rb\x1b[D\r")).toEqual(["a", "\x1b\r", "b", "\x1b[D", "\r"]);
+    expect(split("x\x1b[13;2ux\x1bOAy")).toEqual(["x", "\x1b[13;2u", "x", "\x1bOA", "y"]);
+  });
+
+  it("a control key typed with text while conch was busy is a key, not text (Ctrl-U between letters)", () => {
+    expect(split("n\x15o")).toEqual(["n", "\x15", "o"]);
+    expect(split("ab\x7fc\tz")).toEqual(["ab", "\x7f", "c", "\t", "z"]);
   });
 
   it("Ctrl-C outside a paste is the user wanting out: what follows is dropped", () => {
@@ -62,6 +68,6 @@ describe("reads cut at each Enter, once the editor is live", () => {
   it("passes an Escape at the end of a read on at once, and Ctrl-C is a key like any other", () => {
     const splitter = new KeyReadSplitter();
     expect(splitter.push("\x1b", live).reads).toEqual(["\x1b"]);
-    expect(splitter.push("a\x03b", live)).toEqual({ reads: ["a\x03b"], interrupted: false, kittyAnswered: false });
+    expect(splitter.push("a\x03b", live)).toEqual({ reads: ["a", "\x03", "b"], interrupted: false, kittyAnswered: false });
   });
 });

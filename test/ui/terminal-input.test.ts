@@ -67,7 +67,7 @@ describe("the terminal from conch's first millisecond", () => {
     tty.type("early\nto");
     await afterFirstTurn();
     tty.type("o\n");
-    expect(drain(input.stream())).toEqual(["early\r", "to", "o\n"]);
+    expect(drain(input.stream())).toEqual(["early\r", "to", "o", "\n"]);
   });
 
   it("Ctrl-C while loading is the user wanting out; once the UI reads, it is the UI's key", async () => {

@@ -104,7 +104,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
   const view = status ? { ...status, hints: [] } : null;
   return (
     <Box flexDirection="column" width={width}>
-      <LiveRegion state={state} items={transcript.plan.live} rowsOf={transcript.rowsOf} extra={loose} preview={transcript.plan.preview} maxRows={liveMax} />
+      <LiveRegion state={state} items={transcript.plan.live} rowsOf={transcript.rowsOf} continued={transcript.continued} extra={loose} preview={transcript.plan.preview} maxRows={liveMax} />
       <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
         <StatusLine view={view} width={width} />
         <Text dimColor wrap="truncate-end">{writerWords(writer)}</Text>

@@ -7,6 +7,23 @@ const KITTY_REPLY = /^\x1b\[\?\d*u/;
 /** The start of a kitty reply or a paste marker that a read may have cut in two. */
 const INCOMPLETE_TAIL = /^\x1b(?:\[(?:\?\d*|2|20[01]?)?)?$/;
 
+/**
+ * The length of the key at `i` when it is a control character or an escape sequence (CSI, SS3, or
+ * ESC before a character: Alt and that key), else 0 (text).
+ */
+function keyLength(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code !== 0x1b) return code < 0x20 || code === 0x7f ? 1 : 0;
+  const next = text[i + 1];
+  if (next === undefined || next === "\x1b") return 1;
+  if (next === "O" && i + 2 < text.length) return 3;
+  if (next !== "[") return 2;
+  let j = i + 2;
+  while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x3f) j++;
+  // The final byte (0x40-0x7e); a sequence a read cut short is passed on as it is.
+  return j < text.length ? j + 1 - i : text.length - i;
+}
+
 /** What one read from the terminal held, as the editor must be given it. */
 export interface KeyReads {
   /** The keys, cut into the reads the editor takes one at a time: each unmarked CR (Enter) ends one. */
@@ -72,6 +89,16 @@ export class KeyReadSplitter {
       if (opts.starting && !this.inPaste && ch === "\x03") {
         if (current) reads.push(current);
         return { reads, interrupted: true, kittyAnswered };
+      }
+      // A control key or an escape sequence is a key of its own: in one read with text ("n", Ctrl-U,
+      // "o" typed while conch was busy) the editor would take it all for typed text.
+      const key = this.inPaste || ch === "\r" ? 0 : keyLength(text, i);
+      if (key > 0) {
+        if (current) reads.push(current);
+        reads.push(text.slice(i, i + key));
+        current = "";
+        i += key;
+        continue;
       }
       current += ch;
       i++;

@@ -3,7 +3,7 @@ import { renderLibs } from "../components/render-libs.js";
 import { colorsEnabled } from "../components/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
 import { decodeEntities, inlineAnsi } from "./markdown-inline.js";
-import { splitStreamingMarkdown } from "./markdown-split.js";
+import { MarkdownCutter, type Join, type Segment } from "./markdown-split.js";
 import { tableRows } from "./markdown-table.js";
 import { paint } from "./style.js";
 import { prefixRows, wrapRows } from "./text.js";
@@ -113,33 +113,67 @@ function itemRows(item: Tokens.ListItem, width: number, streaming: boolean, dept
   return out;
 }
 
-/** Rows of the stable part of a streaming message, kept between frames: only the open tail is lexed again. */
+/** A streaming message's segments drawn so far, kept between frames: only the open tail is drawn again. */
 export interface MarkdownMemo {
-  stable?: string;
   width?: number;
+  cutter?: MarkdownCutter;
+  /** Rows of the segments so far. */
   rows?: string[];
-  blocks?: number;
+  /** How the next rows follow them. */
+  pending?: Join;
+}
+
+/** Rows of one segment of a streaming message. */
+function segmentRows(seg: Segment, width: number, streaming: boolean): string[] {
+  const text = safeText(seg.text);
+  if (seg.kind === "md") return blocksRows(lexBlocks(text), width, streaming);
+  const rows: string[] = [];
+  for (const line of highlightCode(text, seg.lang, streaming).split("\n")) rows.push(...prefixRows(wrapRows(line, Math.max(1, width - 2)), "  "));
+  return text === "" ? [] : rows;
+}
+
+/** Rows after `before`, as a segment joining with `join` draws them (a blank row between blocks). */
+function joined(before: readonly string[], join: Join, rows: string[]): string[] {
+  return before.length > 0 && rows.length > 0 && join === "block" ? ["", ...rows] : rows;
 }
 
 /**
- * Markdown as styled rows of at most `width` cells. While `live`, the stable blocks (those later
- * text cannot change) are taken from `memo` when they did not change, so a frame lexes only the
- * open last block and highlights no code still being written.
+ * The rows of a streaming message's stable segments, kept in `memo`: brought up to date with
+ * `source` (which only grows), or started again when the width changed. With `final`, the message
+ * is complete and its last line counts.
+ */
+export function stableMarkdownRows(source: string, width: number, memo: MarkdownMemo, final = false): string[] {
+  if (memo.width !== width || !memo.cutter || !memo.rows || source.length < memo.cutter.length) {
+    memo.width = width;
+    memo.cutter = new MarkdownCutter();
+    memo.rows = [];
+    memo.pending = "soft";
+  }
+  for (const seg of memo.cutter.advance(source, final)) {
+    const rows = segmentRows(seg, width, false);
+    const join: Join = seg.join === "block" || memo.pending === "block" ? "block" : "soft";
+    if (rows.length === 0) {
+      memo.pending = join;
+      continue;
+    }
+    memo.rows.push(...joined(memo.rows, join, rows));
+    memo.pending = "soft";
+  }
+  return memo.rows;
+}
+
+/**
+ * Markdown as styled rows of at most `width` cells. With a `memo` (a message that streams), the
+ * text is drawn in segments (see `MarkdownCutter`): the stable ones are kept, and a frame draws only
+ * the open tail, `live` as text still being written (code not highlighted yet). A message drawn
+ * with a memo is drawn with it to the end, so rows shown once (in the scrollback) never change.
  */
 export function markdownRows(source: string, width: number, opts: { live?: boolean; memo?: MarkdownMemo } = {}): string[] {
-  const text = safeText(source);
-  if (!opts.live) return blocksRows(lexBlocks(text), width, false);
-  const { stable, tail } = splitStreamingMarkdown(text);
-  const memo = opts.memo ?? {};
-  if (memo.stable !== stable || memo.width !== width) {
-    const blocks = lexBlocks(stable);
-    memo.stable = stable;
-    memo.width = width;
-    memo.rows = blocksRows(blocks, width, false);
-    memo.blocks = blocks.length;
-  }
-  const tailRows = blocksRows(lexBlocks(tail), width, true);
-  if (!memo.blocks) return tailRows;
-  if (tailRows.length === 0) return memo.rows!;
-  return [...memo.rows!, "", ...tailRows];
+  const { memo } = opts;
+  if (!memo) return blocksRows(lexBlocks(safeText(source)), width, false);
+  const stable = stableMarkdownRows(source, width, memo, !opts.live);
+  const tail = memo.cutter!.tail(source);
+  const join: Join = tail.join === "block" || memo.pending === "block" ? "block" : "soft";
+  const tailRows = segmentRows(tail, width, opts.live === true);
+  return tailRows.length ? [...stable, ...joined(stable, join, tailRows)] : stable;
 }

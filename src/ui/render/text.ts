@@ -13,8 +13,16 @@ export function cellWidth(text: string): number {
  */
 export function wrapRows(text: string, width: number): string[] {
   const w = Math.max(1, width);
+  // Most text is short lines of plain ASCII: they are their own rows (wrap-ansi measures every word).
+  if (PLAIN_ASCII.test(text)) {
+    const lines = text.split("\n");
+    if (lines.every((line) => line.length <= w)) return lines;
+  }
   return wrapAnsi(text, w, { hard: true, trim: false, wordWrap: true }).split("\n");
 }
+
+/** Printable ASCII and line breaks only: each character is one cell. */
+const PLAIN_ASCII = /^[\x20-\x7e\n]*$/;
 
 /** One row cut to `width` cells, ending with "…" when something was cut. */
 export function truncateRow(text: string, width: number): string {

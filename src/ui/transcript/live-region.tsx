@@ -10,6 +10,8 @@ export interface LiveRegionProps {
   /** Items that may still change, in transcript order. */
   items: TranscriptItem[];
   rowsOf(item: TranscriptItem): string[];
+  /** A live item that goes on from rows already printed: no blank row before it. */
+  continued?(item: TranscriptItem): boolean;
   /** Rows drawn after the items (panes of terminals no tool call shows). */
   extra?: string[];
   /** The newest rows of a backlog still being written, shown until the writer reaches them. */
@@ -22,9 +24,9 @@ export interface LiveRegionProps {
  * gets one text of at most `maxRows` rows, so a frame costs the screen, not the session. The line
  * above says how much is not shown and what holds it back.
  */
-export function LiveRegion({ state, items, rowsOf, extra = [], preview = [], maxRows }: LiveRegionProps): React.ReactElement | null {
+export function LiveRegion({ state, items, rowsOf, continued, extra = [], preview = [], maxRows }: LiveRegionProps): React.ReactElement | null {
   const budget = Math.max(2, maxRows - extra.length);
-  const live = liveRows(items, rowsOf, budget);
+  const live = liveRows(items, rowsOf, budget, continued);
   const rows = [...preview.slice(Math.max(0, preview.length - (budget - live.rows.length))), ...live.rows, ...extra];
   if (rows.length === 0) return null;
   let header: string | undefined;

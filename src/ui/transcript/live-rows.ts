@@ -11,7 +11,7 @@ export interface LiveRows {
  * the rows that fit, not the whole length of a long streaming message (whose own rows are kept
  * between frames by `rowsOf`). One row is kept for the line that says what is above.
  */
-export function liveRows(items: TranscriptItem[], rowsOf: (item: TranscriptItem) => string[], maxRows: number): LiveRows {
+export function liveRows(items: TranscriptItem[], rowsOf: (item: TranscriptItem) => string[], maxRows: number, continued?: (item: TranscriptItem) => boolean): LiveRows {
   const limit = Math.max(2, maxRows);
   const parts: string[][] = [];
   let count = 0;
@@ -19,7 +19,7 @@ export function liveRows(items: TranscriptItem[], rowsOf: (item: TranscriptItem)
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];
     const own = rowsOf(item);
-    const gap = item.kind !== "user" ? 1 : 0;
+    const gap = item.kind !== "user" && !continued?.(item) ? 1 : 0;
     total += own.length + gap;
     if (count < limit) {
       parts.push(gap ? ["", ...own] : own);

@@ -1,7 +1,7 @@
 import { sameObjects, terminalViewsOf } from "../../session/profiles/display-of.js";
 import type { SessionState, TerminalView, ToolCallView, TranscriptItem } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
-import type { MarkdownMemo } from "../render/markdown-rows.js";
+import { stableMarkdownRows, type MarkdownMemo } from "../render/markdown-rows.js";
 import { itemRows } from "../render/item-rows.js";
 
 /** How items are drawn this frame. */
@@ -41,11 +41,26 @@ export class RowCache {
     return this.rows(item, state, opts, true);
   }
 
-  /** Rows of a settled item, for the scrollback; nothing is kept (it is printed once). */
+  /**
+   * Rows of a settled item, for the scrollback; nothing is kept (it is printed once). A message
+   * drawn while it streamed is finished with the same segments, so its rows already printed hold.
+   */
   settled(item: TranscriptItem, state: SessionState, opts: RowOptions): string[] {
+    const memo = this.memos.get(item.id);
     this.memos.delete(item.id);
     this.entries.delete(item.id);
-    return itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, links: opts.links });
+    return itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, links: opts.links, memo });
+  }
+
+  /**
+   * The rows of a streaming message that can no longer change (its stable segments), to print
+   * before the message is over; none for an item that is not a message.
+   */
+  stable(item: TranscriptItem, width: number): readonly string[] {
+    if (item.kind !== "agent") return [];
+    let memo = this.memos.get(item.id);
+    if (!memo) this.memos.set(item.id, (memo = {}));
+    return stableMarkdownRows(item.text, width, memo);
   }
 
   private rows(item: TranscriptItem, state: SessionState, opts: RowOptions, live: boolean): string[] {

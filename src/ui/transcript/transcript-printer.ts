@@ -37,10 +37,22 @@ export class TranscriptPrinter {
   /** The last item written was part of an answer (the D mark goes before the next divider). */
   private inAnswer = false;
 
+  /**
+   * The message streaming at the head of the live items, when the rows it can no longer change
+   * (its stable segments) are printed already: how many. The rest follows as it settles.
+   */
+  private partial?: { id: string; rows: number };
+
   constructor(
     private readonly rowsOf: (item: TranscriptItem, width: number) => string[],
     private readonly now: () => number = () => performance.now(),
+    private readonly stableOf?: (item: TranscriptItem, width: number) => readonly string[],
   ) {}
+
+  /** How many of a live item's rows are in the scrollback already (the stable part of a streaming message). */
+  printedRowsOf(item: TranscriptItem): number {
+    return this.partial?.id === item.id ? this.partial.rows : 0;
+  }
 
   /** An item's rows as they go to the scrollback: with the prompt marks, when the terminal takes them. */
   private printedRows(item: TranscriptItem, width: number): string[] {
@@ -63,6 +75,7 @@ export class TranscriptPrinter {
   /** Start over: the screen was cleared to print everything again (a resize). */
   reset(): void {
     this.printed = 0;
+    this.partial = undefined;
   }
 
   /** Everything settled so far counts as printed, without printing it (after /clear). */
@@ -87,14 +100,31 @@ export class TranscriptPrinter {
     const deadline = this.now() + budgetMs;
     while (this.printed < end) {
       const item = state.items[this.printed];
-      if (spaced(item)) rows.push("");
-      rows.push(...this.printedRows(item, width));
+      const done = this.printedRowsOf(item);
+      if (spaced(item) && done === 0) rows.push("");
+      const all = this.printedRows(item, width);
+      rows.push(...(done > 0 ? all.slice(done) : all));
+      if (done > 0) this.partial = undefined;
       this.printed++;
       if (this.now() >= deadline) break;
     }
     const more = this.printed < end;
+    if (!more && end < state.items.length) this.printStable(state.items[end], width, rows);
     const live = state.items.slice(end);
     return { rows, live, preview: more ? this.previewOf(state, end, width, previewRows) : [], more };
+  }
+
+  /**
+   * A message still streaming at the head of the live items: what it can no longer change goes to
+   * the scrollback now, so a long answer is there to scroll back to, and a frame draws only its tail.
+   */
+  private printStable(item: TranscriptItem, width: number, rows: string[]): void {
+    const stable = this.stableOf?.(item, width) ?? [];
+    const done = this.printedRowsOf(item);
+    if (stable.length <= done) return;
+    if (done === 0 && spaced(item)) rows.push("");
+    rows.push(...stable.slice(done));
+    this.partial = { id: item.id, rows: stable.length };
   }
 
   /** The last `max` rows of the settled items before `end`, newest last. */

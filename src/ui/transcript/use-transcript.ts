@@ -24,8 +24,10 @@ export interface TranscriptOptions extends RowOptions {
 /** The transcript as the app draws it. */
 export interface TranscriptView {
   plan: PrintPlan;
-  /** Rows of a live item (kept between frames while it does not change). */
+  /** Rows of a live item (kept between frames while it does not change); of a message whose beginning is printed, the rest. */
   rowsOf(item: TranscriptItem): string[];
+  /** Whether a live item goes on from rows already in the scrollback (no blank row before it). */
+  continued(item: TranscriptItem): boolean;
   /** Clears nothing on screen, but nothing printed so far is printed again (/clear). */
   skipPrinted(): void;
   /** Prints everything again from the top (the screen was cleared, e.g. after a resize). */
@@ -42,7 +44,11 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const cache = useRef<RowCache | null>(null);
   cache.current ??= new RowCache();
   const printer = useRef<TranscriptPrinter | null>(null);
-  printer.current ??= new TranscriptPrinter((item, w) => cache.current!.settled(item, stateRef.current, { ...optsRef.current, width: w }));
+  printer.current ??= new TranscriptPrinter(
+    (item, w) => cache.current!.settled(item, stateRef.current, { ...optsRef.current, width: w }),
+    undefined,
+    (item, w) => cache.current!.stable(item, w),
+  );
   printer.current.marks = opts.promptMarks === true;
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -72,7 +78,13 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     cache.current!.keepOnly(new Set(plan.live.map((i) => i.id)));
   }, [plan]);
 
-  const rowsOf = useCallback((item: TranscriptItem) => cache.current!.live(item, stateRef.current, optsRef.current), []);
+  // A streaming message whose beginning is in the scrollback shows only the rest here.
+  const rowsOf = useCallback((item: TranscriptItem) => {
+    const rows = cache.current!.live(item, stateRef.current, optsRef.current);
+    const printed = printer.current!.printedRowsOf(item);
+    return printed > 0 ? rows.slice(printed) : rows;
+  }, []);
+  const continued = useCallback((item: TranscriptItem) => printer.current!.printedRowsOf(item) > 0, []);
   const skipPrinted = useCallback(() => {
     printer.current!.skip(stateRef.current);
     setSlice((n) => n + 1);
@@ -81,5 +93,5 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     printer.current!.reset();
     setSlice((n) => n + 1);
   }, []);
-  return { plan, rowsOf, skipPrinted, reprint };
+  return { plan, rowsOf, continued, skipPrinted, reprint };
 }

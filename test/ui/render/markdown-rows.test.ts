@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Lexer } from "marked";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { highlightCode, markdownRows, type MarkdownMemo } from "../../../src/ui/render/markdown-rows.js";
-import { splitStreamingMarkdown } from "../../../src/ui/render/markdown-split.js";
+import { MarkdownCutter, SOFT_CUT_LINES } from "../../../src/ui/render/markdown-split.js";
 import { fitColumns } from "../../../src/ui/render/markdown-table.js";
 import { cellWidth } from "../../../src/ui/render/text.js";
 import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
@@ -108,13 +108,50 @@ describe("markdown rows", () => {
     lex.mockRestore();
   });
 
-  it("while streaming, splits at the last blank line outside a code fence", () => {
-    expect(splitStreamingMarkdown("para one\n\npara tw")).toEqual({ stable: "para one\n\n", tail: "para tw" });
-    expect(splitStreamingMarkdown("intro\n\n```ts\nconst a = 1;\n\nconst b")).toEqual({
-      stable: "intro\n\n",
-      tail: "```ts\nconst a = 1;\n\nconst b",
-    });
-    expect(splitStreamingMarkdown("```\ncode\n```\n\nafter")).toEqual({ stable: "```\ncode\n```\n\n", tail: "after" });
+  it("while streaming, cuts the text into segments that later text cannot change", () => {
+    const cuts = (text: string, final = false) => {
+      const cutter = new MarkdownCutter();
+      const segs = cutter.advance(text, final).map((s) => [s.kind, s.text, s.join]);
+      return { segs, tail: cutter.tail(text).text };
+    };
+    expect(cuts("para one\n\npara tw")).toEqual({ segs: [["md", "para one\n\n", "soft"]], tail: "para tw" });
+    // A blank line in a fence is code; the fenced block is cut after its closing line.
+    expect(cuts("intro\n\n```ts\nconst a = 1;\n\nconst b")).toEqual({ segs: [["md", "intro\n\n", "soft"]], tail: "```ts\nconst a = 1;\n\nconst b" });
+    expect(cuts("```\ncode\n```\nafter")).toEqual({ segs: [["md", "```\ncode\n```\n", "soft"]], tail: "after" });
+    // The items of a loose list, and a list item's indented paragraph, stay together.
+    expect(cuts("- a\n\n- b\n\n  more of b\n").segs).toEqual([]);
+    // A paragraph longer than SOFT_CUT_LINES is cut before its last complete line, never inside inline markup.
+    const lines = Array.from({ length: SOFT_CUT_LINES + 3 }, (_, i) => `line ${i}`);
+    expect(cuts(`${lines.join("\n")}\n`).segs).toEqual([["md", `${lines.slice(0, SOFT_CUT_LINES).join("\n")}\n`, "soft"]]);
+    const bold = ["**bold starts", ...lines.slice(1, SOFT_CUT_LINES), "and ends**", "after"];
+    expect(cuts(`${bold.join("\n")}\n`).segs).toEqual([["md", `${bold.slice(0, SOFT_CUT_LINES + 1).join("\n")}\n`, "soft"]]);
+    // A long fenced block: its lines go out in groups, drawn as code of the same language.
+    const code = Array.from({ length: SOFT_CUT_LINES * 2 }, (_, i) => `x${i} = ${i}`);
+    const fenced = cuts(`\`\`\`py\n${code.join("\n")}\n\`\`\`\nafter\n`, true);
+    expect(fenced.segs.map(([kind, text]) => [kind, String(text).split("\n").length - 1])).toEqual([
+      ["md", SOFT_CUT_LINES + 1],
+      ["code", SOFT_CUT_LINES],
+    ]);
+    expect(fenced.tail).toBe("after\n");
+  });
+
+  it("a long streamed message ends in the rows it had while streaming, and each frame draws only its tail", () => {
+    const para = (n: number) => Array.from({ length: 12 }, (_, i) => `Paragraph ${n}, line ${i} with **bold** and \`code\`.`).join("\n");
+    const code = `\`\`\`ts\n${Array.from({ length: 30 }, (_, i) => `const v${i} = ${i};`).join("\n")}\n\`\`\``;
+    const doc = [para(1), "# Heading", para(2), code, "- one\n- two\n\n- three", para(3)].join("\n\n");
+    const memo: MarkdownMemo = {};
+    const lex = vi.spyOn(Lexer, "lex");
+    let longest = 0;
+    for (let end = 5; end < doc.length; end += 5) {
+      const before = lex.mock.calls.length;
+      markdownRows(doc.slice(0, end), 60, { live: true, memo });
+      for (const call of lex.mock.calls.slice(before)) longest = Math.max(longest, String(call[0]).length);
+    }
+    lex.mockRestore();
+    // No frame lexed more than a few lines (the whole document is 5 kB).
+    expect(longest).toBeLessThan(1200);
+    const streamed = markdownRows(doc, 60, { live: false, memo });
+    expect(streamed).toEqual(markdownRows(doc, 60));
   });
 
   it("does not highlight code when NO_COLOR is set", () => {

@@ -88,3 +88,41 @@ describe("the live region", () => {
     expect(liveRows(items, rows, 20).hidden).toBe(0);
   });
 });
+
+describe("a long answer goes to the scrollback while it streams", () => {
+  it("its finished part is printed once, the live region draws only the rest, and the end follows with nothing twice", async () => {
+    const { RowCache } = await import("../../../src/ui/transcript/row-cache.js");
+    const cache = new RowCache();
+    const words = Array.from({ length: 40 }, (_, i) => `line ${i} of the answer`);
+    const at = (n: number, done = false) =>
+      foldEvents([
+        { type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } },
+        { type: "prompt_sent", at: 1, turnId: "t1", prompt: [text("go")] },
+        update(2, { sessionUpdate: "agent_message_chunk", content: text(words.slice(0, n).join("\n")) }),
+        ...(done ? [{ type: "prompt_response", at: 3, turnId: "t1", response: { stopReason: "end_turn" } } as SessionEvent] : []),
+      ]);
+    let state = at(5);
+    const printer = new TranscriptPrinter(
+      (item, width) => cache.settled(item, state, { width, expanded: false }),
+      undefined,
+      (item, width) => cache.stable(item, width),
+    );
+    const printed: string[] = [];
+    const live = (s: typeof state) => {
+      const plan = printer.plan(s, 80, 1000, 10);
+      printed.push(...plan.rows);
+      const rowsOf = (item: TranscriptItem) => cache.live(item, s, { width: 80, expanded: false }).slice(printer.printedRowsOf(item));
+      return liveRows(plan.live, rowsOf, 100, (item) => printer.printedRowsOf(item) > 0).rows;
+    };
+    expect(live(state)).toEqual(["", ...words.slice(0, 5)]);
+    state = at(30);
+    const shown = live(state);
+    // Printed already: all but the open tail; the live region goes on from there, without a blank row.
+    const answerPrinted = printed.filter((r) => r.startsWith("line "));
+    expect(answerPrinted.length).toBeGreaterThan(15);
+    expect([...answerPrinted, ...shown]).toEqual(words.slice(0, 30));
+    state = at(40, true);
+    expect(live(state)).toEqual([]);
+    expect(printed.filter((r) => r.startsWith("line "))).toEqual(words);
+  });
+});
