@@ -17,6 +17,12 @@ const START_SETTLE_MS = 3000;
 const FORCE_EXIT_MS = 8000;
 /** The exit code when the user quits (Ctrl-C, a signal) before the UI is up. */
 const INTERRUPTED = 130;
+/**
+ * Ink's frame cap. The session's state reaches React at most ~30 times a second (FRAME_MS), so a
+ * stream costs that many frames; the cap only decides how long a typed key waits for the frame that
+ * shows it: at 60, a frame at most 17 ms after the last.
+ */
+const INK_MAX_FPS = 60;
 
 /** A wait that does not keep the process alive once nothing else does. */
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -145,7 +151,7 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
     // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
     // query was asked, and answered, at startup.
     // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.
-    { stdin: input.stream() as unknown as NodeJS.ReadStream, stdout: featureFilteredOutput(process.stdout, features), exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" } },
+    { stdin: input.stream() as unknown as NodeJS.ReadStream, stdout: featureFilteredOutput(process.stdout, features), maxFps: INK_MAX_FPS, exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" } },
   );
   ink = instance;
 

@@ -2,35 +2,30 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { alive, Screen, terminalEnv } from "./screen.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin/conch.js");
 
 describe("conch's TUI in a real terminal, driving the demo agent", () => {
+  // One conch per case: a case that fails leaves nothing on the screen (a prompt, a half-typed line)
+  // for the next one to trip over.
   let screen: Screen;
-  const seen = new Set<number>();
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
     const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
     screen = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo"], cwd: project, env: terminalEnv(state), cols: 100, rows: 30 });
     await screen.waitForText("conch demo agent", 15_000);
+    await screen.waitForText("message the agent", 10_000, "visible");
   });
 
-  afterAll(async () => {
+  afterEach(async () => {
     await screen?.kill();
   });
 
-  /** Remembers every process conch started so far, to check at the end that none outlived it. */
-  const track = () => {
-    for (const pid of screen.descendants()) seen.add(pid);
-  };
-
   it("shows the prompt, sends a message and streams the answer", async () => {
-    await screen.waitForText("message the agent", 5_000, "visible");
-    track();
     await screen.submit("hello");
     await screen.waitForText("› hello");
     await screen.waitForText("Type a keyword (or /keyword)");
@@ -38,6 +33,9 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
   });
 
   it("/clear clears the screen and starts a new session (the old one closed at the agent)", async () => {
+    await screen.submit("hello");
+    await screen.waitForText("Type a keyword (or /keyword)");
+    await screen.waitForText("message the agent", 5_000, "visible");
     await screen.submit("/clear");
     await screen.waitForGone("Type a keyword (or /keyword)");
     expect(screen.text()).not.toContain("› hello");
@@ -50,7 +48,8 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
     await screen.waitForText("Permission", 5_000, "visible");
     await screen.waitForText("rm -rf build/", 5_000, "visible");
     await screen.waitForText("Allow once", 5_000, "visible");
-    expect(screen.visible()).toContain("waiting for permission (1)");
+    // The status line is the frame's last row: once it shows, the whole prompt is drawn.
+    await screen.waitForText("waiting for permission (1)", 5_000, "visible");
     await screen.type("y");
     await screen.waitForText(/you chose Allow once/);
     await screen.waitForText(/✓ \$ rm -rf build\//);
@@ -60,6 +59,8 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
   it("shows the diff of an edit", async () => {
     await screen.submit("edit");
     await screen.waitForText("demo-notes.md (new file)", 5_000, "visible");
+    // The tool card draws the diff header before the permission prompt: wait for the prompt.
+    await screen.waitForText("waiting for permission (1)", 5_000, "visible");
     await screen.type("y");
     await screen.waitForText("Done: demo-notes.md has a new line at the end.");
     const text = screen.text();
@@ -83,7 +84,6 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
   it("queues a message during a background task and sends it after the task's follow-up", async () => {
     await screen.submit("background");
     await screen.waitForText("background task running", 5_000, "visible");
-    track();
     await screen.submit("after the job");
     await screen.waitForText("1. after the job", 5_000, "visible");
     await screen.waitForText("The background job finished: done.", 10_000);
@@ -109,24 +109,27 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
   });
 
   it("rings the bell and posts a notification when a turn of more than 5 s ends", async () => {
-    const before = screen.notifications.length;
     expect(screen.bells).toBe(0);
     await screen.submit("slow");
     await screen.waitForText("which is also fine", 15_000);
     await screen.waitForText("message the agent", 10_000, "visible");
-    expect(screen.notifications.slice(before)).toEqual(["conch: the agent finished"]);
+    expect(screen.notifications).toEqual(["conch: the agent finished"]);
     expect(screen.bells).toBe(1);
   });
 
   it("quits on Ctrl-C twice with exit code 0, and leaves no process behind", async () => {
-    track();
-    expect(seen.size).toBeGreaterThan(0);
+    await screen.submit("background");
+    await screen.waitForText("background task running", 5_000, "visible");
+    const seen = screen.descendants();
+    expect(seen.length).toBeGreaterThan(0);
+    await screen.waitForText("The background job finished: done.", 10_000);
+    await screen.waitForText("message the agent", 10_000, "visible");
     await screen.type("\x03");
     await screen.waitForText("press Ctrl-C again to quit", 5_000, "visible");
     await screen.type("\x03");
     const code = await Promise.race([screen.exited, new Promise<number>((r) => setTimeout(() => r(-1), 10_000))]);
     expect(code).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
-    expect([...seen].filter(alive)).toEqual([]);
+    expect(seen.filter(alive)).toEqual([]);
   });
 });

@@ -1,15 +1,41 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 
 /** How often running things (spinners, elapsed times) are redrawn. */
 const TICK_MS = 100;
 
-/** A frame counter and clock that move every tick while `active`; frozen (no timer) otherwise. */
+/**
+ * One clock for every spinner: a tick asks for a frame only when none was drawn for a tick's time,
+ * so while an agent streams (frames 30 times a second anyway) spinners cost no frames of their own,
+ * and two components that tick never draw two frames for one tick.
+ */
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | undefined;
+let ticks = 0;
+let lastDrawnAt = 0;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  timer ??= setInterval(() => {
+    if (Date.now() - lastDrawnAt < TICK_MS * 0.8) return;
+    ticks++;
+    for (const l of listeners) l();
+  }, TICK_MS);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
+const still = () => () => undefined;
+const tickCount = () => ticks;
+
+/** A frame number and clock read as this render draws, moving at least every tick while `active`. */
 export function useTicker(active: boolean): { frame: number; now: number } {
-  const [tick, setTick] = useState(() => ({ frame: 0, now: Date.now() }));
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => setTick((t) => ({ frame: t.frame + 1, now: Date.now() })), TICK_MS);
-    return () => clearInterval(timer);
-  }, [active]);
-  return tick;
+  useSyncExternalStore(active ? subscribe : still, tickCount);
+  const now = Date.now();
+  lastDrawnAt = now;
+  return { frame: Math.floor(now / TICK_MS), now };
 }
