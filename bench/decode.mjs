@@ -23,7 +23,18 @@ const SID = "sess-0123456789";
 const WORDS = ["lorem ", "ipsum ", "dolor ", "sit ", "amet, ", "consectetur ", "adipiscing ", "elit.\n"];
 
 function smallMessage(i) {
-  return JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: SID, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: WORDS[i % 8] + WORDS[(i + 3) % 8] }, messageId: "msg-1" } } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    method: "session/update",
+    params: {
+      sessionId: SID,
+      update: {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: WORDS[i % 8] + WORDS[(i + 3) % 8] },
+        messageId: "msg-1",
+      },
+    },
+  });
 }
 
 /** Cuts bytes into pipe-sized chunks (ndjson lines straddle chunk boundaries, as they do on a pipe). */
@@ -89,7 +100,7 @@ async function throughOrchestrator(chunks, expected) {
 }
 
 function bigText(bytes) {
-  const line = "The quick brown fox jumps over the lazy dog; \"quoted\" and a tab\there.\n";
+  const line = 'The quick brown fox jumps over the lazy dog; "quoted" and a tab\there.\n';
   return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
 }
 function bigTerminalOutput(bytes) {
@@ -128,9 +139,30 @@ function sizedLine(make) {
   }
   return `${line}\n`;
 }
-const bigChunk = toChunks(sizedLine((n) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: SID, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: bigText(n) } } } })));
+const bigChunk = toChunks(
+  sizedLine((n) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: SID, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: bigText(n) } } },
+    }),
+  ),
+);
 const bigTerm = toChunks(
-  sizedLine((n) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: SID, update: { sessionUpdate: "tool_call_update", toolCallId: "call_1", _meta: { terminal_output: { terminal_id: "term-1", data: bigTerminalOutput(n) } } } } })),
+  sizedLine((n) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId: SID,
+        update: {
+          sessionUpdate: "tool_call_update",
+          toolCallId: "call_1",
+          _meta: { terminal_output: { terminal_id: "term-1", data: bigTerminalOutput(n) } },
+        },
+      },
+    }),
+  ),
 );
 await throughConnection(bigChunk, 1);
 const bigMs = [];
@@ -165,7 +197,16 @@ function eventsOf(turns) {
   return evs;
 }
 const mixed = eventsOf(generateTurns({ updates: args.quick ? 5_000 : 10_000 }));
-const chunkOnly = eventsOf([{ prompt: "go", updates: Array.from({ length: args.quick ? 20_000 : 50_000 }, (_, i) => ({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: WORDS[i % 8] }, messageId: "m1" })) }]);
+const chunkOnly = eventsOf([
+  {
+    prompt: "go",
+    updates: Array.from({ length: args.quick ? 20_000 : 50_000 }, (_, i) => ({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: WORDS[i % 8] },
+      messageId: "m1",
+    })),
+  },
+]);
 const reduceMixed = [];
 const reduceChunks = [];
 foldEvents(mixed);
@@ -183,13 +224,34 @@ report(args, {
   bench: "decode",
   title: "ACP messages through agentMessageStream + AgentConnection (64 KiB chunks)",
   metrics: [
-    metric({ name: "small session/update msgs/s", unit: "msgs/s", values: smallRates, goal: { op: ">=", value: 100_000 }, note: `${SMALL} agent_message_chunk notifications of ~${Math.round(smallText.length / SMALL)} bytes` }),
+    metric({
+      name: "small session/update msgs/s",
+      unit: "msgs/s",
+      values: smallRates,
+      goal: { op: ">=", value: 100_000 },
+      note: `${SMALL} agent_message_chunk notifications of ~${Math.round(smallText.length / SMALL)} bytes`,
+    }),
     metric({ name: `5 MB agent_message_chunk (${bigMB} MiB line)`, unit: "ms", values: bigMs, goal: { op: "<=", value: 50 } }),
     metric({ name: `5 MB terminal_output _meta (${bigTermMB} MiB line)`, unit: "ms", values: bigTermMs, goal: { op: "<=", value: 50 } }),
     metric({ name: "JSON.parse alone of the 5 MB line", unit: "ms", values: parseOnly }),
-    metric({ name: "small msgs/s on through the Orchestrator", unit: "msgs/s", values: orchRates, note: `${orchN} chunks into one growing message: decode + reduce + publish` }),
-    metric({ name: "reduce: mixed session events/s", unit: "events/s", values: reduceMixed, note: `${mixed.length} events (chunks, tool calls, plans, usage) over ${mixed.filter((e) => e.type === "prompt_sent").length} turns` }),
-    metric({ name: "reduce: chunks into one message, events/s", unit: "events/s", values: reduceChunks, note: `${chunkOnly.length} events` }),
+    metric({
+      name: "small msgs/s on through the Orchestrator",
+      unit: "msgs/s",
+      values: orchRates,
+      note: `${orchN} chunks into one growing message: decode + reduce + publish`,
+    }),
+    metric({
+      name: "reduce: mixed session events/s",
+      unit: "events/s",
+      values: reduceMixed,
+      note: `${mixed.length} events (chunks, tool calls, plans, usage) over ${mixed.filter((e) => e.type === "prompt_sent").length} turns`,
+    }),
+    metric({
+      name: "reduce: chunks into one message, events/s",
+      unit: "events/s",
+      values: reduceChunks,
+      note: `${chunkOnly.length} events`,
+    }),
   ],
   notes: [
     "conch takes session/update out of the SDK's path (intercept) so newer update kinds are not rejected: its check on that path is the JSON-RPC shape and an object `update`; the SDK's schema validation applies to requests and responses, not to these notifications",

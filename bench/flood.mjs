@@ -13,7 +13,21 @@
 // A frame is a burst of output: reads from the PTY less than 3 ms apart count as one.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { BENCH, isolatedEnv, log, median, metric, numOpt, parseArgs, quantile, report, sleep, staleBuild, tempDir, waitForBuild } from "./lib/common.mjs";
+import {
+  BENCH,
+  isolatedEnv,
+  log,
+  median,
+  metric,
+  numOpt,
+  parseArgs,
+  quantile,
+  report,
+  sleep,
+  staleBuild,
+  tempDir,
+  waitForBuild,
+} from "./lib/common.mjs";
 import { cpuSeconds } from "./lib/proc.mjs";
 import { typeKeys } from "./lib/keys.mjs";
 import { isReady, TuiRun } from "./lib/tui.mjs";
@@ -32,7 +46,17 @@ const FRAME_GAP_MS = 3;
 const dir = tempDir("flood");
 
 if (!(await waitForBuild(["dist/bundle/conch.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
-  report(args, { bench: "flood", metrics: [metric({ name: "keystroke → echo p95 during a message flood", unit: "ms", goal: { op: "<=", value: 33 }, skip: "the bundle is not built: run npm run build" })] });
+  report(args, {
+    bench: "flood",
+    metrics: [
+      metric({
+        name: "keystroke → echo p95 during a message flood",
+        unit: "ms",
+        goal: { op: "<=", value: 33 },
+        skip: "the bundle is not built: run npm run build",
+      }),
+    ],
+  });
   process.exit(0);
 }
 
@@ -61,7 +85,12 @@ async function floodRun(name, floodEnv, during) {
     run.write("\r");
     const firstAt = await run.waitFor((lines) => lines.some((l) => floodWord.test(l)), 30_000, "the flood on the screen");
     let drawn = false;
-    run.waitFor((lines) => lines.some((l) => l.includes(MARKER)), 600_000, "the end marker").then(() => (drawn = true), () => {});
+    run
+      .waitFor((lines) => lines.some((l) => l.includes(MARKER)), 600_000, "the end marker")
+      .then(
+        () => (drawn = true),
+        () => {},
+      );
     const ctx = {
       enterAt,
       enterWrite,
@@ -72,7 +101,11 @@ async function floodRun(name, floodEnv, during) {
       stats: () => JSON.parse(readFileSync(statsFile, "utf8")),
       /** Resolves with the time the end marker was drawn, once the turn is over (the input invites a message again). */
       async end(timeoutMs = 120_000) {
-        const markerAt = await run.waitFor((lines) => lines.some((l) => l.includes(MARKER)), timeoutMs, "the end of the flood on the screen");
+        const markerAt = await run.waitFor(
+          (lines) => lines.some((l) => l.includes(MARKER)),
+          timeoutMs,
+          "the end of the flood on the screen",
+        );
         const idleAt = await run.waitFor(isReady, timeoutMs, "the turn to end");
         return { markerAt, idleAt };
       },
@@ -133,7 +166,9 @@ for (let i = 0; i < KEY_RUNS; i++) {
       return { latencies, duringFlood };
     });
     keyRuns.push(r);
-    log(`flood: keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms${r.duringFlood ? "" : " (typing stopped once conch had drawn the end)"}`);
+    log(
+      `flood: keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms${r.duringFlood ? "" : " (typing stopped once conch had drawn the end)"}`,
+    );
   } catch (err) {
     keyNotes.push(`a keys run failed: ${err.message.split("\n")[0]}`);
     log(`flood: keys run failed: ${err.message}`);
@@ -148,10 +183,19 @@ for (let i = 0; i < BYTE_RUNS; i++) {
     await sleep(300);
     const bytes = run.writeBytes.slice(ctx.enterWrite).reduce((a, b) => a + b, 0);
     const stats = ctx.stats();
-    return { bytes, textBytes: stats.textBytes, ratio: bytes / stats.textBytes, drawnMs: markerAt - ctx.enterAt, idleMs: idleAt - ctx.enterAt, agentMs: stats.endedAt - stats.startedAt };
+    return {
+      bytes,
+      textBytes: stats.textBytes,
+      ratio: bytes / stats.textBytes,
+      drawnMs: markerAt - ctx.enterAt,
+      idleMs: idleAt - ctx.enterAt,
+      agentMs: stats.endedAt - stats.startedAt,
+    };
   });
   byteRuns.push(r);
-  log(`flood: bytes run ${i + 1}/${BYTE_RUNS}: ${(r.bytes / 1e6).toFixed(2)} MB written for ${(r.textBytes / 1e6).toFixed(2)} MB of text (${r.ratio.toFixed(2)}x); all drawn ${r.drawnMs.toFixed(0)} ms after Enter (agent sent for ${r.agentMs.toFixed(0)} ms)`);
+  log(
+    `flood: bytes run ${i + 1}/${BYTE_RUNS}: ${(r.bytes / 1e6).toFixed(2)} MB written for ${(r.textBytes / 1e6).toFixed(2)} MB of text (${r.ratio.toFixed(2)}x); all drawn ${r.drawnMs.toFixed(0)} ms after Enter (agent sent for ${r.agentMs.toFixed(0)} ms)`,
+  );
 }
 
 // ---- per-frame cost over a long message -------------------------------------------------------------------
@@ -160,12 +204,18 @@ for (let i = 0; i < FRAME_RUNS; i++) {
   const r = await floodRun(`frames-${i}`, { FLOOD_N: String(CHUNKS), FLOOD_RATE: String(FRAME_RATE) }, async (run, ctx) => {
     const cpu = cpuSampler(run);
     try {
-      const { markerAt } = await ctx.end(CHUNKS / FRAME_RATE * 1000 * 10 + 60_000);
+      const { markerAt } = await ctx.end((CHUNKS / FRAME_RATE) * 1000 * 10 + 60_000);
       const span = markerAt - ctx.firstAt;
       const windowOf = (from, to) => {
         const frames = framesOf(run, from, to);
         const cpuMs = cpu.between(from, to) * 1000;
-        return { frames: frames.length, cpuMsPerFrame: cpuMs / Math.max(1, frames.length), bytesPerFrame: median(frames.map((f) => f.bytes)), fps: frames.length / ((to - from) / 1000), cpuPct: (cpuMs / (to - from)) * 100 };
+        return {
+          frames: frames.length,
+          cpuMsPerFrame: cpuMs / Math.max(1, frames.length),
+          bytesPerFrame: median(frames.map((f) => f.bytes)),
+          fps: frames.length / ((to - from) / 1000),
+          cpuPct: (cpuMs / (to - from)) * 100,
+        };
       };
       return { span, first: windowOf(ctx.firstAt, ctx.firstAt + span / 10), last: windowOf(markerAt - span / 10, markerAt) };
     } finally {
@@ -173,7 +223,9 @@ for (let i = 0; i < FRAME_RUNS; i++) {
     }
   });
   frameRuns.push(r);
-  log(`flood: frames run ${i + 1}/${FRAME_RUNS}: message drawn over ${(r.span / 1000).toFixed(1)} s; first 10 %: ${r.first.fps.toFixed(0)} frames/s, ${r.first.cpuMsPerFrame.toFixed(1)} CPU-ms and ${r.first.bytesPerFrame.toFixed(0)} B per frame (${r.first.cpuPct.toFixed(0)} % CPU); last 10 %: ${r.last.fps.toFixed(0)} frames/s, ${r.last.cpuMsPerFrame.toFixed(1)} CPU-ms and ${r.last.bytesPerFrame.toFixed(0)} B per frame (${r.last.cpuPct.toFixed(0)} % CPU)`);
+  log(
+    `flood: frames run ${i + 1}/${FRAME_RUNS}: message drawn over ${(r.span / 1000).toFixed(1)} s; first 10 %: ${r.first.fps.toFixed(0)} frames/s, ${r.first.cpuMsPerFrame.toFixed(1)} CPU-ms and ${r.first.bytesPerFrame.toFixed(0)} B per frame (${r.first.cpuPct.toFixed(0)} % CPU); last 10 %: ${r.last.fps.toFixed(0)} frames/s, ${r.last.cpuMsPerFrame.toFixed(1)} CPU-ms and ${r.last.bytesPerFrame.toFixed(0)} B per frame (${r.last.cpuPct.toFixed(0)} % CPU)`,
+  );
 }
 
 // ---- CPU at 100 chunks/s ------------------------------------------------------------------------------------
@@ -190,7 +242,9 @@ for (let i = 0; i < CPU_RUNS; i++) {
     return { pct, fps: frames, over };
   });
   cpuRuns.push(r);
-  log(`flood: cpu run ${i + 1}/${CPU_RUNS}: ${r.pct.toFixed(1)} % of a core at 100 chunks/s, ${r.fps.toFixed(0)} frames/s${r.over ? " (the stream ended before the window did)" : ""}`);
+  log(
+    `flood: cpu run ${i + 1}/${CPU_RUNS}: ${r.pct.toFixed(1)} % of a core at 100 chunks/s, ${r.fps.toFixed(0)} frames/s${r.over ? " (the stream ended before the window did)" : ""}`,
+  );
 }
 
 const p95s = keyRuns.map((r) => quantile(r.latencies, 0.95));
@@ -209,18 +263,48 @@ report(args, {
   title: "the TUI while an agent streams: keys, bytes, per-frame cost, CPU",
   metrics: [
     keyRuns.length
-      ? metric({ name: "keystroke → echo p95 during a message flood", unit: "ms", values: p95s, goal: { op: "<=", value: 33 }, note: `${keyRuns.reduce((s, r) => s + r.latencies.length, 0)} keys` })
-      : metric({ name: "keystroke → echo p95 during a message flood", unit: "ms", goal: { op: "<=", value: 33 }, skip: keyNotes[0] ?? "no run" }),
+      ? metric({
+          name: "keystroke → echo p95 during a message flood",
+          unit: "ms",
+          values: p95s,
+          goal: { op: "<=", value: 33 },
+          note: `${keyRuns.reduce((s, r) => s + r.latencies.length, 0)} keys`,
+        })
+      : metric({
+          name: "keystroke → echo p95 during a message flood",
+          unit: "ms",
+          goal: { op: "<=", value: 33 },
+          skip: keyNotes[0] ?? "no run",
+        }),
     metric({ name: "keystroke → echo p50 during a message flood", unit: "ms", values: keyRuns.map((r) => quantile(r.latencies, 0.5)) }),
-    metric({ name: "bytes written per flood / text size", unit: "x", values: byteRuns.map((r) => r.ratio), goal: { op: "<=", value: 1.3 } }),
+    metric({
+      name: "bytes written per flood / text size",
+      unit: "x",
+      values: byteRuns.map((r) => r.ratio),
+      goal: { op: "<=", value: 1.3 },
+    }),
     metric({ name: "20,000-chunk flood: Enter → last word drawn", unit: "ms", values: byteRuns.map((r) => r.drawnMs) }),
-    metric({ name: "CPU-ms per frame, first 10 % of a 20,000-chunk message", unit: "ms", values: frameRuns.map((r) => r.first.cpuMsPerFrame) }),
+    metric({
+      name: "CPU-ms per frame, first 10 % of a 20,000-chunk message",
+      unit: "ms",
+      values: frameRuns.map((r) => r.first.cpuMsPerFrame),
+    }),
     metric({ name: "CPU-ms per frame, last 10 %", unit: "ms", values: frameRuns.map((r) => r.last.cpuMsPerFrame) }),
     metric({ name: "CPU-ms per frame, last 10 % / first 10 %", unit: "x", values: ratio("cpuMsPerFrame"), goal: { op: "<=", value: 1.5 } }),
     metric({ name: "bytes per frame (median), first 10 %", unit: "B", values: frameRuns.map((r) => r.first.bytesPerFrame) }),
     metric({ name: "bytes per frame (median), last 10 %", unit: "B", values: frameRuns.map((r) => r.last.bytesPerFrame) }),
-    metric({ name: "frames/s, first 10 % → last 10 %", unit: "frames/s", values: frameRuns.map((r) => r.last.fps), note: `first 10 %: ${frameRuns.map((r) => r.first.fps.toFixed(0)).join(", ")}` }),
-    metric({ name: "conch CPU while streaming 100 chunks/s", unit: "% of a core", values: cpuRuns.map((r) => r.pct), goal: { op: "<=", value: 10 } }),
+    metric({
+      name: "frames/s, first 10 % → last 10 %",
+      unit: "frames/s",
+      values: frameRuns.map((r) => r.last.fps),
+      note: `first 10 %: ${frameRuns.map((r) => r.first.fps.toFixed(0)).join(", ")}`,
+    }),
+    metric({
+      name: "conch CPU while streaming 100 chunks/s",
+      unit: "% of a core",
+      values: cpuRuns.map((r) => r.pct),
+      goal: { op: "<=", value: 10 },
+    }),
   ],
   notes,
 });

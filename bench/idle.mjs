@@ -16,7 +16,10 @@ const GRACE_MS = numOpt(args, "grace-ms", 1000);
 const dir = tempDir("idle");
 
 if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
-  report(args, { bench: "idle", metrics: [metric({ name: "frames/s while idle", unit: "frames/s", goal: { op: "<=", value: 0 }, skip: "the TUI is not built" })] });
+  report(args, {
+    bench: "idle",
+    metrics: [metric({ name: "frames/s while idle", unit: "frames/s", goal: { op: "<=", value: 0 }, skip: "the TUI is not built" })],
+  });
   process.exit(0);
 }
 
@@ -42,7 +45,17 @@ async function once(i) {
     const frames = run.writes.length - w0;
     const mem = memKiB(run.pid);
     const agentCpu = a1.reduce((s, x, k) => s + (x - a0[k]), 0);
-    return { fps: frames / elapsed, frames, bytes: run.bytes - b0, cpuPct: ((c1 - c0) / elapsed) * 100, agentCpuPct: (agentCpu / elapsed) * 100, graceWrites, rssMiB: mem.rss / 1024, hwmMiB: mem.hwm / 1024, screen: run.lines() };
+    return {
+      fps: frames / elapsed,
+      frames,
+      bytes: run.bytes - b0,
+      cpuPct: ((c1 - c0) / elapsed) * 100,
+      agentCpuPct: (agentCpu / elapsed) * 100,
+      graceWrites,
+      rssMiB: mem.rss / 1024,
+      hwmMiB: mem.hwm / 1024,
+      screen: run.lines(),
+    };
   } finally {
     await run.stop();
   }
@@ -51,12 +64,19 @@ async function once(i) {
 const runs = [];
 for (let i = 0; i < RUNS; i++) {
   const r = await once(i);
-  log(`idle: run ${i + 1}/${RUNS}: ${r.frames} writes in ${SECONDS} s, conch CPU ${r.cpuPct.toFixed(2)}%, RSS ${r.rssMiB.toFixed(0)} MiB (peak ${r.hwmMiB.toFixed(0)} MiB)`);
+  log(
+    `idle: run ${i + 1}/${RUNS}: ${r.frames} writes in ${SECONDS} s, conch CPU ${r.cpuPct.toFixed(2)}%, RSS ${r.rssMiB.toFixed(0)} MiB (peak ${r.hwmMiB.toFixed(0)} MiB)`,
+  );
   runs.push(r);
 }
-const notes = [`window: ${SECONDS} s, starting ${GRACE_MS} ms after the session was ready (writes in that grace: ${runs.map((r) => r.graceWrites).join(", ")})`];
+const notes = [
+  `window: ${SECONDS} s, starting ${GRACE_MS} ms after the session was ready (writes in that grace: ${runs.map((r) => r.graceWrites).join(", ")})`,
+];
 const busy = runs.find((r) => r.frames > 0);
-if (busy) notes.push(`a run wrote ${busy.frames} times (${busy.bytes} bytes) while idle; its last screen:\n${busy.screen.filter(Boolean).join("\n")}`);
+if (busy)
+  notes.push(
+    `a run wrote ${busy.frames} times (${busy.bytes} bytes) while idle; its last screen:\n${busy.screen.filter(Boolean).join("\n")}`,
+  );
 report(args, {
   bench: "idle",
   title: `the TUI idle for ${SECONDS} s after the session is ready`,

@@ -31,15 +31,28 @@ function* messageTurns(messages, seed) {
   let tool = 0;
   const stream = (t, s) => {
     const messageId = `m${turn}-${t.length}`;
-    for (let i = 0; i < s.length; i += 24) t.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: s.slice(i, i + 24) }, messageId });
+    for (let i = 0; i < s.length; i += 24)
+      t.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: s.slice(i, i + 24) }, messageId });
   };
   for (let m = 0; m < messages; m += 4) {
     const u = [];
     stream(u, `${text(r.int(40, 120))}\n\n`);
     const id = `call_${++tool}`;
-    u.push({ sessionUpdate: "tool_call", toolCallId: id, title: `Run npm test -- ${r.pick(words)}`, kind: "execute", status: "pending", rawInput: { command: "npm test" } });
+    u.push({
+      sessionUpdate: "tool_call",
+      toolCallId: id,
+      title: `Run npm test -- ${r.pick(words)}`,
+      kind: "execute",
+      status: "pending",
+      rawInput: { command: "npm test" },
+    });
     u.push({ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress" });
-    u.push({ sessionUpdate: "tool_call_update", toolCallId: id, status: "completed", content: [{ type: "content", content: { type: "text", text: Array.from({ length: r.int(3, 20) }, () => text(8)).join("\n") } }] });
+    u.push({
+      sessionUpdate: "tool_call_update",
+      toolCallId: id,
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: Array.from({ length: r.int(3, 20) }, () => text(8)).join("\n") } }],
+    });
     stream(u, text(r.int(20, 60)));
     turn++;
     yield { prompt: text(r.int(5, 30)), updates: u };
@@ -52,7 +65,8 @@ async function playGenerated(orch, agent, turns, stats) {
   const t0 = performance.now();
   for (const t of turns) {
     stats.updates += t.updates.length;
-    stats.textChars += t.prompt.length + t.updates.reduce((a, u) => a + (u.content?.text?.length ?? 0) + (u.content?.[0]?.content?.text?.length ?? 0), 0);
+    stats.textChars +=
+      t.prompt.length + t.updates.reduce((a, u) => a + (u.content?.text?.length ?? 0) + (u.content?.[0]?.content?.text?.length ?? 0), 0);
     await playTurns(orch, agent, [t]);
     if (++i % 500 === 0) log(`memory: ${i} turns, ${orch.state.items.length} items, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -78,7 +92,9 @@ for (let run = 0; run < RUNS; run++) {
   const kinds = {};
   for (const i of orch.state.items) kinds[i.kind] = (kinds[i.kind] ?? 0) + 1;
   results.push({ retained: after - before, ms, updates, items, textChars, rss: (memKiB(process.pid)?.hwm ?? NaN) / 1024, kinds });
-  log(`memory: run ${run + 1}/${RUNS}: ${updates} updates → ${items} items in ${ms.toFixed(0)} ms; retained ${(after - before).toFixed(1)} MiB`);
+  log(
+    `memory: run ${run + 1}/${RUNS}: ${updates} updates → ${items} items in ${ms.toFixed(0)} ms; retained ${(after - before).toFixed(1)} MiB`,
+  );
   // Keep the orchestrator alive until measured, then drop it.
   orch.state = undefined;
 }
@@ -87,11 +103,26 @@ report(args, {
   bench: "memory",
   title: `${MESSAGES} transcript messages through an Orchestrator, heap retained after gc`,
   metrics: [
-    metric({ name: `retained heap, ${MESSAGES} messages`, unit: "MiB", values: results.map((r) => r.retained), goal: { op: "<=", value: 100 } }),
+    metric({
+      name: `retained heap, ${MESSAGES} messages`,
+      unit: "MiB",
+      values: results.map((r) => r.retained),
+      goal: { op: "<=", value: 100 },
+    }),
     metric({ name: "retained heap per message", unit: "KiB", values: results.map((r) => (r.retained * 1024) / MESSAGES) }),
-    metric({ name: "retained bytes per character of text", unit: "B/char", values: results.map((r) => (r.retained * 1048576) / r.textChars) }),
+    metric({
+      name: "retained bytes per character of text",
+      unit: "B/char",
+      values: results.map((r) => (r.retained * 1048576) / r.textChars),
+    }),
     metric({ name: "time to fold (through the Orchestrator)", unit: "ms", values: results.map((r) => r.ms) }),
     metric({ name: "process peak RSS", unit: "MiB", values: results.map((r) => r.rss) }),
   ],
-  notes: [`${r0.updates} session/update notifications, ${round(r0.textChars / 1e6, 2)} M characters of text, ${r0.items} transcript items (${Object.entries(r0.kinds).map(([k, v]) => `${k} ${v}`).join(", ")})`],
+  notes: [
+    `${r0.updates} session/update notifications, ${round(r0.textChars / 1e6, 2)} M characters of text, ${r0.items} transcript items (${Object.entries(
+      r0.kinds,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")})`,
+  ],
 });

@@ -15,7 +15,9 @@ export const ACPX_VERSION = "0.19.1";
 const ACPX_PREFIX = path.join(BENCH, ".acpx");
 const ACPX = path.join(ACPX_PREFIX, "node_modules", "acpx", "dist", "cli.js");
 const KIT = process.env.REAL_AGENTS_KIT_DIR ?? path.resolve(ROOT, "..", "shared", "real-agents");
-const REAL_HOME = process.env.REAL_AGENTS_HOME ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(process.env.HOME ?? "/root", ".cache"), "real-acp-agents");
+const REAL_HOME =
+  process.env.REAL_AGENTS_HOME ??
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(process.env.HOME ?? "/root", ".cache"), "real-acp-agents");
 
 const args = parseArgs();
 const PAIRS = numOpt(args, "pairs", 5, 2);
@@ -27,14 +29,19 @@ function ensureAcpx() {
     if (v === ACPX_VERSION) return undefined;
   }
   log(`print-vs-acpx: installing acpx@${ACPX_VERSION} into bench/.acpx`);
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", ACPX_PREFIX, `acpx@${ACPX_VERSION}`], { stdio: ["ignore", "inherit", "inherit"], encoding: "utf8" });
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", ACPX_PREFIX, `acpx@${ACPX_VERSION}`], {
+    stdio: ["ignore", "inherit", "inherit"],
+    encoding: "utf8",
+  });
   if (r.status !== 0 || !existsSync(ACPX)) return `npm install acpx@${ACPX_VERSION} failed (exit ${r.status})`;
   return undefined;
 }
 
 function acpxRunsOnThisNode() {
   const r = spawnSync(process.execPath, [ACPX, "--version"], { encoding: "utf8" });
-  return r.status === 0 ? undefined : `acpx ${ACPX_VERSION} does not start on Node ${process.version}: ${(r.stderr || r.stdout).trim().split("\n")[0]}`;
+  return r.status === 0
+    ? undefined
+    : `acpx ${ACPX_VERSION} does not start on Node ${process.version}: ${(r.stderr || r.stdout).trim().split("\n")[0]}`;
 }
 
 /** Alternating runs against one agent command. Returns the raw measurements. */
@@ -42,7 +49,8 @@ async function comparePairs({ agentCmd, prompt, expect, env, cwd, pairs }) {
   const conch = (extra = []) => runMeasured(process.execPath, [BIN, "-p", prompt, "--agent", agentCmd, ...extra], { cwd, env });
   const acpx = () => runMeasured(process.execPath, [ACPX, "--format", "quiet", "--agent", agentCmd, "exec", prompt], { cwd, env });
   const check = (who, r) => {
-    if (r.code !== 0) return `${who} exited ${r.code ?? `on signal ${r.signal}`}: ${r.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 300)}`;
+    if (r.code !== 0)
+      return `${who} exited ${r.code ?? `on signal ${r.signal}`}: ${r.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 300)}`;
     if (expect && !r.stdout.includes(expect)) return `${who}'s output lacks "${expect}": ${r.stdout.slice(0, 200)}`;
     return undefined;
   };
@@ -54,7 +62,11 @@ async function comparePairs({ agentCmd, prompt, expect, env, cwd, pairs }) {
     const c = await conch();
     const a = await acpx();
     const q = await conch(["--quiet-ms", "0"]);
-    for (const [who, r] of [["conch", c], ["acpx", a], ["conch --quiet-ms 0", q]]) {
+    for (const [who, r] of [
+      ["conch", c],
+      ["acpx", a],
+      ["conch --quiet-ms 0", q],
+    ]) {
       const e = check(who, r);
       if (e) out.errors.push(e);
       if (r.leftovers) out.errors.push(`${who} left ${r.leftovers} process(es) running after it exited (stopped by the bench)`);
@@ -62,12 +74,15 @@ async function comparePairs({ agentCmd, prompt, expect, env, cwd, pairs }) {
     out.conch.push(c);
     out.acpx.push(a);
     out.conchQuiet0.push(q);
-    log(`print-vs-acpx: pair ${i + 1}/${pairs}: conch ${c.wallMs.toFixed(0)} ms ${c.cpuS.toFixed(2)} s CPU ${c.peakTreeMiB.toFixed(0)} MiB | acpx ${a.wallMs.toFixed(0)} ms ${a.cpuS.toFixed(2)} s CPU ${a.peakTreeMiB.toFixed(0)} MiB | conch --quiet-ms 0 ${q.wallMs.toFixed(0)} ms`);
+    log(
+      `print-vs-acpx: pair ${i + 1}/${pairs}: conch ${c.wallMs.toFixed(0)} ms ${c.cpuS.toFixed(2)} s CPU ${c.peakTreeMiB.toFixed(0)} MiB | acpx ${a.wallMs.toFixed(0)} ms ${a.cpuS.toFixed(2)} s CPU ${a.peakTreeMiB.toFixed(0)} MiB | conch --quiet-ms 0 ${q.wallMs.toFixed(0)} ms`,
+    );
   }
-  for (const list of [out.conch, out.acpx, out.conchQuiet0]) for (const r of list) {
-    delete r.stdout;
-    delete r.stderr;
-  }
+  for (const list of [out.conch, out.acpx, out.conchQuiet0])
+    for (const r of list) {
+      delete r.stdout;
+      delete r.stderr;
+    }
   return out;
 }
 
@@ -93,7 +108,14 @@ function metricsFor(label, runs) {
 if (args.opts["inner-real"]) {
   const dir = tempDir("acpx-real");
   const env = { ...process.env, CONCH_STATE_DIR: path.join(dir, "conch-state") };
-  const runs = await comparePairs({ agentCmd: process.env.AGENT_CMD, prompt: "Say hello", expect: "Hello from the fake Anthropic API", env, cwd: process.env.PROJECT ?? process.cwd(), pairs: PAIRS });
+  const runs = await comparePairs({
+    agentCmd: process.env.AGENT_CMD,
+    prompt: "Say hello",
+    expect: "Hello from the fake Anthropic API",
+    env,
+    cwd: process.env.PROJECT ?? process.cwd(),
+    pairs: PAIRS,
+  });
   writeFileSync(args.opts["inner-real"], JSON.stringify(runs));
   process.exit(0);
 }
@@ -104,7 +126,9 @@ const whyNot = ensureAcpx() ?? acpxRunsOnThisNode();
 if (whyNot) {
   metrics.push(metric({ name: "demo: wall conch/acpx", unit: "x", skip: whyNot }));
 } else {
-  notes.push(`acpx ${ACPX_VERSION} (bench/.acpx), run as \`acpx --format quiet --agent <cmd> exec <prompt>\` (one-shot, no saved session, prints the answer); conch as \`conch -p <prompt> --agent <cmd>\` (text output, default --quiet-ms 1500) and \`… --quiet-ms 0\`; acpx declares engines node >= 22.13 but runs here on ${process.version}`);
+  notes.push(
+    `acpx ${ACPX_VERSION} (bench/.acpx), run as \`acpx --format quiet --agent <cmd> exec <prompt>\` (one-shot, no saved session, prints the answer); conch as \`conch -p <prompt> --agent <cmd>\` (text output, default --quiet-ms 1500) and \`… --quiet-ms 0\`; acpx declares engines node >= 22.13 but runs here on ${process.version}`,
+  );
   // ---- the demo agent --------------------------------------------------------------------------------------
   const dir = tempDir("acpx");
   const cwd = path.join(dir, "project");
@@ -130,15 +154,26 @@ if (whyNot) {
     const out = path.join(tempDir("acpx-real-out"), "runs.json");
     const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "print-vs-acpx.mjs"))} --inner-real ${JSON.stringify(out)} --pairs ${PAIRS}`;
     log("print-vs-acpx: claude-agent-acp through with-agent (s1-text)");
-    const r = spawnSync(withAgent, ["claude", "scripts/claude/s1-text.json", cmd], { cwd: KIT, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WITH_AGENT_QUIET: "1" } });
+    const r = spawnSync(withAgent, ["claude", "scripts/claude/s1-text.json", cmd], {
+      cwd: KIT,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, WITH_AGENT_QUIET: "1" },
+    });
     if (r.status !== 0 || !existsSync(out)) {
       metrics.push(metric({ name: "claude: wall conch/acpx", unit: "x", skip: `with-agent failed (exit ${r.status})` }));
     } else {
       const real = JSON.parse(readFileSync(out, "utf8"));
       metrics.push(...metricsFor("claude", real));
-      notes.push("claude: claude-agent-acp 0.23.1 (Claude Code 2.1.83) against the kit's fake Anthropic API, script s1-text, prompt \"Say hello\"; the agent does not exit when its stdin closes, so both clients kill it");
+      notes.push(
+        'claude: claude-agent-acp 0.23.1 (Claude Code 2.1.83) against the kit\'s fake Anthropic API, script s1-text, prompt "Say hello"; the agent does not exit when its stdin closes, so both clients kill it',
+      );
       for (const e of new Set(real.errors)) notes.push(`claude: ${e}`);
     }
   }
 }
-report(args, { bench: "print-vs-acpx", title: "conch -p vs acpx exec, same prompt, same agent (ratios conch/acpx, pair by pair)", metrics, notes });
+report(args, {
+  bench: "print-vs-acpx",
+  title: "conch -p vs acpx exec, same prompt, same agent (ratios conch/acpx, pair by pair)",
+  metrics,
+  notes,
+});

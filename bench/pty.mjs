@@ -48,12 +48,19 @@ const panes = [];
 for (let i = 0; i < (part("pane") ? RUNS + 1 : 0); i++) {
   const r = await runInner();
   if (i > 0) panes.push(r);
-  log(`pty: pane run ${i}${i ? "" : " (warm-up)"}: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.parseMs.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s; ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB, main thread ${r.mainMsPerMB.toFixed(0)}; loop lag p95 ${r.lagP95.toFixed(1)} ms; peak +${r.peakMiB.toFixed(0)} MiB`);
+  log(
+    `pty: pane run ${i}${i ? "" : " (warm-up)"}: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.parseMs.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s; ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB, main thread ${r.mainMsPerMB.toFixed(0)}; loop lag p95 ${r.lagP95.toFixed(1)} ms; peak +${r.peakMiB.toFixed(0)} MiB`,
+  );
 }
 
 // ---- the emulator alone: the same bytes written straight into a TerminalScreen ------------------------------
 const { TerminalScreen } = await import("../dist/terminals/terminal-screen.js");
-const floodText = !part("alone") ? "" : spawnSync(process.execPath, [FLOOD, "--bytes", String(BYTES)], { maxBuffer: 4 * BYTES, encoding: "utf8" }).stdout.replace(/\n/g, "\r\n");
+const floodText = !part("alone")
+  ? ""
+  : spawnSync(process.execPath, [FLOOD, "--bytes", String(BYTES)], { maxBuffer: 4 * BYTES, encoding: "utf8" }).stdout.replace(
+      /\n/g,
+      "\r\n",
+    );
 const parseOnly = [];
 for (let i = 0; i < (part("alone") ? 4 : 0); i++) {
   const screen = new TerminalScreen({ cols: 100, rows: 30, scrollback: 10_000 });
@@ -90,7 +97,9 @@ else if (await waitForBuild(["dist/ui/app.js"], 0)) {
     try {
       const r = await keysDuringFlood(i);
       keyRuns.push(r);
-      log(`pty: TUI keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms; ${r.frames} frames in ${(r.span / 1000).toFixed(1)} s`);
+      log(
+        `pty: TUI keys run ${i + 1}/${KEY_RUNS}: ${r.latencies.length} keys, p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(0)} ms; ${r.frames} frames in ${(r.span / 1000).toFixed(1)} s`,
+      );
     } catch (err) {
       keyNote = `the TUI keystroke run failed: ${err.message.split("\n")[0]}`;
       log(`pty: ${keyNote}\n${err.message}`);
@@ -108,7 +117,9 @@ else if (await waitForBuild(["dist/bundle/conch.js"], 0)) {
     try {
       const r = await paneThroughputInTui(i);
       if (i > 0) uiRuns.push(r);
-      log(`pty: TUI pane run ${i}${i ? "" : " (warm-up)"}: ${(UI_BYTES / 1e6).toFixed(0)} MB in ${r.ms.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s (first byte → conch answered the exit); conch CPU ${r.cpuPct.toFixed(0)} %, ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB of which the main thread ${r.mainMsPerMB.toFixed(0)}`);
+      log(
+        `pty: TUI pane run ${i}${i ? "" : " (warm-up)"}: ${(UI_BYTES / 1e6).toFixed(0)} MB in ${r.ms.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s (first byte → conch answered the exit); conch CPU ${r.cpuPct.toFixed(0)} %, ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB of which the main thread ${r.mainMsPerMB.toFixed(0)}`,
+      );
     } catch (err) {
       uiNote = `the TUI pane throughput run failed: ${err.message.split("\n")[0]}`;
       log(`pty: ${uiNote}\n${err.message}`);
@@ -130,12 +141,27 @@ report(args, {
   bench: "pty",
   title: "pane throughput through ClientTerminal + TerminalScreen, and keystroke latency during a flood",
   metrics: [
-    metric({ name: "pane throughput (first byte → parsed)", unit: "MB/s", values: panes.map((r) => r.mbps), goal: { op: ">=", value: 25 } }),
+    metric({
+      name: "pane throughput (first byte → parsed)",
+      unit: "MB/s",
+      values: panes.map((r) => r.mbps),
+      goal: { op: ">=", value: 25 },
+    }),
     metric({ name: "pane throughput incl. command start", unit: "MB/s", values: panes.map((r) => r.mbpsFromSpawn) }),
     metric({ name: "pane: CPU per MB (the process, all threads)", unit: "ms/MB", values: panes.map((r) => r.cpuMsPerMB) }),
-    metric({ name: "pane: main-thread CPU per MB", unit: "ms/MB", values: panes.map((r) => r.mainMsPerMB), note: "what a flood costs the thread the UI runs on" }),
+    metric({
+      name: "pane: main-thread CPU per MB",
+      unit: "ms/MB",
+      values: panes.map((r) => r.mainMsPerMB),
+      note: "what a flood costs the thread the UI runs on",
+    }),
     uiRuns.length
-      ? metric({ name: "pane throughput with the UI live (TUI)", unit: "MB/s", values: uiRuns.map((r) => r.mbps), goal: { op: ">=", value: 30 } })
+      ? metric({
+          name: "pane throughput with the UI live (TUI)",
+          unit: "MB/s",
+          values: uiRuns.map((r) => r.mbps),
+          goal: { op: ">=", value: 30 },
+        })
       : metric({ name: "pane throughput with the UI live (TUI)", unit: "MB/s", goal: { op: ">=", value: 30 }, skip: uiNote }),
     ...(uiRuns.length
       ? [
@@ -149,10 +175,26 @@ report(args, {
     metric({ name: "pane peak RSS over the idle process", unit: "MiB", values: panes.map((r) => r.peakMiB) }),
     metric({ name: "pane retained heap (screen kept, after gc)", unit: "MiB", values: panes.map((r) => r.retainedMiB) }),
     keyRuns.length
-      ? metric({ name: "TUI keystroke → frame p95 during flood", unit: "ms", values: keyP95, goal: { op: "<=", value: 33 }, note: `${keyRuns.reduce((s, r) => s + r.latencies.length, 0)} keys` })
+      ? metric({
+          name: "TUI keystroke → frame p95 during flood",
+          unit: "ms",
+          values: keyP95,
+          goal: { op: "<=", value: 33 },
+          note: `${keyRuns.reduce((s, r) => s + r.latencies.length, 0)} keys`,
+        })
       : metric({ name: "TUI keystroke → frame p95 during flood", unit: "ms", goal: { op: "<=", value: 33 }, skip: keyNote }),
-    ...(keyRuns.length ? [metric({ name: "TUI keystroke → frame p50 during flood", unit: "ms", values: keyRuns.map((r) => quantile(r.latencies, 0.5)) }), metric({ name: "TUI frames/s during flood", unit: "frames/s", values: keyRuns.map((r) => r.frames / (r.span / 1000)) })] : []),
-    metric({ name: "event-loop lag p95 during flood (in-process)", unit: "ms", values: panes.map((r) => r.lagP95), goal: { op: "<=", value: 33 } }),
+    ...(keyRuns.length
+      ? [
+          metric({ name: "TUI keystroke → frame p50 during flood", unit: "ms", values: keyRuns.map((r) => quantile(r.latencies, 0.5)) }),
+          metric({ name: "TUI frames/s during flood", unit: "frames/s", values: keyRuns.map((r) => r.frames / (r.span / 1000)) }),
+        ]
+      : []),
+    metric({
+      name: "event-loop lag p95 during flood (in-process)",
+      unit: "ms",
+      values: panes.map((r) => r.lagP95),
+      goal: { op: "<=", value: 33 },
+    }),
     metric({ name: "event-loop lag max during flood (in-process)", unit: "ms", values: panes.map((r) => r.lagMax) }),
   ],
   notes,
@@ -160,7 +202,11 @@ report(args, {
 
 function runInner() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--inner-pane", "1", "--mb", String(BYTES / 1048576)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", fileURLToPath(import.meta.url), "--inner-pane", "1", "--mb", String(BYTES / 1048576)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.on("close", (code) => {
@@ -195,7 +241,13 @@ async function innerPane() {
   const main0 = mainThreadCpuSeconds(process.pid);
   let first;
   let bytes = 0;
-  const term = new ClientTerminal({ command: process.execPath, args: [FLOOD, "--bytes", String(BYTES)], cols: 100, rows: 30, scrollback: 10_000 });
+  const term = new ClientTerminal({
+    command: process.execPath,
+    args: [FLOOD, "--bytes", String(BYTES)],
+    cols: 100,
+    rows: 30,
+    scrollback: 10_000,
+  });
   term.onOutput((d) => {
     first ??= performance.now();
     bytes += Buffer.byteLength(d, "utf8");
@@ -222,7 +274,11 @@ async function keysDuringFlood(i) {
   mkdirSync(cwd, { recursive: true });
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
   const floodSeconds = Math.ceil(KEYS * 0.1) + 4;
-  const run = new TuiRun({ args: ["--agent", agentCmd, "--permissions", "approve-all"], env: isolatedEnv(cwd, { FLOOD_ARGS: `--seconds ${floodSeconds}` }), cwd });
+  const run = new TuiRun({
+    args: ["--agent", agentCmd, "--permissions", "approve-all"],
+    env: isolatedEnv(cwd, { FLOOD_ARGS: `--seconds ${floodSeconds}` }),
+    cwd,
+  });
   try {
     await run.waitFor(isReady, 30_000, "the session to be ready");
     // Typed, then Enter on its own, as a person does (text and Enter in one read can count as a paste).
@@ -255,7 +311,11 @@ async function paneThroughputInTui(i) {
   const stamp = path.join(dir, `ui-${i}.stamp`);
   const stats = path.join(dir, `ui-${i}.stats.json`);
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
-  const run = new TuiRun({ args: ["--agent", agentCmd, "--permissions", "approve-all"], env: isolatedEnv(cwd, { FLOOD_ARGS: `--bytes ${UI_BYTES} --stamp ${stamp}`, FLOOD_STATS: stats }), cwd });
+  const run = new TuiRun({
+    args: ["--agent", agentCmd, "--permissions", "approve-all"],
+    env: isolatedEnv(cwd, { FLOOD_ARGS: `--bytes ${UI_BYTES} --stamp ${stamp}`, FLOOD_STATS: stats }),
+    cwd,
+  });
   try {
     await run.waitFor(isReady, 30_000, "the session to be ready");
     run.write("flood");
@@ -274,7 +334,13 @@ async function paneThroughputInTui(i) {
     const { exitedAt } = JSON.parse(readFileSync(stats, "utf8"));
     const ms = exitedAt - first;
     // CPU per MB does not depend on what else the machine runs, unlike MB/s.
-    return { ms, mbps: UI_BYTES / 1e6 / (ms / 1000), cpuPct, mainMsPerMB: (mainS * 1000) / (UI_BYTES / 1e6), cpuMsPerMB: (cpuS * 1000) / (UI_BYTES / 1e6) };
+    return {
+      ms,
+      mbps: UI_BYTES / 1e6 / (ms / 1000),
+      cpuPct,
+      mainMsPerMB: (mainS * 1000) / (UI_BYTES / 1e6),
+      cpuMsPerMB: (cpuS * 1000) / (UI_BYTES / 1e6),
+    };
   } finally {
     await run.stop();
   }

@@ -36,7 +36,10 @@ const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
 const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
 
 if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
-  report(args, { bench: "replay", metrics: [metric({ name: "time to interactive", unit: "ms", goal: { op: "<=", value: 500 }, skip: "the TUI is not built" })] });
+  report(args, {
+    bench: "replay",
+    metrics: [metric({ name: "time to interactive", unit: "ms", goal: { op: "<=", value: 500 }, skip: "the TUI is not built" })],
+  });
   process.exit(0);
 }
 
@@ -53,7 +56,9 @@ const turns = generateTurns({ updates: UPDATES, marker: MARKER });
 const tGen = performance.now();
 const written = await writeSession(turns, path.join(dir, "pristine"));
 const { id, root, demoState, cwd, logBytes, logEvents } = written;
-log(`replay: wrote session ${id}: ${UPDATES} updates in ${turns.length} turns, log ${(logBytes / 1e6).toFixed(1)} MB / ${logEvents} events, demo replays ${written.replayUpdates} updates (${(performance.now() - tGen).toFixed(0)} ms)`);
+log(
+  `replay: wrote session ${id}: ${UPDATES} updates in ${turns.length} turns, log ${(logBytes / 1e6).toFixed(1)} MB / ${logEvents} events, demo replays ${written.replayUpdates} updates (${(performance.now() - tGen).toFixed(0)} ms)`,
+);
 
 // ---- (a) in-process fold + first render ---------------------------------------------------------------
 const inner = [];
@@ -66,7 +71,9 @@ for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
     break;
   }
   if (i > 0) inner.push(r); // the first run warms the file cache
-  log(`replay (a): prepare ${r.prepareMs.toFixed(0)} ms, fold ${r.foldMs.toFixed(0)} ms, render ${r.renderMs.toFixed(0)} ms, history drawn at ${r.markerMs.toFixed(0)} ms, HWM ${r.hwmMiB.toFixed(0)} MiB`);
+  log(
+    `replay (a): prepare ${r.prepareMs.toFixed(0)} ms, fold ${r.foldMs.toFixed(0)} ms, render ${r.renderMs.toFixed(0)} ms, history drawn at ${r.markerMs.toFixed(0)} ms, HWM ${r.hwmMiB.toFixed(0)} MiB`,
+  );
 }
 
 // ---- (b), (c) the CLI --------------------------------------------------------------------------------
@@ -91,7 +98,9 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
     if (markerAt === undefined && (tail + d).includes(MARKER)) markerAt = run.now();
     tail = (tail + d).slice(-MARKER.length);
   });
-  const firstKey = typing ? new Promise((resolve) => setTimeout(() => resolve(run.now()), 50)).then((at) => (run.write("x"), at)) : undefined;
+  const firstKey = typing
+    ? new Promise((resolve) => setTimeout(() => resolve(run.now()), 50)).then((at) => (run.write("x"), at))
+    : undefined;
   try {
     const prompt = await run.waitFor(hasPrompt, 15_000, "an input prompt");
     let echoed = NaN;
@@ -100,7 +109,10 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
       await firstKey;
       echoed = await run.waitFor(editorShows("x"), 60_000, "the key typed at 50 ms in the App's editor");
       // Up to 39 more, so the input never needs clearing: a frame half drawn can look like a cleared input.
-      if (markerAt === undefined) keys.push(...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => markerAt === undefined, timeoutMs: 60_000 })));
+      if (markerAt === undefined)
+        keys.push(
+          ...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => markerAt === undefined, timeoutMs: 60_000 })),
+        );
     }
     const deadline = Date.now() + 120_000;
     if (typing) {
@@ -116,7 +128,17 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
     for (const p of processTree(run.pid)) if (p !== run.pid) agentHwm = Math.max(agentHwm, memKiB(p)?.hwm ?? 0);
     const text = run.allText();
     const drawn = text.includes(MARKER) && (firstText === undefined || text.includes(firstText));
-    return { prompt, ready, echoed, keys, history: markerAt ?? NaN, interactive: Math.max(prompt, ready), hwmMiB: hwm / 1024, agentHwmMiB: agentHwm / 1024, drawn };
+    return {
+      prompt,
+      ready,
+      echoed,
+      keys,
+      history: markerAt ?? NaN,
+      interactive: Math.max(prompt, ready),
+      hwmMiB: hwm / 1024,
+      agentHwmMiB: agentHwm / 1024,
+      drawn,
+    };
   } finally {
     clearInterval(sampler);
     await run.stop();
@@ -134,8 +156,12 @@ const failed = (label) => (err) => {
 for (let i = 0; i < (PARTS.includes("bc") ? RUNS + 1 : 0); i++) {
   const b = await cli("load", written, [], i).catch(failed("(b)"));
   const c = await cli("noload", written, ["--agent", noLoad], i).catch(failed("(c)"));
-  log(`replay (b) load: prompt ${b.prompt.toFixed(0)}, ready ${b.ready.toFixed(0)}, history ${b.history.toFixed(0)} ms, HWM ${b.hwmMiB.toFixed(0)} MiB${b.drawn ? "" : " (marker NOT on screen)"}`);
-  log(`replay (c) no load: prompt ${c.prompt.toFixed(0)}, ready ${c.ready.toFixed(0)}, history ${c.history.toFixed(0)} ms, HWM ${c.hwmMiB.toFixed(0)} MiB${c.drawn ? "" : " (marker NOT on screen)"}`);
+  log(
+    `replay (b) load: prompt ${b.prompt.toFixed(0)}, ready ${b.ready.toFixed(0)}, history ${b.history.toFixed(0)} ms, HWM ${b.hwmMiB.toFixed(0)} MiB${b.drawn ? "" : " (marker NOT on screen)"}`,
+  );
+  log(
+    `replay (c) no load: prompt ${c.prompt.toFixed(0)}, ready ${c.ready.toFixed(0)}, history ${c.history.toFixed(0)} ms, HWM ${c.hwmMiB.toFixed(0)} MiB${c.drawn ? "" : " (marker NOT on screen)"}`,
+  );
   if (i > 0) {
     viaLoad.push(b);
     viaLog.push(c);
@@ -146,7 +172,10 @@ for (let i = 0; i < (PARTS.includes("bc") ? RUNS + 1 : 0); i++) {
 const longTurns = PARTS.includes("d") ? generateLongSession({ turns: LONG_TURNS, marker: MARKER }) : [];
 const tLong = performance.now();
 const long = PARTS.includes("d") ? await writeSession(longTurns, path.join(dir, "pristine-long")) : undefined;
-if (long) log(`replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`);
+if (long)
+  log(
+    `replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`,
+  );
 const firstPrompt = longTurns[0]?.prompt;
 const longLoad = [];
 const longLog = [];
@@ -154,8 +183,13 @@ for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
   const opts = { typing: true, scrollback: 200_000, firstText: firstPrompt };
   const b = await cli("long-load", long, [], i, opts).catch(failed("(d) load"));
   const c = await cli("long-noload", long, ["--agent", noLoad], i, opts).catch(failed("(d) no load"));
-  for (const [label, r] of [["demo loads", b], ["no load", c]]) {
-    log(`replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms, ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT all in the scrollback)"}`);
+  for (const [label, r] of [
+    ["demo loads", b],
+    ["no load", c],
+  ]) {
+    log(
+      `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms, ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT all in the scrollback)"}`,
+    );
   }
   if (i > 0) {
     longLoad.push(b);
@@ -165,24 +199,58 @@ for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
 function longMetrics(label, runs) {
   const typed = runs.flatMap((r) => r.keys);
   return [
-    metric({ name: `(d) 2,000 turns, ${label}: key typed at 50 ms echoed`, unit: "ms", values: runs.map((r) => r.echoed), goal: { op: "<=", value: 200 } }),
-    metric({ name: `(d) 2,000 turns, ${label}: whole transcript in scrollback`, unit: "ms", values: runs.map((r) => r.history), goal: { op: "<=", value: 2000 }, note: runs.every((r) => r.drawn) ? undefined : "the first prompt or the last answer was missing from the scrollback in some runs" }),
-    metric({ name: `(d) 2,000 turns, ${label}: conch peak RSS`, unit: "MiB", values: runs.map((r) => r.hwmMiB), goal: { op: "<=", value: 250 } }),
+    metric({
+      name: `(d) 2,000 turns, ${label}: key typed at 50 ms echoed`,
+      unit: "ms",
+      values: runs.map((r) => r.echoed),
+      goal: { op: "<=", value: 200 },
+    }),
+    metric({
+      name: `(d) 2,000 turns, ${label}: whole transcript in scrollback`,
+      unit: "ms",
+      values: runs.map((r) => r.history),
+      goal: { op: "<=", value: 2000 },
+      note: runs.every((r) => r.drawn) ? undefined : "the first prompt or the last answer was missing from the scrollback in some runs",
+    }),
+    metric({
+      name: `(d) 2,000 turns, ${label}: conch peak RSS`,
+      unit: "MiB",
+      values: runs.map((r) => r.hwmMiB),
+      goal: { op: "<=", value: 250 },
+    }),
     typed.length
-      ? metric({ name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`, unit: "ms", values: runs.filter((r) => r.keys.length).map((r) => quantile(r.keys, 0.95)), note: `${typed.length} keys; p50 ${quantile(typed, 0.5).toFixed(0)} ms` })
-      : metric({ name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`, unit: "ms", skip: "the history was all written before the first key echoed" }),
+      ? metric({
+          name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`,
+          unit: "ms",
+          values: runs.filter((r) => r.keys.length).map((r) => quantile(r.keys, 0.95)),
+          note: `${typed.length} keys; p50 ${quantile(typed, 0.5).toFixed(0)} ms`,
+        })
+      : metric({
+          name: `(d) 2,000 turns, ${label}: key → echo p95 while the history is written`,
+          unit: "ms",
+          skip: "the history was all written before the first key echoed",
+        }),
   ];
 }
 
 const notes = [
-  `session: ${UPDATES} updates (${Object.entries(mixOf(turns)).map(([k, v]) => `${k} ${v}`).join(", ")}) in ${turns.length} turns; conch's log ${(logBytes / 1e6).toFixed(1)} MB, ${logEvents} events; the demo agent coalesces chunks of a message in its store, so its session/load replays ${written.replayUpdates} updates`,
+  `session: ${UPDATES} updates (${Object.entries(mixOf(turns))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(
+      ", ",
+    )}) in ${turns.length} turns; conch's log ${(logBytes / 1e6).toFixed(1)} MB, ${logEvents} events; the demo agent coalesces chunks of a message in its store, so its session/load replays ${written.replayUpdates} updates`,
   "time to interactive = the input prompt is drawn and the session is open (the placeholder invites a message, so what is typed is sent at once); full history = the last history item (a marker at the end of the last answer) was written to the terminal",
   "one warm-up run of each path is not counted",
-  long && `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = the last answer's marker written, and the first prompt and the marker both in the terminal's scrollback afterwards`,
+  long &&
+    `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = the last answer's marker written, and the first prompt and the marker both in the terminal's scrollback afterwards`,
 ];
 if (innerError) notes.push(`(a) in-process render failed: ${innerError}`);
 for (const e of new Set(cliErrors)) notes.push(`a CLI run failed: ${e}`);
-for (const [label, runs] of [["(b)", viaLoad], ["(c)", viaLog]]) if (runs.some((r) => !r.drawn)) notes.push(`${label}: the last history item was not found in the terminal's buffer in some runs`);
+for (const [label, runs] of [
+  ["(b)", viaLoad],
+  ["(c)", viaLog],
+])
+  if (runs.some((r) => !r.drawn)) notes.push(`${label}: the last history item was not found in the terminal's buffer in some runs`);
 
 report(args, {
   bench: "replay",
@@ -191,12 +259,32 @@ report(args, {
     ...(long ? [...longMetrics("agent can't load", longLog), ...longMetrics("demo loads", longLoad)] : []),
     ...(PARTS.includes("bc")
       ? [
-          metric({ name: "(c) CLI, agent can't load: time to interactive", unit: "ms", values: viaLog.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
+          metric({
+            name: "(c) CLI, agent can't load: time to interactive",
+            unit: "ms",
+            values: viaLog.map((r) => r.interactive),
+            goal: { op: "<=", value: 500 },
+          }),
           metric({ name: "(c) CLI, agent can't load: full history drawn", unit: "ms", values: viaLog.map((r) => r.history) }),
-          metric({ name: "(c) CLI, agent can't load: conch peak RSS", unit: "MiB", values: viaLog.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
-          metric({ name: "(b) CLI, demo loads: time to interactive", unit: "ms", values: viaLoad.map((r) => r.interactive), goal: { op: "<=", value: 500 } }),
+          metric({
+            name: "(c) CLI, agent can't load: conch peak RSS",
+            unit: "MiB",
+            values: viaLog.map((r) => r.hwmMiB),
+            goal: { op: "<=", value: 400 },
+          }),
+          metric({
+            name: "(b) CLI, demo loads: time to interactive",
+            unit: "ms",
+            values: viaLoad.map((r) => r.interactive),
+            goal: { op: "<=", value: 500 },
+          }),
           metric({ name: "(b) CLI, demo loads: full history drawn", unit: "ms", values: viaLoad.map((r) => r.history) }),
-          metric({ name: "(b) CLI, demo loads: conch peak RSS", unit: "MiB", values: viaLoad.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 } }),
+          metric({
+            name: "(b) CLI, demo loads: conch peak RSS",
+            unit: "MiB",
+            values: viaLoad.map((r) => r.hwmMiB),
+            goal: { op: "<=", value: 400 },
+          }),
           metric({ name: "(b) CLI, demo loads: agent peak RSS", unit: "MiB", values: viaLoad.map((r) => r.agentHwmMiB) }),
         ]
       : []),
@@ -212,7 +300,13 @@ function inProcessMetrics() {
     metric({ name: "(a) in-process: prepareSession (index + log)", unit: "ms", values: inner.map((r) => r.prepareMs), skip }),
     metric({ name: "(a) in-process: foldEvents of the log", unit: "ms", values: inner.map((r) => r.foldMs), skip }),
     metric({ name: "(a) in-process: first render of the App", unit: "ms", values: inner.map((r) => r.renderMs), skip }),
-    metric({ name: "(a) in-process: total to full history", unit: "ms", values: inner.map((r) => r.markerMs), goal: { op: "<=", value: 1000 }, skip }),
+    metric({
+      name: "(a) in-process: total to full history",
+      unit: "ms",
+      values: inner.map((r) => r.markerMs),
+      goal: { op: "<=", value: 1000 },
+      skip,
+    }),
     metric({ name: "(a) in-process: peak RSS", unit: "MiB", values: inner.map((r) => r.hwmMiB), goal: { op: "<=", value: 400 }, skip }),
   ];
 }
@@ -220,12 +314,18 @@ function inProcessMetrics() {
 // ---- the in-process path, run in a child so its memory is its own ---------------------------------------
 function runInner(cfg) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(BENCH, "replay.mjs"), "--inner-fold", JSON.stringify(cfg)], { env: isolatedEnv(dir, { CONCH_STATE_DIR: cfg.root }), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(BENCH, "replay.mjs"), "--inner-fold", JSON.stringify(cfg)], {
+      env: isolatedEnv(dir, { CONCH_STATE_DIR: cfg.root }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     // Ink restores the cursor on stderr at exit; only real messages are passed on.
     child.stderr.on("data", (d) => {
-      const text = d.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").trim();
+      const text = d
+        .toString()
+        .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+        .trim();
       if (text) log(`replay (a) child: ${text}`);
     });
     child.on("close", (code) => {
@@ -256,7 +356,13 @@ async function innerFold({ id, cwd, marker }) {
     write(chunk, _enc, cb) {
       const s = chunk.toString();
       bytes += s.length;
-      if (!inkError && /\n\s+ERROR\s/.test(s)) inkError = s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").trim().split("\n").slice(0, 3).join(" ");
+      if (!inkError && /\n\s+ERROR\s/.test(s))
+        inkError = s
+          .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+          .trim()
+          .split("\n")
+          .slice(0, 3)
+          .join(" ");
       if (markerAt === undefined && (tail + s).includes(marker)) markerAt = performance.now();
       tail = s.slice(-marker.length);
       cb();
@@ -274,11 +380,19 @@ async function innerFold({ id, cwd, marker }) {
   const port = new Proxy(base, {
     get: (target, key) => (key in target ? target[key] : typeof key === "string" && key !== "then" ? async () => {} : undefined),
   });
-  const ink = render(createElement(App, { session: port, agentName: "demo", cwd }), { stdout, stdin, stderr: stdout, exitOnCtrlC: false, patchConsole: false });
+  const ink = render(createElement(App, { session: port, agentName: "demo", cwd }), {
+    stdout,
+    stdin,
+    stderr: stdout,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   const t3 = performance.now();
   const deadline = Date.now() + 20_000;
   while (markerAt === undefined && !inkError && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
   const hwm = memKiB(process.pid)?.hwm ?? NaN;
   ink.unmount();
-  process.stdout.write(`${JSON.stringify({ prepareMs: t1 - t0, foldMs: t2 - t1, renderMs: t3 - t2, markerMs: (markerAt ?? NaN) - t0, hwmMiB: hwm / 1024, items: state.items.length, bytes, error: inkError ?? (markerAt === undefined ? "the last history item was never written" : undefined) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ prepareMs: t1 - t0, foldMs: t2 - t1, renderMs: t3 - t2, markerMs: (markerAt ?? NaN) - t0, hwmMiB: hwm / 1024, items: state.items.length, bytes, error: inkError ?? (markerAt === undefined ? "the last history item was never written" : undefined) })}\n`,
+  );
 }

@@ -53,7 +53,13 @@ async function runBench(b) {
   const busy0 = machineBusySeconds();
   let r;
   try {
-    r = await runMeasured(process.execPath, argv, { cwd: ROOT, env: process.env, timeoutMs: Math.max(TIMEOUT_MS, (b.timeoutS ?? 0) * 1000), graceMs: 5000, onStderr: (d) => process.stderr.write(d) });
+    r = await runMeasured(process.execPath, argv, {
+      cwd: ROOT,
+      env: process.env,
+      timeoutMs: Math.max(TIMEOUT_MS, (b.timeoutS ?? 0) * 1000),
+      graceMs: 5000,
+      onStderr: (d) => process.stderr.write(d),
+    });
   } catch (err) {
     return { code: null, signal: "runner", seconds: 0, result: undefined, stderrTail: String(err.message) };
   }
@@ -70,7 +76,15 @@ async function runBench(b) {
       result = undefined;
     }
   }
-  return { code: r.code, signal: r.signal, seconds, result, otherPct: Math.round(otherPct * 10) / 10, benchCpuS: r.cpuS, stderrTail: r.stderr.split("\n").slice(-15).join("\n") };
+  return {
+    code: r.code,
+    signal: r.signal,
+    seconds,
+    result,
+    otherPct: Math.round(otherPct * 10) / 10,
+    benchCpuS: r.cpuS,
+    stderrTail: r.stderr.split("\n").slice(-15).join("\n"),
+  };
 }
 
 /** The stream bench prints its own object; its headline figures become info rows here. */
@@ -88,9 +102,23 @@ function foreignMetrics(result) {
     ["chunksPerSecond", "chunks/s sent", "chunks/s"],
   ];
   const rows = [];
-  for (const [k, name, unit] of pick) if (typeof result[k] === "number") rows.push({ name, unit, median: result[k], min: result[k], max: result[k], n: 1, goal: null, status: "info" });
-  for (const [k, name] of [["transcriptMatchesChunks", "transcript == chunks"], ["lastChunkOnScreen", "last chunk drawn"]]) {
-    if (typeof result[k] === "boolean") rows.push({ name, unit: "", median: result[k] ? 1 : 0, n: 1, goal: null, status: result[k] ? "pass" : "short", note: String(result[k]) });
+  for (const [k, name, unit] of pick)
+    if (typeof result[k] === "number")
+      rows.push({ name, unit, median: result[k], min: result[k], max: result[k], n: 1, goal: null, status: "info" });
+  for (const [k, name] of [
+    ["transcriptMatchesChunks", "transcript == chunks"],
+    ["lastChunkOnScreen", "last chunk drawn"],
+  ]) {
+    if (typeof result[k] === "boolean")
+      rows.push({
+        name,
+        unit: "",
+        median: result[k] ? 1 : 0,
+        n: 1,
+        goal: null,
+        status: result[k] ? "pass" : "short",
+        note: String(result[k]),
+      });
   }
   return rows;
 }
@@ -109,21 +137,58 @@ for (const b of BENCHES) {
   log(`\nrun-all: ── ${b.name} ── (machine ${busyBefore}% busy before it)`);
   const r = await runBench(b);
   if (!r.result) {
-    results.push({ bench: b.name, failed: true, exit: r.code ?? r.signal, seconds: r.seconds, busyBeforePct: busyBefore, otherWorkPct: r.otherPct, metrics: [{ name: "run", status: "failed", note: `exit ${r.code ?? r.signal}; ${r.stderrTail.trim().split("\n").slice(-3).join(" | ")}`, goal: null }] });
+    results.push({
+      bench: b.name,
+      failed: true,
+      exit: r.code ?? r.signal,
+      seconds: r.seconds,
+      busyBeforePct: busyBefore,
+      otherWorkPct: r.otherPct,
+      metrics: [
+        {
+          name: "run",
+          status: "failed",
+          note: `exit ${r.code ?? r.signal}; ${r.stderrTail.trim().split("\n").slice(-3).join(" | ")}`,
+          goal: null,
+        },
+      ],
+    });
     continue;
   }
   const metrics = b.foreign ? foreignMetrics(r.result) : r.result.metrics;
-  results.push({ ...r.result, bench: b.name, seconds: Math.round(r.seconds), busyBeforePct: busyBefore, otherWorkPct: r.otherPct, benchCpuS: r.benchCpuS, metrics, ...(b.foreign ? { raw: r.result } : {}) });
+  results.push({
+    ...r.result,
+    bench: b.name,
+    seconds: Math.round(r.seconds),
+    busyBeforePct: busyBefore,
+    otherWorkPct: r.otherPct,
+    benchCpuS: r.benchCpuS,
+    metrics,
+    ...(b.foreign ? { raw: r.result } : {}),
+  });
 }
 
 const rows = [];
-for (const r of results) for (const m of r.metrics) rows.push([r.bench, m.name, m.status === "failed" ? "-" : goalText(m.goal, m.unit), m.status === "failed" ? `FAILED: ${m.note}` : m.unit === "" && m.note ? m.note : figureText(m), m.status === "info" ? "" : m.status]);
+for (const r of results)
+  for (const m of r.metrics)
+    rows.push([
+      r.bench,
+      m.name,
+      m.status === "failed" ? "-" : goalText(m.goal, m.unit),
+      m.status === "failed" ? `FAILED: ${m.note}` : m.unit === "" && m.note ? m.note : figureText(m),
+      m.status === "info" ? "" : m.status,
+    ]);
 process.stdout.write(`\n${table(rows, ["bench", "metric", "goal", "median (min–max, n)", "result"])}\n`);
 const goals = results.flatMap((r) => r.metrics.filter((m) => m.goal));
 const short = goals.filter((m) => m.status !== "pass");
-if (goals.length) process.stdout.write(`\n${goals.length - short.length} of ${goals.length} goals met${short.length ? `; short: ${short.map((m) => m.name).join("; ")}` : ""}\n`);
+if (goals.length)
+  process.stdout.write(
+    `\n${goals.length - short.length} of ${goals.length} goals met${short.length ? `; short: ${short.map((m) => m.name).join("; ")}` : ""}\n`,
+  );
 for (const r of results) for (const m of r.metrics) if (m.shortBy) process.stdout.write(`  ${r.bench}: ${m.name}: ${m.shortBy}\n`);
-process.stdout.write(`other work on the machine while each bench ran (share of all cores; before it → during it): ${results.map((r) => `${r.bench} ${r.busyBeforePct ?? "?"}% → ${r.otherWorkPct ?? "?"}%`).join(", ")}\n`);
+process.stdout.write(
+  `other work on the machine while each bench ran (share of all cores; before it → during it): ${results.map((r) => `${r.bench} ${r.busyBeforePct ?? "?"}% → ${r.otherWorkPct ?? "?"}%`).join(", ")}\n`,
+);
 process.stdout.write(`took ${fmt((Date.now() - started.getTime()) / 1000)} s${args.quick ? " (--quick: smoke run, few samples)" : ""}\n`);
 
 const resultsFile = path.join(BENCH, "results.json");
@@ -132,7 +197,9 @@ if (args.opts.merge && existsSync(resultsFile)) {
   // --merge: keep the other benches' entries of the last results.json, replace the ones run now.
   const previous = JSON.parse(readFileSync(resultsFile, "utf8")).results ?? [];
   const ran = new Set(results.map((r) => r.bench));
-  all = BENCHES.map((b) => (ran.has(b.name) ? results.find((r) => r.bench === b.name) : previous.find((r) => r.bench === b.name))).filter(Boolean);
+  all = BENCHES.map((b) => (ran.has(b.name) ? results.find((r) => r.bench === b.name) : previous.find((r) => r.bench === b.name))).filter(
+    Boolean,
+  );
 }
 const out = { startedAt: started.toISOString(), quick: args.quick, machine: machine(), results: all };
 writeFileSync(resultsFile, `${JSON.stringify(out, null, 2)}\n`);

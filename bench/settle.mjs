@@ -49,7 +49,14 @@ function promptsOf(trace) {
 async function runOnce(c, anonymous) {
   const cwd = mkdtempSync(path.join(tmpdir(), "conch-bench-settle-"));
   const orch = new Orchestrator({
-    agent: { name: "replay", command: { command: process.execPath, args: [REPLAY, path.join(TRACES, c.trace), "--causal", "--speed", String(SPEED), "--project", cwd] }, via: "command" },
+    agent: {
+      name: "replay",
+      command: {
+        command: process.execPath,
+        args: [REPLAY, path.join(TRACES, c.trace), "--causal", "--speed", String(SPEED), "--project", cwd],
+      },
+      via: "command",
+    },
     cwd,
     policy: "approve-all",
     timing: { stallMs: 60_000 },
@@ -66,7 +73,8 @@ async function runOnce(c, anonymous) {
   if (anonymous) {
     // The same agent, unknown to conch: no profile, so only quiet periods end its turns.
     const dispatch = orch.dispatch.bind(orch);
-    orch.dispatch = (input) => (input.type === "agent_ready" ? dispatch({ ...input, info: { name: "unknown-agent", version: "0" } }) : dispatch(input));
+    orch.dispatch = (input) =>
+      input.type === "agent_ready" ? dispatch({ ...input, info: { name: "unknown-agent", version: "0" } }) : dispatch(input);
   }
   try {
     await orch.start();
@@ -100,7 +108,9 @@ for (const c of CASES) {
 const metrics = [];
 for (const [family, values] of byFamily) {
   metrics.push(metric({ name: `${family}: end of work → idle, median`, unit: "ms", values, goal: { op: "<=", value: 50 } }));
-  metrics.push(metric({ name: `${family}: end of work → idle, p95`, unit: "ms", values: [quantile(values, 0.95)], goal: { op: "<=", value: 50 } }));
+  metrics.push(
+    metric({ name: `${family}: end of work → idle, p95`, unit: "ms", values: [quantile(values, 0.95)], goal: { op: "<=", value: 50 } }),
+  );
 }
 metrics.push(metric({ name: "same agents unknown to conch (quiet periods), median", unit: "ms", values: unknown }));
 report(args, {

@@ -14,7 +14,22 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { BIN, DIST, ROOT, isolatedEnv, log, median, metric, numOpt, parseArgs, quantile, report, staleBuild, tempDir, waitForBuild } from "./lib/common.mjs";
+import {
+  BIN,
+  DIST,
+  ROOT,
+  isolatedEnv,
+  log,
+  median,
+  metric,
+  numOpt,
+  parseArgs,
+  quantile,
+  report,
+  staleBuild,
+  tempDir,
+  waitForBuild,
+} from "./lib/common.mjs";
 import { keyEchoRun, launch, promptsOf, typedPromptRun } from "./lib/startup-probe.mjs";
 import { hasAppFrame, hasPrompt, TuiRun } from "./lib/tui.mjs";
 
@@ -23,13 +38,28 @@ const RUNS = numOpt(args, "runs", 20, 5);
 const FUZZ = numOpt(args, "fuzz", 100, 10);
 const SEED = numOpt(args, "seed", 12);
 const KIT = path.resolve(ROOT, "..", "shared", "real-agents");
-const REAL = args.opts["no-real"] ? [] : String(args.opts.real ?? "claude:s1-text,codex:c1").split(",").filter(Boolean);
+const REAL = args.opts["no-real"]
+  ? []
+  : String(args.opts.real ?? "claude:s1-text,codex:c1")
+      .split(",")
+      .filter(Boolean);
 const dir = tempDir("startup");
 const BUNDLE = path.join(DIST, "bundle");
 const notes = [];
 
 if (!(await waitForBuild(["dist/bundle/conch.js", "dist/bundle/meta.json"], numOpt(args, "wait-build", 60, 5) * 1000))) {
-  report(args, { bench: "startup", title: "conch's start, as a user meets it", metrics: [metric({ name: "first keystroke echoed", unit: "ms", goal: { op: "<=", value: 150 }, skip: "the bundle is not built (dist/bundle): run npm run build" })] });
+  report(args, {
+    bench: "startup",
+    title: "conch's start, as a user meets it",
+    metrics: [
+      metric({
+        name: "first keystroke echoed",
+        unit: "ms",
+        goal: { op: "<=", value: 150 },
+        skip: "the bundle is not built (dist/bundle): run npm run build",
+      }),
+    ],
+  });
   process.exit(0);
 }
 if (staleBuild()) notes.push("dist/ is older than src/: this measured the last build, not the current sources");
@@ -64,7 +94,9 @@ const prompts = [];
 for (let i = 0; i < RUNS; i++) {
   const cwd = runDir(`prompt-${i}`);
   const r = await typedPromptRun({ agentArgs: ["--agent", "demo"], cwd, env: demoEnv(cwd) });
-  log(`startup: prompt ${i + 1}/${RUNS}: session open ${r.sessionOpen.toFixed(0)} ms, prompt on the wire ${r.onWire.toFixed(0)} ms (${r.afterSessionOpen} ms after session/new answered)`);
+  log(
+    `startup: prompt ${i + 1}/${RUNS}: session open ${r.sessionOpen.toFixed(0)} ms, prompt on the wire ${r.onWire.toFixed(0)} ms (${r.afterSessionOpen} ms after session/new answered)`,
+  );
   prompts.push(r);
 }
 const wrongText = prompts.filter((p) => p.text !== "hello").length;
@@ -79,8 +111,15 @@ function realAgentRuns(agent, script) {
   const probe = path.join(ROOT, "bench", "lib", "startup-probe.mjs");
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(probe)} --runs ${RUNS} --out ${JSON.stringify(out)}`;
   log(`startup: ${agent}: ${RUNS} launches through with-agent ${agent} ${script}`);
-  const r = spawnSync(path.join(KIT, "with-agent"), [agent, script, command], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WITH_AGENT_QUIET: "1" }, timeout: 20 * 60_000 });
-  if (!existsSync(out)) return { skip: `with-agent ${agent} ended with ${r.status ?? r.signal} and no result (is the agent installed? ../shared/real-agents/setup ${agent})` };
+  const r = spawnSync(path.join(KIT, "with-agent"), [agent, script, command], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, WITH_AGENT_QUIET: "1" },
+    timeout: 20 * 60_000,
+  });
+  if (!existsSync(out))
+    return {
+      skip: `with-agent ${agent} ended with ${r.status ?? r.signal} and no result (is the agent installed? ../shared/real-agents/setup ${agent})`,
+    };
   return { runs: JSON.parse(readFileSync(out, "utf8")) };
 }
 const realMetrics = [];
@@ -95,8 +134,16 @@ for (const spec of REAL) {
   const failed = got.runs.length - ok.length;
   realMetrics.push(
     figure({ name: `${agent}: session open (session/new answered)`, values: ok.map((r) => r.sessionOpen) }),
-    figure({ name: `${agent}: prompt typed at 50 ms on the wire`, values: ok.map((r) => r.onWire), note: failed ? `${failed} launch(es) failed: ${got.runs.find((r) => r.error)?.error}` : undefined }),
-    figure({ name: `${agent}: prompt on the wire after session/new answered`, values: ok.map((r) => r.afterSessionOpen), goal: { op: "<=", value: 50 } }),
+    figure({
+      name: `${agent}: prompt typed at 50 ms on the wire`,
+      values: ok.map((r) => r.onWire),
+      note: failed ? `${failed} launch(es) failed: ${got.runs.find((r) => r.error)?.error}` : undefined,
+    }),
+    figure({
+      name: `${agent}: prompt on the wire after session/new answered`,
+      values: ok.map((r) => r.afterSessionOpen),
+      goal: { op: "<=", value: 50 },
+    }),
     figure({ name: `${agent}: App's first full frame`, values: ok.map((r) => r.app), goal: { op: "<=", value: 400 } }),
   );
   const closes = ok.map((r) => r.closeMs).filter((x) => Number.isFinite(x));
@@ -122,10 +169,12 @@ function rng(seed) {
 function fuzzPlan(random) {
   const letters = "bcdfgjkmpqvwxz";
   const word = () => Array.from({ length: 2 + Math.floor(random() * 5) }, () => letters[Math.floor(random() * letters.length)]).join("");
-  const expected = Array.from({ length: 1 + Math.floor(random() * 4) }, () => Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(" "));
+  const expected = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(" "),
+  );
   const stream = expected.map((t) => `${t}\r`).join("");
   const writes = [];
-  for (let i = 0; i < stream.length; ) {
+  for (let i = 0; i < stream.length;) {
     const n = 1 + Math.floor(random() * 6);
     writes.push(stream.slice(i, i + n));
     i += n;
@@ -148,7 +197,9 @@ for (let i = 0; i < FUZZ; i++) {
       keys: plan.keys,
       done: async (run, trace) => {
         await new Promise((r) => setTimeout(r, Math.max(0, 2100 - run.now())));
-        await trace.until((e) => promptsOf(e).length >= plan.expected.length, 15_000, `${plan.expected.length} prompts`).catch(() => undefined);
+        await trace
+          .until((e) => promptsOf(e).length >= plan.expected.length, 15_000, `${plan.expected.length} prompts`)
+          .catch(() => undefined);
         // Anything sent twice would follow the last answer at once.
         await new Promise((r) => setTimeout(r, 300));
         return promptsOf(trace.entries).map((p) => p.text);
@@ -165,9 +216,14 @@ for (let i = 0; i < FUZZ; i++) {
     fuzz.lost += plan.expected.filter((t, j) => sent[j] !== t).length || 1;
     fuzz.failures.push({ launch: i, typed: plan.expected, sent, keys: plan.keys });
   }
-  log(`startup: fuzz ${i + 1}/${FUZZ}: typed ${plan.expected.length} prompt(s) in ${plan.keys.length} writes: ${same ? "all arrived once, in order" : `MISMATCH: sent ${JSON.stringify(sent)}`}`);
+  log(
+    `startup: fuzz ${i + 1}/${FUZZ}: typed ${plan.expected.length} prompt(s) in ${plan.keys.length} writes: ${same ? "all arrived once, in order" : `MISMATCH: sent ${JSON.stringify(sent)}`}`,
+  );
 }
-for (const f of fuzz.failures.slice(0, 3)) notes.push(`fuzz launch ${f.launch} (seed ${SEED}): typed ${JSON.stringify(f.typed)}, the agent got ${JSON.stringify(f.sent)}; writes ${JSON.stringify(f.keys)}`);
+for (const f of fuzz.failures.slice(0, 3))
+  notes.push(
+    `fuzz launch ${f.launch} (seed ${SEED}): typed ${JSON.stringify(f.typed)}, the agent got ${JSON.stringify(f.sent)}; writes ${JSON.stringify(f.keys)}`,
+  );
 
 // ---- what the lazily loaded modules cost, and where a launch's time goes ------------------------------
 
@@ -178,12 +234,16 @@ const chunkFor = (re) => Object.entries(meta.outputs).find(([, o]) => o.entryPoi
 function chunkCost(out) {
   const deps = meta.outputs[out].imports.filter((i) => i.kind === "import-statement" && !i.external).map((i) => path.resolve(ROOT, i.path));
   const script = `for (const d of ${JSON.stringify(deps)}) await import(d); const t = performance.now(); await import(${JSON.stringify(path.resolve(ROOT, out))}); process.stdout.write(String(performance.now() - t));`;
-  return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" } }));
+  return Number(
+    execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" } }),
+  );
 }
 /** Cost of importing a chunk with everything it imports, in a fresh Node. */
 function importCost(out) {
   const script = `const t = performance.now(); await import(${JSON.stringify(path.resolve(ROOT, out))}); process.stdout.write(String(performance.now() - t));`;
-  return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" } }));
+  return Number(
+    execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" } }),
+  );
 }
 /** Cost of a package conch requires from node_modules at first use (not bundled). */
 function requireCost(name) {
@@ -208,7 +268,14 @@ for (const [name, cost] of lazy) {
       log(`startup: could not time ${name}: ${err.message.split("\n")[0]}`);
     }
   }
-  lazyMetrics.push(metric({ name: `load cost: ${name}`, unit: "ms", values, note: name.startsWith("the TUI") ? undefined : "loaded when first needed, not at start" }));
+  lazyMetrics.push(
+    metric({
+      name: `load cost: ${name}`,
+      unit: "ms",
+      values,
+      note: name.startsWith("the TUI") ? undefined : "loaded when first needed, not at start",
+    }),
+  );
 }
 
 /** One launch under --cpu-prof: self time by bundle file, each named by what it mostly holds. */
@@ -216,7 +283,12 @@ async function profileLaunch() {
   const profDir = path.join(dir, "profile");
   rmSync(profDir, { recursive: true, force: true });
   const cwd = runDir("profile-run");
-  const run = new TuiRun({ args: [], commandArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`, BIN, "--agent", "demo"], env: demoEnv(cwd), cwd });
+  const run = new TuiRun({
+    args: [],
+    commandArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`, BIN, "--agent", "demo"],
+    env: demoEnv(cwd),
+    cwd,
+  });
   try {
     await run.waitFor((lines) => hasAppFrame(lines) && lines.some((l) => /message the agent/.test(l)), 30_000, "the session to be ready");
   } finally {
@@ -235,7 +307,11 @@ async function profileLaunch() {
       const k = (f.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? [, "conch"])[1];
       pkgs[k] = (pkgs[k] ?? 0) + v.bytesInOutput;
     }
-    return `${path.basename(out)} (${Object.entries(pkgs).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k]) => k).join(", ")})`;
+    return `${path.basename(out)} (${Object.entries(pkgs)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([k]) => k)
+      .join(", ")})`;
   };
   const by = new Map();
   for (const n of p.nodes) {
@@ -244,13 +320,19 @@ async function profileLaunch() {
     const k = n.callFrame.url ? label(n.callFrame.url) : `(${n.callFrame.functionName || "program"})`;
     by.set(k, (by.get(k) ?? 0) + us / 1000);
   }
-  return [...by].filter(([k]) => k !== "((idle))").sort((a, b) => b[1] - a[1]).slice(0, 8);
+  return [...by]
+    .filter(([k]) => k !== "((idle))")
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8);
 }
 const profile = await profileLaunch().catch((err) => {
   log(`startup: the profile launch failed: ${err.message.split("\n")[0]}`);
   return [];
 });
-if (profile.length) notes.push(`a launch under --cpu-prof until the session is ready, self time: ${profile.map(([k, ms]) => `${k} ${ms.toFixed(0)} ms`).join("; ")}`);
+if (profile.length)
+  notes.push(
+    `a launch under --cpu-prof until the session is ready, self time: ${profile.map(([k, ms]) => `${k} ${ms.toFixed(0)} ms`).join("; ")}`,
+  );
 
 const bare = [];
 for (let i = 0; i < 5; i++) {
@@ -264,14 +346,28 @@ report(args, {
   bench: "startup",
   title: "conch's start in a 100x30 PTY, as a user meets it (median; p95 in the note)",
   metrics: [
-    figure({ name: "first keystroke echoed by the live editor", values: keys.map((r) => r.echoed), goal: { op: "<=", value: 150 }, note: "a key typed at 50 ms" }),
+    figure({
+      name: "first keystroke echoed by the live editor",
+      values: keys.map((r) => r.echoed),
+      goal: { op: "<=", value: 150 },
+      note: "a key typed at 50 ms",
+    }),
     figure({ name: "App's first full frame", values: keys.map((r) => r.app), goal: { op: "<=", value: 400 } }),
     figure({ name: "demo: session open (session/new answered)", values: prompts.map((r) => r.sessionOpen) }),
     figure({ name: "demo: prompt typed at 50 ms on the wire", values: prompts.map((r) => r.onWire) }),
-    figure({ name: "demo: prompt on the wire after session/new answered", values: prompts.map((r) => r.afterSessionOpen), goal: { op: "<=", value: 50 } }),
+    figure({
+      name: "demo: prompt on the wire after session/new answered",
+      values: prompts.map((r) => r.afterSessionOpen),
+      goal: { op: "<=", value: 50 },
+    }),
     figure({ name: "demo: session/close answered (on quit)", values: prompts.map((r) => r.closeMs).filter((x) => Number.isFinite(x)) }),
     ...realMetrics,
-    metric({ name: `fuzz: prompts lost, doubled or changed (${fuzz.prompts} typed in ${fuzz.launches} launches)`, unit: "prompts", values: [fuzz.lost], goal: { op: "<=", value: 0 } }),
+    metric({
+      name: `fuzz: prompts lost, doubled or changed (${fuzz.prompts} typed in ${fuzz.launches} launches)`,
+      unit: "prompts",
+      values: [fuzz.lost],
+      goal: { op: "<=", value: 0 },
+    }),
     ...lazyMetrics,
     metric({ name: "first frame with a prompt (the instant prompt)", unit: "ms", values: keys.length ? await instantPromptTimes() : [] }),
   ],

@@ -10,7 +10,8 @@ import { Writable, PassThrough } from "node:stream";
 import { parseArgs } from "node:util";
 
 // Ink draws differently under CI (no redraws at all); measure what a person's terminal gets.
-for (const key of Object.keys(process.env)) if (key === "CI" || key === "CONTINUOUS_INTEGRATION" || key.startsWith("CI_")) delete process.env[key];
+for (const key of Object.keys(process.env))
+  if (key === "CI" || key === "CONTINUOUS_INTEGRATION" || key.startsWith("CI_")) delete process.env[key];
 
 // As the CLI runs it (run-interactive sets this before loading React).
 process.env.NODE_ENV ??= "production";
@@ -107,7 +108,16 @@ let clock = Date.now();
 for (let t = 0; orch.state.items.length < PREFILL_ITEMS; t++) {
   const turnId = `pre${t}`;
   orch.dispatch({ type: "prompt_sent", turnId, prompt: [{ type: "text", text: `earlier question ${t}` }] });
-  orch.dispatch({ type: "update", notification: { sessionId: "bench", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `Earlier answer ${t}: **some** text,\n- a list item\n- another one with \`code\`` } } } });
+  orch.dispatch({
+    type: "update",
+    notification: {
+      sessionId: "bench",
+      update: {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: `Earlier answer ${t}: **some** text,\n- a list item\n- another one with \`code\`` },
+      },
+    },
+  });
   orch.dispatch({ type: "prompt_response", turnId, response: { stopReason: "end_turn" } });
   orch.dispatch({ type: "settled" });
   clock++;
@@ -173,7 +183,10 @@ agent.answers[agent.answers.length - 1]({ stopReason: "end_turn" });
 await orch.waitFor(["idle"]);
 await new Promise((r) => setTimeout(r, 300));
 const turnId = orch.state.turns[orch.state.turns.length - 1].id;
-const received = orch.state.items.filter((i) => i.kind === "agent" && i.turnId === turnId).map((i) => i.text).join("");
+const received = orch.state.items
+  .filter((i) => i.kind === "agent" && i.turnId === turnId)
+  .map((i) => i.text)
+  .join("");
 const expected = chunks.join("");
 // Each new message drops leading newlines; chunk boundaries here never start with one, so the text must match exactly.
 const textMatches = received === expected;
@@ -198,7 +211,12 @@ const windowStats = (from, to) => {
     frames: inWindow.length,
     bytesPerFrame: inWindow.length ? Math.round(bytes / inWindow.length) : 0,
     // Frames that also printed settled items are bigger; the median is the steady redraw of the live region.
-    medianBytesPerFrame: Math.round(pct(inWindow.map((f) => f.bytes), 50)),
+    medianBytesPerFrame: Math.round(
+      pct(
+        inWindow.map((f) => f.bytes),
+        50,
+      ),
+    ),
     fps: +(inWindow.length / (to - from)).toFixed(1),
   };
 };
@@ -241,9 +259,15 @@ if (args.json) {
     ["first paint", `${result.firstPaintMs} ms, ${(prefillBytes / 1024).toFixed(0)} KiB (the whole prefilled transcript)`],
     ["frames/s", `${result.framesPerSecond} (first ${WINDOW_S}s ${first.fps}, last ${WINDOW_S}s ${last.fps})`],
     ["render ms", `p50 ${result.renderMsP50} · p95 ${result.renderMsP95} · max ${result.renderMsMax}`],
-    ["bytes/frame", `mean: first ${WINDOW_S}s ${first.bytesPerFrame} · last ${WINDOW_S}s ${last.bytesPerFrame}; median: first ${first.medianBytesPerFrame} · last ${last.medianBytesPerFrame}`],
+    [
+      "bytes/frame",
+      `mean: first ${WINDOW_S}s ${first.bytesPerFrame} · last ${WINDOW_S}s ${last.bytesPerFrame}; median: first ${first.medianBytesPerFrame} · last ${last.medianBytesPerFrame}`,
+    ],
     ["cpu", `${result.cpuPercentOfCore}% of a core · heap ${result.heapMB} MB`],
-    ["text", `${textMatches ? "final transcript == concatenated chunks" : "MISMATCH: final transcript differs from the chunks"}; last chunk ${lastWordOnScreen ? "was" : "was NOT"} drawn`],
+    [
+      "text",
+      `${textMatches ? "final transcript == concatenated chunks" : "MISMATCH: final transcript differs from the chunks"}; last chunk ${lastWordOnScreen ? "was" : "was NOT"} drawn`,
+    ],
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(w)}  ${v}\n`);

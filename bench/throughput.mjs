@@ -29,7 +29,11 @@ function runOnce(kind, dir, i) {
   const timesFile = path.join(dir, `times-${kind}-${i}.json`);
   const env = isolatedEnv(dir, { FLOOD_KIND: kind, FLOOD_N: String(N), FLOOD_TIMES: timesFile });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "-p", "flood", "--agent", AGENT, "--output-format", "json", "--quiet-ms", "0"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "-p", "flood", "--agent", AGENT, "--output-format", "json", "--quiet-ms", "0"], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let resultAt;
     let stdout = "";
     let stderr = "";
@@ -68,27 +72,53 @@ function runOnce(kind, dir, i) {
       const total = (resultAt - times.first) / 1000;
       const first = (times.half - times.first) / 1000;
       const second = (resultAt - times.half) / 1000;
-      resolve({ rate: N / total, firstRate: times.halfAt / first, secondRate: (N - times.halfAt) / second, peakMiB: peakKiB / 1024, textChars: result.text.length, tools: result.toolCalls.length });
+      resolve({
+        rate: N / total,
+        firstRate: times.halfAt / first,
+        secondRate: (N - times.halfAt) / second,
+        peakMiB: peakKiB / 1024,
+        textChars: result.text.length,
+        tools: result.toolCalls.length,
+      });
     });
   });
 }
 
 const dir = tempDir("conch-bench-throughput-");
 const metrics = [];
-const notes = [`${N.toLocaleString("en-US")} updates per run, ${RUNS} runs per kind after one warm-up; rate = updates / (conch's result on stdout − the flood's first write); --quiet-ms 0 (no wait for late updates from an unknown agent)`];
+const notes = [
+  `${N.toLocaleString("en-US")} updates per run, ${RUNS} runs per kind after one warm-up; rate = updates / (conch's result on stdout − the flood's first write); --quiet-ms 0 (no wait for late updates from an unknown agent)`,
+];
 for (const kind of KINDS) {
   log(`throughput: ${kind}, warm-up`);
   await runOnce(kind, dir, "warm");
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const r = await runOnce(kind, dir, i);
-    log(`throughput: ${kind} run ${i + 1}: ${Math.round(r.rate)}/s (first half ${Math.round(r.firstRate)}/s, second ${Math.round(r.secondRate)}/s), peak RSS ${r.peakMiB.toFixed(0)} MiB`);
+    log(
+      `throughput: ${kind} run ${i + 1}: ${Math.round(r.rate)}/s (first half ${Math.round(r.firstRate)}/s, second ${Math.round(r.secondRate)}/s), peak RSS ${r.peakMiB.toFixed(0)} MiB`,
+    );
     runs.push(r);
   }
   const chunks = kind === "chunks";
-  metrics.push(metric({ name: `${kind}: updates/s end to end`, unit: "updates/s", values: runs.map((r) => r.rate), goal: chunks ? { op: ">=", value: 150_000 } : undefined }));
-  metrics.push(metric({ name: `${kind}: second half / first half`, unit: "x", values: runs.map((r) => r.secondRate / r.firstRate), goal: { op: ">=", value: 0.8 } }));
+  metrics.push(
+    metric({
+      name: `${kind}: updates/s end to end`,
+      unit: "updates/s",
+      values: runs.map((r) => r.rate),
+      goal: chunks ? { op: ">=", value: 150_000 } : undefined,
+    }),
+  );
+  metrics.push(
+    metric({
+      name: `${kind}: second half / first half`,
+      unit: "x",
+      values: runs.map((r) => r.secondRate / r.firstRate),
+      goal: { op: ">=", value: 0.8 },
+    }),
+  );
   metrics.push(metric({ name: `${kind}: conch peak RSS`, unit: "MiB", values: runs.map((r) => r.peakMiB) }));
 }
-if (KINDS.includes("tools")) notes.push("tools keeps every call (the transcript and the result list them), so its memory grows with the flood by design");
+if (KINDS.includes("tools"))
+  notes.push("tools keeps every call (the transcript and the result list them), so its memory grows with the flood by design");
 report(args, { bench: "throughput", title: `a flooding agent through conch -p (${path.relative(ROOT, BIN)})`, metrics, notes });

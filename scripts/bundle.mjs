@@ -62,7 +62,9 @@ const result = await build({
   // React's development build is several times slower; the bundle is for users.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies inside an ESM bundle still call require() for Node's built-ins.
-  banner: { js: 'import { createRequire as __conchCreateRequire } from "node:module"; const require = __conchCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __conchCreateRequire } from "node:module"; const require = __conchCreateRequire(import.meta.url);',
+  },
   plugins: [noDevtools, yogaWithoutFetch],
   sourcemap: "linked",
   metafile: true,
@@ -77,10 +79,15 @@ writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
  * apostrophe in highlight.js's comments doubled its 1.9 MB chunk in conch's heap (zod's likewise).
  * Comment lines get `?` instead; anything else non-ASCII is left alone and reported.
  */
-for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js")).map((f) => path.join(root, f))) {
+for (const file of Object.keys(result.metafile.outputs)
+  .filter((f) => f.endsWith(".js"))
+  .map((f) => path.join(root, f))) {
   const source = readFileSync(file, "utf8");
   if (/^[\x00-\x7f]*$/.test(source)) continue;
   const ascii = source.replace(/^(\s*(?:\/\/|\/\*|\*).*)$/gm, (line) => line.replace(/[^\x00-\x7f]/g, "?"));
   writeFileSync(file, ascii);
-  if (!/^[\x00-\x7f]*$/.test(ascii)) console.warn(`bundle: ${path.basename(file)} keeps non-ASCII characters outside comments: V8 will hold its source at two bytes a character`);
+  if (!/^[\x00-\x7f]*$/.test(ascii))
+    console.warn(
+      `bundle: ${path.basename(file)} keeps non-ASCII characters outside comments: V8 will hold its source at two bytes a character`,
+    );
 }

@@ -57,7 +57,13 @@ export function quantile(values, q) {
 
 export function summarize(values) {
   const v = values.filter((x) => typeof x === "number" && Number.isFinite(x));
-  return { median: median(v), min: v.length ? Math.min(...v) : NaN, max: v.length ? Math.max(...v) : NaN, n: v.length, values: v.map(round) };
+  return {
+    median: median(v),
+    min: v.length ? Math.min(...v) : NaN,
+    max: v.length ? Math.max(...v) : NaN,
+    n: v.length,
+    values: v.map(round),
+  };
 }
 
 export function round(x, digits = 3) {
@@ -79,9 +85,22 @@ export function metric({ name, unit, values, goal, note, skip }) {
     if (!Number.isFinite(s.median)) status = "short";
     else status = (goal.op === "<=" ? s.median <= goal.value : s.median >= goal.value) ? "pass" : "short";
   }
-  const m = { name, unit, median: round(s.median), min: round(s.min), max: round(s.max), n: s.n, values: s.values, goal: goal ?? null, status };
+  const m = {
+    name,
+    unit,
+    median: round(s.median),
+    min: round(s.min),
+    max: round(s.max),
+    n: s.n,
+    values: s.values,
+    goal: goal ?? null,
+    status,
+  };
   if (goal && status === "short" && Number.isFinite(s.median)) {
-    m.shortBy = goal.op === "<=" ? `${fmt(s.median / goal.value)}x the goal (${fmt(s.median - goal.value)} ${unit} over)` : `${fmt((s.median / goal.value) * 100)}% of the goal (${fmt(goal.value - s.median)} ${unit} under)`;
+    m.shortBy =
+      goal.op === "<="
+        ? `${fmt(s.median / goal.value)}x the goal (${fmt(s.median - goal.value)} ${unit} over)`
+        : `${fmt((s.median / goal.value) * 100)}% of the goal (${fmt(goal.value - s.median)} ${unit} under)`;
   }
   if (note) m.note = note;
   return m;
@@ -113,13 +132,23 @@ export function figureText(m) {
 export function table(rows, header) {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => String(r[i] ?? "").length)));
-  const line = (r) => r.map((c, i) => String(c ?? "").padEnd(widths[i])).join("  ").trimEnd();
+  const line = (r) =>
+    r
+      .map((c, i) => String(c ?? "").padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
 /** The machine a result was taken on, with the load at the time (other work on 2 cores moves figures). */
 export function machine() {
-  return { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg().map((x) => round(x, 2)), platform: `${process.platform}-${process.arch}` };
+  return {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    loadavg: loadavg().map((x) => round(x, 2)),
+    platform: `${process.platform}-${process.arch}`,
+  };
 }
 
 /** Prints the bench's result: a table, or with --json one JSON object on stdout. */

@@ -47,13 +47,25 @@ function line(i, messageId) {
   const update = (u) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: sid, update: u } });
   switch (KIND) {
     case "messages":
-      return update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i) }, messageId: `m${Math.floor(i / 10)}` });
+      return update({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: chunkText(i) },
+        messageId: `m${Math.floor(i / 10)}`,
+      });
     case "tools":
       return i % 2 === 0
-        ? update({ sessionUpdate: "tool_call", toolCallId: `t${i >> 1}`, title: `read file ${i >> 1}`, kind: "read", status: "in_progress" })
+        ? update({
+            sessionUpdate: "tool_call",
+            toolCallId: `t${i >> 1}`,
+            title: `read file ${i >> 1}`,
+            kind: "read",
+            status: "in_progress",
+          })
         : update({ sessionUpdate: "tool_call_update", toolCallId: `t${i >> 1}`, status: "completed" });
     case "malformed":
-      return i % 2 === 0 ? `not json ${i}` : update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i) } });
+      return i % 2 === 0
+        ? `not json ${i}`
+        : update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i) } });
     default:
       return update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i) }, messageId });
   }
@@ -115,7 +127,11 @@ async function flood(id) {
     if (RATE > 0) await sleep(10);
   }
   if (MARKER) {
-    send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: sid, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: MARKER }, messageId } } });
+    send({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: sid, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: MARKER }, messageId } },
+    });
     textChars += MARKER.length;
     textBytes += Buffer.byteLength(MARKER);
   }
@@ -132,9 +148,15 @@ rl.on("line", (l) => {
   } catch {
     return;
   }
-  if (msg.method === "initialize") send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: 1, agentInfo: { name: "flood-agent", version: "1" }, agentCapabilities: {} } });
+  if (msg.method === "initialize")
+    send({
+      jsonrpc: "2.0",
+      id: msg.id,
+      result: { protocolVersion: 1, agentInfo: { name: "flood-agent", version: "1" }, agentCapabilities: {} },
+    });
   else if (msg.method === "session/new") send({ jsonrpc: "2.0", id: msg.id, result: { sessionId: sid } });
-  else if (msg.method === "session/prompt") void (premade.length && !premadeSent ? ((premadeSent = true), floodPremade(msg.id)) : flood(msg.id));
+  else if (msg.method === "session/prompt")
+    void (premade.length && !premadeSent ? ((premadeSent = true), floodPremade(msg.id)) : flood(msg.id));
   else if (msg.id !== undefined && msg.method) send({ jsonrpc: "2.0", id: msg.id, result: {} });
 });
 rl.on("close", () => process.exit(0));

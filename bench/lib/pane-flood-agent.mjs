@@ -16,17 +16,41 @@ const floodArgs = (process.env.FLOOD_ARGS ?? "--seconds 8").split(" ").filter(Bo
 let calls = 0;
 
 const app = agent({ name: "pane-flood" })
-  .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentInfo: { name: "pane-flood", title: "pane flood bench agent", version: "0" }, agentCapabilities: {} }))
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    agentInfo: { name: "pane-flood", title: "pane flood bench agent", version: "0" },
+    agentCapabilities: {},
+  }))
   .onRequest(methods.agent.session.new, () => ({ sessionId: `flood-${process.pid}` }))
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     const createdAt = performance.timeOrigin + performance.now();
-    const handle = await client.createTerminal({ sessionId: params.sessionId, command: process.execPath, args: [flood, ...floodArgs], outputByteLimit: 64 * 1024 });
+    const handle = await client.createTerminal({
+      sessionId: params.sessionId,
+      command: process.execPath,
+      args: [flood, ...floodArgs],
+      outputByteLimit: 64 * 1024,
+    });
     const toolCallId = `flood-${++calls}`;
     const terminal = { type: "terminal", terminalId: handle.id };
-    await client.notify("session/update", { sessionId: params.sessionId, update: { sessionUpdate: "tool_call", toolCallId, title: "colour flood", kind: "execute", status: "in_progress", content: [terminal], rawInput: { command: `node color-flood.mjs ${floodArgs.join(" ")}` } } });
+    await client.notify("session/update", {
+      sessionId: params.sessionId,
+      update: {
+        sessionUpdate: "tool_call",
+        toolCallId,
+        title: "colour flood",
+        kind: "execute",
+        status: "in_progress",
+        content: [terminal],
+        rawInput: { command: `node color-flood.mjs ${floodArgs.join(" ")}` },
+      },
+    });
     const exit = await handle.waitForExit();
-    if (process.env.FLOOD_STATS) writeFileSync(process.env.FLOOD_STATS, JSON.stringify({ createdAt, exitedAt: performance.timeOrigin + performance.now() }));
-    await client.notify("session/update", { sessionId: params.sessionId, update: { sessionUpdate: "tool_call_update", toolCallId, status: exit.exitCode === 0 ? "completed" : "failed", content: [terminal] } });
+    if (process.env.FLOOD_STATS)
+      writeFileSync(process.env.FLOOD_STATS, JSON.stringify({ createdAt, exitedAt: performance.timeOrigin + performance.now() }));
+    await client.notify("session/update", {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "tool_call_update", toolCallId, status: exit.exitCode === 0 ? "completed" : "failed", content: [terminal] },
+    });
     await handle.release().catch(() => undefined);
     return { stopReason: "end_turn" };
   })

@@ -2,8 +2,20 @@
 // pending → in_progress → completed with output or a diff, plans worked through, and a usage
 // meter at each turn's end. Deterministic (seeded), so every run measures the same session.
 
-const WORDS = "the a to of and in is that for it with as on this be by are we can file test function return value error change code line module build type import config update call result should when each new into from then".split(" ");
-const CODE = ["const x = compute(input);", "if (!ok) return fail(reason);", "for (const item of items) total += item.size;", "export function parse(text: string): Node[] {", "  return lines.map((l) => l.trim());", "await writeFile(path, body, 'utf8');", "expect(result).toEqual({ ok: true });", "}"];
+const WORDS =
+  "the a to of and in is that for it with as on this be by are we can file test function return value error change code line module build type import config update call result should when each new into from then".split(
+    " ",
+  );
+const CODE = [
+  "const x = compute(input);",
+  "if (!ok) return fail(reason);",
+  "for (const item of items) total += item.size;",
+  "export function parse(text: string): Node[] {",
+  "  return lines.map((l) => l.trim());",
+  "await writeFile(path, body, 'utf8');",
+  "expect(result).toEqual({ ok: true });",
+  "}",
+];
 
 /** A small seeded PRNG (mulberry32). */
 export function rng(seed = 42) {
@@ -30,7 +42,7 @@ function sentence(r, words = r.int(6, 16)) {
 /** Splits text into chunks of about `size` characters, as a model streams them. */
 function chunks(text, r, lo = 8, hi = 40) {
   const out = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = r.int(lo, hi);
     out.push(text.slice(i, i + n));
     i += n;
@@ -73,14 +85,25 @@ export function generateTurns({ updates = 10_000, seed = 7, marker } = {}) {
     };
     if (r() < 0.5) msg(Array.from({ length: r.int(1, 3) }, () => sentence(r)).join(" "), "agent_thought_chunk");
     msg(answerText(r));
-    const plan = t % 4 === 0 ? Array.from({ length: r.int(3, 5) }, () => ({ content: sentence(r, r.int(3, 7)), priority: "medium", status: "pending" })) : undefined;
+    const plan =
+      t % 4 === 0
+        ? Array.from({ length: r.int(3, 5) }, () => ({ content: sentence(r, r.int(3, 7)), priority: "medium", status: "pending" }))
+        : undefined;
     if (plan) u.push({ sessionUpdate: "plan", entries: plan.map((e) => ({ ...e })) });
     const tools = r.int(0, 3);
     for (let k = 0; k < tools; k++) {
       const id = `call_${++tool}`;
       const kind = r.pick(KINDS);
       const file = `src/${r.pick(WORDS)}/${r.pick(WORDS)}.ts`;
-      u.push({ sessionUpdate: "tool_call", toolCallId: id, title: kind === "execute" ? `npm test -- ${r.pick(WORDS)}` : `${kind} ${file}`, kind, status: "pending", rawInput: kind === "execute" ? { command: `npm test -- ${r.pick(WORDS)}` } : { path: file }, locations: [{ path: file }] });
+      u.push({
+        sessionUpdate: "tool_call",
+        toolCallId: id,
+        title: kind === "execute" ? `npm test -- ${r.pick(WORDS)}` : `${kind} ${file}`,
+        kind,
+        status: "pending",
+        rawInput: kind === "execute" ? { command: `npm test -- ${r.pick(WORDS)}` } : { path: file },
+        locations: [{ path: file }],
+      });
       u.push({ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress" });
       if (plan && k < plan.length) {
         plan[k].status = "in_progress";
@@ -107,7 +130,12 @@ export function generateTurns({ updates = 10_000, seed = 7, marker } = {}) {
   const rest = updates - total;
   const last = [];
   const text = answerText(r).repeat(4);
-  for (let i = 0; last.length < rest - (marker ? 1 : 0); i += 24) last.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: text.slice(i % text.length, (i % text.length) + 24) || "." }, messageId: "m-last" });
+  for (let i = 0; last.length < rest - (marker ? 1 : 0); i += 24)
+    last.push({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: text.slice(i % text.length, (i % text.length) + 24) || "." },
+      messageId: "m-last",
+    });
   if (marker) last.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${marker}\n` }, messageId: "m-last" });
   turns.push({ prompt: `And finally, sum it up. (turn ${turns.length + 1})`, updates: last });
   return turns;
@@ -120,10 +148,21 @@ export function mixOf(turns) {
   return mix;
 }
 
-const TOPICS = ["the parser", "the cache", "the build", "error handling", "the config loader", "the test suite", "the CLI", "logging", "the retry loop", "types"];
+const TOPICS = [
+  "the parser",
+  "the cache",
+  "the build",
+  "error handling",
+  "the config loader",
+  "the test suite",
+  "the CLI",
+  "logging",
+  "the retry loop",
+  "types",
+];
 const LANGS = [
   ["ts", CODE],
-  ["sh", ["npm test -- --run parser", "git diff --stat HEAD~1", "rg -n \"TODO\" src/", "node --version"]],
+  ["sh", ["npm test -- --run parser", "git diff --stat HEAD~1", 'rg -n "TODO" src/', "node --version"]],
   ["json", ["{", '  "name": "demo",', '  "version": "1.0.0",', '  "scripts": { "test": "vitest" }', "}"]],
 ];
 
@@ -132,7 +171,9 @@ function markdownAnswer(r, t) {
   const topic = r.pick(TOPICS);
   const [lang, lines] = r.pick(LANGS);
   const code = Array.from({ length: r.int(4, 10) }, () => r.pick(lines)).join("\n");
-  const list = Array.from({ length: r.int(2, 4) }, () => `- **${r.pick(WORDS)}**: ${sentence(r, r.int(4, 9))} \`${r.pick(WORDS)}()\``).join("\n");
+  const list = Array.from({ length: r.int(2, 4) }, () => `- **${r.pick(WORDS)}**: ${sentence(r, r.int(4, 9))} \`${r.pick(WORDS)}()\``).join(
+    "\n",
+  );
   return `## ${topic[0].toUpperCase()}${topic.slice(1)}, step ${t + 1}\n\n${sentence(r)} Look at \`src/${r.pick(WORDS)}.ts\`: *${sentence(r, r.int(3, 6))}*\n\n${list}\n\n\`\`\`${lang}\n${code}\n\`\`\`\n\n${sentence(r)} ${sentence(r)}\n`;
 }
 
@@ -157,7 +198,15 @@ export function generateLongSession({ turns = 2000, seed = 11, marker } = {}) {
       const id = `call_${++tool}`;
       const edit = r() < 0.5;
       const file = `src/${r.pick(WORDS)}/${r.pick(WORDS)}.ts`;
-      u.push({ sessionUpdate: "tool_call", toolCallId: id, title: edit ? `edit ${file}` : `npm test -- ${r.pick(WORDS)}`, kind: edit ? "edit" : "execute", status: "pending", rawInput: edit ? { path: file } : { command: "npm test" }, locations: [{ path: file }] });
+      u.push({
+        sessionUpdate: "tool_call",
+        toolCallId: id,
+        title: edit ? `edit ${file}` : `npm test -- ${r.pick(WORDS)}`,
+        kind: edit ? "edit" : "execute",
+        status: "pending",
+        rawInput: edit ? { path: file } : { command: "npm test" },
+        locations: [{ path: file }],
+      });
       const content = edit
         ? [{ type: "diff", path: file, oldText: outputText(r, r.int(3, 8)), newText: outputText(r, r.int(3, 8)) }]
         : [{ type: "content", content: { type: "text", text: outputText(r, r.int(3, 12)) } }];

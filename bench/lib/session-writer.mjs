@@ -41,9 +41,29 @@ export async function writeSession(turns, dir) {
     for (const u of t.updates) appendToHistory(history, u);
   }
   const now = new Date().toISOString();
-  new SessionStore(demoState).saveSync({ version: 1, sessionId: id, cwd, title: turns[0].prompt.slice(0, 60), createdAt: now, updatedAt: now, modeId: "code", model: "demo-fast", allowAlwaysEdits: false, usedTokens: 0, history });
+  new SessionStore(demoState).saveSync({
+    version: 1,
+    sessionId: id,
+    cwd,
+    title: turns[0].prompt.slice(0, 60),
+    createdAt: now,
+    updatedAt: now,
+    modeId: "code",
+    model: "demo-fast",
+    allowAlwaysEdits: false,
+    usedTokens: 0,
+    history,
+  });
   const logFile = sessionLogPath(id, root);
-  return { id, root, demoState, cwd, logBytes: statSync(logFile).size, logEvents: readFileSync(logFile, "utf8").split("\n").filter(Boolean).length, replayUpdates: history.length };
+  return {
+    id,
+    root,
+    demoState,
+    cwd,
+    logBytes: statSync(logFile).size,
+    logEvents: readFileSync(logFile, "utf8").split("\n").filter(Boolean).length,
+    replayUpdates: history.length,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -53,7 +73,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const { generateLongSession, generateTurns } = await import("./session-gen.mjs");
-  const turns = opt("updates") ? generateTurns({ updates: Number(opt("updates")) }) : generateLongSession({ turns: Number(opt("turns") ?? 2000) });
+  const turns = opt("updates")
+    ? generateTurns({ updates: Number(opt("updates")) })
+    : generateLongSession({ turns: Number(opt("turns") ?? 2000) });
   const dir = opt("dir") ?? mkdtempSync(path.join(tmpdir(), "conch-session-"));
   const s = await writeSession(turns, dir);
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "conch.js");

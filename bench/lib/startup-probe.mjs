@@ -87,7 +87,9 @@ export function promptsOf(entries) {
 
 /** The agent's answer to `session/new` (or load/resume): `{ t, seenAt }`. */
 export function sessionOpened(entries) {
-  const ids = new Set(entries.filter((e) => e.dir === "client" && /^session\/(new|load|resume)$/.test(e.msg?.method ?? "")).map((e) => e.msg.id));
+  const ids = new Set(
+    entries.filter((e) => e.dir === "client" && /^session\/(new|load|resume)$/.test(e.msg?.method ?? "")).map((e) => e.msg.id),
+  );
   const answer = entries.find((e) => e.dir === "agent" && ids.has(e.msg?.id) && e.msg?.result);
   return answer ? { t: answer.t, seenAt: answer.seenAt } : undefined;
 }
@@ -103,10 +105,13 @@ export async function launch({ agentArgs, cwd, env, keys = [], done, cols = 100,
   const trace = new TraceFollower(traceFile, () => run.now());
   const typed = [];
   const timers = keys.map((k) =>
-    setTimeout(() => {
-      run.write(k.text);
-      typed.push({ ...k, wroteAt: run.now() });
-    }, Math.max(0, k.at - run.now())),
+    setTimeout(
+      () => {
+        run.write(k.text);
+        typed.push({ ...k, wroteAt: run.now() });
+      },
+      Math.max(0, k.at - run.now()),
+    ),
   );
   try {
     return await done(run, trace, typed);
@@ -139,9 +144,19 @@ export async function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hel
     done: async (run, trace) => {
       follower = trace;
       const app = await run.waitFor(hasAppFrame, timeoutMs, "the App's first frame");
-      const [sent] = await trace.until((entries) => (promptsOf(entries).length ? promptsOf(entries) : undefined), timeoutMs, "session/prompt");
+      const [sent] = await trace.until(
+        (entries) => (promptsOf(entries).length ? promptsOf(entries) : undefined),
+        timeoutMs,
+        "session/prompt",
+      );
       const opened = sessionOpened(trace.entries);
-      return { app, onWire: sent.seenAt, afterSessionOpen: opened ? sent.t - opened.t : NaN, sessionOpen: opened?.seenAt ?? NaN, text: sent.text };
+      return {
+        app,
+        onWire: sent.seenAt,
+        afterSessionOpen: opened ? sent.t - opened.t : NaN,
+        sessionOpen: opened?.seenAt ?? NaN,
+        text: sent.text,
+      };
     },
   });
   follower.read();
@@ -183,7 +198,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     try {
       const r = await typedPromptRun({ agentArgs: ["--agent", agent], cwd, env });
       if (i >= 0) results.push(r);
-      process.stderr.write(`startup-probe: run ${i + 1}/${runs}: App ${r.app.toFixed(0)} ms, session open ${r.sessionOpen.toFixed(0)} ms, prompt on the wire ${r.onWire.toFixed(0)} ms\n`);
+      process.stderr.write(
+        `startup-probe: run ${i + 1}/${runs}: App ${r.app.toFixed(0)} ms, session open ${r.sessionOpen.toFixed(0)} ms, prompt on the wire ${r.onWire.toFixed(0)} ms\n`,
+      );
     } catch (err) {
       if (i >= 0) results.push({ error: err.message.split("\n")[0] });
       process.stderr.write(`startup-probe: run ${i + 1}/${runs} failed: ${err.message.split("\n")[0]}\n`);

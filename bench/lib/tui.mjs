@@ -44,10 +44,12 @@ export class TuiRun {
     this.t0 = performance.now();
     this.proc = pty.spawn(command, commandArgs ?? [BIN, ...args], { name: "xterm-256color", cols, rows, cwd, env });
     this.pid = this.proc.pid;
-    this.exit = new Promise((resolve) => this.proc.onExit((e) => {
-      this.exited = true;
-      resolve(e);
-    }));
+    this.exit = new Promise((resolve) =>
+      this.proc.onExit((e) => {
+        this.exited = true;
+        resolve(e);
+      }),
+    );
     // Answer the program's terminal queries (cursor position, device attributes) as a terminal does.
     this.term.onData((d) => {
       if (!this.exited) this.proc.write(d);

@@ -169,7 +169,11 @@ export class AgentConnection {
   initializeResponse?: InitializeResponse;
   private readonly stream: AgentStream;
 
-  constructor(transport: AgentTransport, private readonly hooks: ClientHooks, taps: WireTaps = {}) {
+  constructor(
+    transport: AgentTransport,
+    private readonly hooks: ClientHooks,
+    taps: WireTaps = {},
+  ) {
     const fsRoot = async (requested: string) => rootFor(hooks.root(), hooks.additionalRoots?.() ?? [], requested);
     const app = client({ name: "conch" })
       .onRequest(methods.client.session.requestPermission, ({ params, requestId, signal }) =>
@@ -210,9 +214,13 @@ export class AgentConnection {
         taps.onMalformed?.(line, error);
         // A flood of them would bury the transcript: the first few are shown, then a count now and then.
         malformed += 1;
-        if (malformed <= MALFORMED_SHOWN) hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);
+        if (malformed <= MALFORMED_SHOWN)
+          hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);
         else if (malformed === MALFORMED_SHOWN + 1 || isPowerOfTen(malformed))
-          hooks.onNotice("warning", `the agent has written ${malformed} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`);
+          hooks.onNotice(
+            "warning",
+            `the agent has written ${malformed} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`,
+          );
       },
       intercept: (msg: AnyMessage) => {
         if (!("method" in msg) || msg.method !== "session/update" || "id" in msg) return false;
@@ -225,7 +233,10 @@ export class AgentConnection {
         return true;
       },
     };
-    const stream = (this.stream = "stream" in transport ? tappedMessageStream(transport.stream, wireTaps) : agentMessageStream(transport.stdout, transport.stdin, wireTaps));
+    const stream = (this.stream =
+      "stream" in transport
+        ? tappedMessageStream(transport.stream, wireTaps)
+        : agentMessageStream(transport.stdout, transport.stdin, wireTaps));
     this.conn = app.connect(stream);
   }
 
@@ -293,7 +304,11 @@ export class AgentConnection {
    * which sends it as an ordinary prompt, so a turn never starts behind conch's back.
    */
   async steer(sessionId: string, prompt: ContentBlock[]): Promise<SteerResult> {
-    const raw = await this.conn.agent.request<unknown>(STEER_METHOD, { sessionId, prompt, _meta: { steering: { idleBehavior: "promptRequired" } } });
+    const raw = await this.conn.agent.request<unknown>(STEER_METHOD, {
+      sessionId,
+      prompt,
+      _meta: { steering: { idleBehavior: "promptRequired" } },
+    });
     return readSteerResult(raw);
   }
 
@@ -306,7 +321,12 @@ export class AgentConnection {
   }
 
   /** `session/set_config_option`: a select takes a value id, a boolean option (`type: "boolean"`) true or false. */
-  setConfigOption(sessionId: string, configId: string, value: string | boolean, ctl?: RequestControl): Promise<SetSessionConfigOptionResponse> {
+  setConfigOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+    ctl?: RequestControl,
+  ): Promise<SetSessionConfigOptionResponse> {
     const params = typeof value === "boolean" ? { sessionId, configId, type: "boolean" as const, value } : { sessionId, configId, value };
     return this.conn.agent.request(methods.agent.session.setConfigOption, params, sendOptions(ctl));
   }

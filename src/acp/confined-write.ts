@@ -96,7 +96,11 @@ async function existingMode(dir: CheckedDir, name: string, requested: string): P
   if (st.isFile()) return st.mode & 0o777;
   if (st.isDirectory()) throw notRegular(requested, "a directory");
   // The path was resolved through its symlinks before: a link here leads nowhere, or was put there since.
-  if (st.isSymbolicLink()) throw RequestError.invalidParams({ path: requested }, `${requested} is a symbolic link conch cannot follow inside the workspace; nothing was written`);
+  if (st.isSymbolicLink())
+    throw RequestError.invalidParams(
+      { path: requested },
+      `${requested} is a symbolic link conch cannot follow inside the workspace; nothing was written`,
+    );
   throw notRegular(requested, st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : "a device");
 }
 
@@ -126,7 +130,12 @@ async function readChild(dir: CheckedDir, name: string, maxBytes: number): Promi
  * file keeps its mode. With `keepUpTo`, what the write replaced is read (through the same checked
  * directory, just before the rename) and returned, up to that many bytes: undo keeps it.
  */
-export async function writeConfined(ws: Workspace, target: string, content: string | Buffer, opts: { keepUpTo?: number } = {}): Promise<Replaced | undefined> {
+export async function writeConfined(
+  ws: Workspace,
+  target: string,
+  content: string | Buffer,
+  opts: { keepUpTo?: number } = {},
+): Promise<Replaced | undefined> {
   const name = path.basename(target);
   const dir = await openCheckedDir(ws, path.dirname(target));
   let tmp: string | undefined;
@@ -143,7 +152,12 @@ export async function writeConfined(ws: Workspace, target: string, content: stri
     } finally {
       await file.close();
     }
-    const replaced = opts.keepUpTo === undefined ? undefined : mode === undefined ? ({ kind: "none" } as const) : await readChild(dir, name, opts.keepUpTo);
+    const replaced =
+      opts.keepUpTo === undefined
+        ? undefined
+        : mode === undefined
+          ? ({ kind: "none" } as const)
+          : await readChild(dir, name, opts.keepUpTo);
     await rename(tmp, dir.child(name));
     tmp = undefined;
     return replaced;
@@ -187,7 +201,8 @@ export async function removeConfined(ws: Workspace, target: string): Promise<boo
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
       throw err;
     }
-    if (!st.isFile()) throw notRegular(ws.requested, st.isDirectory() ? "a directory" : st.isSymbolicLink() ? "a symbolic link" : "not a regular file");
+    if (!st.isFile())
+      throw notRegular(ws.requested, st.isDirectory() ? "a directory" : st.isSymbolicLink() ? "a symbolic link" : "not a regular file");
     await unlink(dir.child(name));
     return true;
   } finally {

@@ -53,7 +53,8 @@ export async function readTextFile(
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && opts.missingAsEmpty) return { content: "" };
     if (code === "ENOENT") throw RequestError.resourceNotFound(req.path);
-    if (code === "ENXIO") throw RequestError.invalidParams({ path: req.path }, `${req.path} is a socket, not a regular file: conch reads only regular files`);
+    if (code === "ENXIO")
+      throw RequestError.invalidParams({ path: req.path }, `${req.path} is a socket, not a regular file: conch reads only regular files`);
     throw RequestError.internalError({ path: req.path }, (err as Error).message);
   }
   try {
@@ -61,7 +62,10 @@ export async function readTextFile(
     await assertOpenedInside(await realpath(root), handle, file, req.path, root);
     const st = await handle.stat();
     if (!st.isFile()) {
-      throw RequestError.invalidParams({ path: req.path }, `${req.path} is ${kindOf(st)}, not a regular file: conch reads only regular files`);
+      throw RequestError.invalidParams(
+        { path: req.path },
+        `${req.path} is ${kindOf(st)}, not a regular file: conch reads only regular files`,
+      );
     }
     const whole = req.line == null && req.limit == null;
     if (whole && st.size > maxBytes) throw tooLarge(req.path, st.size, maxBytes, true);
@@ -98,7 +102,9 @@ export async function writeTextFile(root: string, req: WriteTextFileRequest, obs
   if (typeof req.content !== "string") throw RequestError.invalidParams(undefined, "content must be a string");
   let replaced: Replaced | undefined;
   try {
-    replaced = await writeConfined({ root, realRoot: await realpath(root), requested: req.path }, file, req.content, { keepUpTo: observer?.keepUpTo });
+    replaced = await writeConfined({ root, realRoot: await realpath(root), requested: req.path }, file, req.content, {
+      keepUpTo: observer?.keepUpTo,
+    });
   } catch (err) {
     if (err instanceof RequestError) throw err;
     const code = (err as NodeJS.ErrnoException).code;

@@ -9,7 +9,10 @@ export interface LineWindow {
 
 /** The read returned more than its cap allows; `bytes` is how far it had got. */
 export class ReadTooLargeError extends Error {
-  constructor(readonly bytes: number, readonly maxBytes: number) {
+  constructor(
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
     super(`more than ${maxBytes} bytes`);
   }
 }

@@ -27,7 +27,10 @@ const TOKEN_SHAPES = [
 /** `Bearer abc…`, `Basic abc…`: keep the scheme, drop the credential. */
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]{8,}/gi;
 /** `api_key=…`, `"password": "…"`, `GITHUB_TOKEN: …` in free text. */
-const SECRET_ASSIGNMENT = new RegExp(`([A-Za-z0-9_.-]*${SECRET_KEY.source}[A-Za-z0-9_.-]*)(["']?\\s*[:=]\\s*["']?(?:(?:Bearer|Basic|Token)\\s+)?)(?!\\[redacted\\]|(?:Bearer|Basic|Token)\\s+\\[redacted\\])[^\\s"',;&]+`, "gi");
+const SECRET_ASSIGNMENT = new RegExp(
+  `([A-Za-z0-9_.-]*${SECRET_KEY.source}[A-Za-z0-9_.-]*)(["']?\\s*[:=]\\s*["']?(?:(?:Bearer|Basic|Token)\\s+)?)(?!\\[redacted\\]|(?:Bearer|Basic|Token)\\s+\\[redacted\\])[^\\s"',;&]+`,
+  "gi",
+);
 /** A long high-entropy value after `=` (a query string, an env dump, `--flag=value`). */
 const LONG_VALUE_AFTER_EQUALS = /=(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])[A-Za-z0-9+/_-]{32,}={0,2}/g;
 /** `scheme://user:password@host`. */

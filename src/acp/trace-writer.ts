@@ -44,7 +44,9 @@ export class TraceWriter {
 
   /** A line from the agent that is not a JSON-RPC message: kept as a note, so traces stay readable as messages. */
   malformed(line: string, error: string): void {
-    this.note(`the agent wrote a line that is not JSON-RPC (${error}): ${this.redactor.text(line.length > MAX_MALFORMED_CHARS ? `${line.slice(0, MAX_MALFORMED_CHARS)}…` : line)}`);
+    this.note(
+      `the agent wrote a line that is not JSON-RPC (${error}): ${this.redactor.text(line.length > MAX_MALFORMED_CHARS ? `${line.slice(0, MAX_MALFORMED_CHARS)}…` : line)}`,
+    );
   }
 
   /** An event that is not a wire message. */

@@ -93,7 +93,13 @@ export async function openedRealPath(handle: FileHandle, openedAs: string): Prom
 }
 
 /** Refuses (and leaves the caller to close) a descriptor that turned out to be outside the workspace. */
-export async function assertOpenedInside(realRoot: string, handle: FileHandle, openedAs: string, requested: string, root: string): Promise<string> {
+export async function assertOpenedInside(
+  realRoot: string,
+  handle: FileHandle,
+  openedAs: string,
+  requested: string,
+  root: string,
+): Promise<string> {
   const real = await openedRealPath(handle, openedAs);
   if (real === undefined || !isInside(realRoot, real)) throw outsideWorkspace(requested, root);
   return real;

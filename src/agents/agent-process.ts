@@ -4,7 +4,15 @@ import { finished, type Readable } from "node:stream";
 import { execa, type ResultPromise } from "execa";
 import { Redactor } from "../acp/redact.js";
 import { openPrivateFileSync } from "../store/private-fs.js";
-import { newProcessTag, PROCESS_TAG_VAR, processRoot, signalProcessTree, terminateProcessTree, trackProcessTree, type ProcessRoot } from "../terminals/process-tree.js";
+import {
+  newProcessTag,
+  PROCESS_TAG_VAR,
+  processRoot,
+  signalProcessTree,
+  terminateProcessTree,
+  trackProcessTree,
+  type ProcessRoot,
+} from "../terminals/process-tree.js";
 
 /** How to start an agent: a program and its arguments, run in `cwd` with `env` added. */
 export interface AgentCommand {

@@ -20,15 +20,30 @@ function record(v: unknown): Record<string, unknown> | undefined {
  * `type: "env_var"` with `vars`.
  */
 export function planAuth(method: AuthMethod, agent: AgentCommand): AuthPlan {
-  const m = method as AuthMethod & { type?: string; args?: string[]; env?: Record<string, string>; vars?: { name: string }[]; _meta?: Record<string, unknown> | null };
+  const m = method as AuthMethod & {
+    type?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    vars?: { name: string }[];
+    _meta?: Record<string, unknown> | null;
+  };
   const base = { id: m.id, label: m.name, description: m.description ?? undefined };
   if (m.type === "terminal") {
-    return { kind: "terminal", ...base, command: { command: agent.command, args: [...agent.args, ...(m.args ?? [])], env: { ...agent.env, ...m.env } } };
+    return {
+      kind: "terminal",
+      ...base,
+      command: { command: agent.command, args: [...agent.args, ...(m.args ?? [])], env: { ...agent.env, ...m.env } },
+    };
   }
   const legacy = record(m._meta?.["terminal-auth"]);
   if (legacy && typeof legacy.command === "string") {
     const args = Array.isArray(legacy.args) ? legacy.args.filter((a): a is string => typeof a === "string") : [];
-    return { kind: "terminal", ...base, label: typeof legacy.label === "string" ? legacy.label : base.label, command: { command: legacy.command, args } };
+    return {
+      kind: "terminal",
+      ...base,
+      label: typeof legacy.label === "string" ? legacy.label : base.label,
+      command: { command: legacy.command, args },
+    };
   }
   if (m.type === "env_var") return { kind: "env_var", ...base, vars: (m.vars ?? []).map((v) => v.name) };
   return { kind: "agent", ...base };

@@ -3,7 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { contentHash, describeUntrusted, safePart, trustOf, unsafeSettings, type ProjectFile, type TrustSource } from "./workspace-trust.js";
+import {
+  contentHash,
+  describeUntrusted,
+  safePart,
+  trustOf,
+  unsafeSettings,
+  type ProjectFile,
+  type TrustSource,
+} from "./workspace-trust.js";
 
 const envMap = z.record(z.string(), z.string());
 
@@ -96,11 +104,16 @@ function readUserConfig(env: NodeJS.ProcessEnv): ConchConfig {
 }
 
 /** A project's `.conch.json` with what trust needs to know about it. */
-function readProjectConfig(file: string, user: ConchConfig, env: NodeJS.ProcessEnv): { config: ConchConfig; facts: ProjectFile; trust?: TrustSource } {
+function readProjectConfig(
+  file: string,
+  user: ConchConfig,
+  env: NodeJS.ProcessEnv,
+): { config: ConchConfig; facts: ProjectFile; trust?: TrustSource } {
   // One read: the bytes that are hashed are the bytes that are parsed.
   const bytes = readFileSync(file);
   const config = parseConfig(file, bytes.toString("utf8"));
-  if (config.trustedFolders.length) throw new ConfigError(`${file}: trustedFolders belongs in your own config (${userConfigPath(env)}), not in a project`);
+  if (config.trustedFolders.length)
+    throw new ConfigError(`${file}: trustedFolders belongs in your own config (${userConfigPath(env)}), not in a project`);
   const base = { file, dir: realpathSync(path.dirname(file)), sha256: contentHash(bytes), unsafe: unsafeSettings(config, user) };
   // A file with only safe settings applies as it is: no need to look its folder up.
   const trust = base.unsafe.length ? trustOf(base, user, env) : { changed: false };
@@ -109,7 +122,10 @@ function readProjectConfig(file: string, user: ConchConfig, env: NodeJS.ProcessE
 
 /** A project whose `.conch.json` would choose what runs, in a folder the user has not trusted. */
 export class UntrustedProjectError extends ConfigError {
-  constructor(readonly project: ProjectFile, env: NodeJS.ProcessEnv) {
+  constructor(
+    readonly project: ProjectFile,
+    env: NodeJS.ProcessEnv,
+  ) {
     super(describeUntrusted(project, userConfigPath(env)));
   }
 }
@@ -161,7 +177,12 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, ac
     ...project,
     agents: { ...user.agents, ...project.agents },
     mcpServers: [...mcp.values()],
-    additionalDirectories: [...new Set([...user.additionalDirectories.map((d) => expandDir(d, cwd)), ...project.additionalDirectories.map((d) => expandDir(d, projectDir))])],
+    additionalDirectories: [
+      ...new Set([
+        ...user.additionalDirectories.map((d) => expandDir(d, cwd)),
+        ...project.additionalDirectories.map((d) => expandDir(d, projectDir)),
+      ]),
+    ],
     trustedFolders: user.trustedFolders,
     ui: { ...user.ui, ...project.ui },
   };

@@ -45,7 +45,15 @@ export const PRESETS: AgentPreset[] = [
     npxArgs: ["--acp"],
     auth: "GEMINI_API_KEY, or Google login via `gemini` once",
   },
-  { name: "opencode", title: "opencode", bin: "opencode", binArgs: ["acp"], npmPackage: "opencode-ai", npxArgs: ["acp"], auth: "`opencode auth login`" },
+  {
+    name: "opencode",
+    title: "opencode",
+    bin: "opencode",
+    binArgs: ["acp"],
+    npmPackage: "opencode-ai",
+    npxArgs: ["acp"],
+    auth: "`opencode auth login`",
+  },
   { name: "goose", title: "goose", bin: "goose", binArgs: ["acp"], auth: "`goose configure`" },
 ];
 
@@ -148,7 +156,12 @@ export function resolveAgent(spec: string, configured: Record<string, AgentConfi
     const found = preset.bin ? which(preset.bin, envPath) : undefined;
     if (found) return { name: preset.name, preset, command: { command: found, args: preset.binArgs ?? [] }, via: "path" };
     if (preset.npmPackage) {
-      return { name: preset.name, preset, command: { command: "npx", args: ["-y", preset.npmPackage, ...(preset.npxArgs ?? [])] }, via: "npx" };
+      return {
+        name: preset.name,
+        preset,
+        command: { command: "npx", args: ["-y", preset.npmPackage, ...(preset.npxArgs ?? [])] },
+        via: "npx",
+      };
     }
     throw new Error(`agent ${preset.name} is not installed: ${preset.bin} was not found on PATH`);
   }

@@ -56,12 +56,22 @@ export function unsafeSettings(project: ConchConfig, user: ConchConfig): UnsafeS
   const unsafe: UnsafeSetting[] = [];
   const name = project.defaultAgent;
   if (name !== undefined) {
-    const what = project.agents[name] ? `agents.${name}` : user.agents[name] ? "your agent" : PRESETS.some((p) => p.name === name) ? "preset" : "a command line";
+    const what = project.agents[name]
+      ? `agents.${name}`
+      : user.agents[name]
+        ? "your agent"
+        : PRESETS.some((p) => p.name === name)
+          ? "preset"
+          : "a command line";
     unsafe.push({ key: "defaultAgent", effect: `${name} (${what})` });
   }
-  for (const [name, agent] of Object.entries(project.agents)) unsafe.push({ key: `agents.${name}`, effect: `runs ${commandLine(agent.command, agent.args)}` });
+  for (const [name, agent] of Object.entries(project.agents))
+    unsafe.push({ key: `agents.${name}`, effect: `runs ${commandLine(agent.command, agent.args)}` });
   for (const server of project.mcpServers) {
-    unsafe.push({ key: `mcpServers.${server.name}`, effect: "url" in server ? `connects to ${server.url}` : `runs ${commandLine(server.command, server.args)}` });
+    unsafe.push({
+      key: `mcpServers.${server.name}`,
+      effect: "url" in server ? `connects to ${server.url}` : `runs ${commandLine(server.command, server.args)}`,
+    });
   }
   // The agent's files reach past the repo only where the person says so.
   for (const dir of project.additionalDirectories) unsafe.push({ key: "additionalDirectories", effect: `opens ${dir} to the agent` });
@@ -121,7 +131,11 @@ function listedInConfig(dir: string, user: ConchConfig): boolean {
 }
 
 /** Whether the user trusts this project file as it is now, and how; `changed` when an older version was trusted. */
-export function trustOf(project: Omit<ProjectFile, "changed">, user: ConchConfig, env: NodeJS.ProcessEnv = process.env): { source?: TrustSource; changed: boolean } {
+export function trustOf(
+  project: Omit<ProjectFile, "changed">,
+  user: ConchConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): { source?: TrustSource; changed: boolean } {
   if (listedInConfig(project.dir, user)) return { source: "config", changed: false };
   const entry = readStore(trustStorePath(env)).folders[project.dir];
   if (entry?.sha256 === project.sha256) return { source: "trusted-folders", changed: false };

@@ -25,7 +25,11 @@ async function checkNodePty(): Promise<Check> {
       term.onData((d) => (buf += d));
       term.onExit(() => resolve(buf));
     });
-    return { name: "node-pty", ok: out.includes("ok"), detail: out.includes("ok") ? "spawns a PTY" : `unexpected output ${JSON.stringify(out)}` };
+    return {
+      name: "node-pty",
+      ok: out.includes("ok"),
+      detail: out.includes("ok") ? "spawns a PTY" : `unexpected output ${JSON.stringify(out)}`,
+    };
   } catch (err) {
     return { name: "node-pty", ok: false, detail: `cannot load: ${(err as Error).message} (run npm rebuild node-pty)` };
   }
@@ -38,7 +42,9 @@ function checkTerminal(): Check {
     name: "terminal",
     ok: !!tty,
     optional: true,
-    detail: tty ? `${process.stdout.columns}x${process.stdout.rows}, colours ${colors}, TERM=${process.env.TERM ?? "(unset)"}` : "stdout is not a terminal (fine for -p)",
+    detail: tty
+      ? `${process.stdout.columns}x${process.stdout.rows}, colours ${colors}, TERM=${process.env.TERM ?? "(unset)"}`
+      : "stdout is not a terminal (fine for -p)",
   };
 }
 
@@ -98,9 +104,19 @@ function checkTrust(): Check | undefined {
   const where = safeLine(project.file);
   if (!project.unsafe.length) return { name: "workspace trust", ok: true, detail: `${where}: only safe settings, applies untrusted` };
   const keys = project.unsafe.map((s) => safeLine(s.key)).join(", ");
-  if (trust) return { name: "workspace trust", ok: true, detail: `${where}: trusted (${trust === "config" ? "trustedFolders in your config" : trustStorePath()}); sets ${keys}` };
+  if (trust)
+    return {
+      name: "workspace trust",
+      ok: true,
+      detail: `${where}: trusted (${trust === "config" ? "trustedFolders in your config" : trustStorePath()}); sets ${keys}`,
+    };
   const state = project.changed ? "changed since you trusted it" : "not trusted";
-  return { name: "workspace trust", ok: false, optional: true, detail: `${where}: ${state}, so ${keys} do not apply (run conch here to decide, or pass --trust)` };
+  return {
+    name: "workspace trust",
+    ok: false,
+    optional: true,
+    detail: `${where}: ${state}, so ${keys} do not apply (run conch here to decide, or pass --trust)`,
+  };
 }
 
 /** `conch doctor`: checks what a user needs and exits non-zero when something required is broken. */
@@ -116,7 +132,11 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
     // The doctor starts agents: an untrusted project's are left out, as `conch` would.
     const config = loadConfig(process.cwd(), process.env, { untrusted: "leave-out" });
     agents = config.agents;
-    checks.push({ name: "config", ok: true, detail: `${userConfigPath()}${Object.keys(agents).length ? `; agents: ${Object.keys(agents).join(", ")}` : ""}` });
+    checks.push({
+      name: "config",
+      ok: true,
+      detail: `${userConfigPath()}${Object.keys(agents).length ? `; agents: ${Object.keys(agents).join(", ")}` : ""}`,
+    });
     const trust = checkTrust();
     if (trust) checks.push(trust);
   } catch (err) {
@@ -132,7 +152,12 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
       continue;
     }
     if (!cmd.agent && agent.via === "npx") {
-      checks.push({ name: `agent ${name}`, ok: false, optional: true, detail: `not installed (would run ${agent.command.args.join(" ")} via npx)` });
+      checks.push({
+        name: `agent ${name}`,
+        ok: false,
+        optional: true,
+        detail: `not installed (would run ${agent.command.args.join(" ")} via npx)`,
+      });
       continue;
     }
     checks.push(await checkAgent(agent, !!cmd.agent));

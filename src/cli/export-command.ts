@@ -14,7 +14,8 @@ export async function runExportCommand(cmd: Extract<Command, { kind: "export" }>
     const rec = await findStoredSession(cmd.id);
     id = rec.id;
     const stored = readStoredSession(rec);
-    if (stored.writerPid !== undefined) process.stderr.write(`conch: session ${rec.id} is open in conch (pid ${stored.writerPid}): exporting what it has logged so far\n`);
+    if (stored.writerPid !== undefined)
+      process.stderr.write(`conch: session ${rec.id} is open in conch (pid ${stored.writerPid}): exporting what it has logged so far\n`);
     markdown = transcriptMarkdown(stored.state, { exportedAt: Date.now(), version: CONCH_VERSION });
   } catch (err) {
     process.stderr.write(`conch: ${(err as Error).message}\n`);

@@ -137,7 +137,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (v.version) return { kind: "version" };
 
   if (v.probe && (pos[0] !== "agents" || v.print)) throw new UsageError("--probe goes with `conch agents`");
-  if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print)) throw new UsageError("--output and --force go with `conch export`");
+  if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print))
+    throw new UsageError("--output and --force go with `conch export`");
   if (pos[0] === "sessions" && !v.print) {
     const action = pos[1] === "delete" || pos[1] === "rm" ? "delete" : "list";
     if (pos[1] && pos[1] !== "list" && action !== "delete") throw new UsageError(`unknown sessions command: ${pos[1]}`);
@@ -145,7 +146,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     return { kind: "sessions", action, id: pos[2], json: !!v.json, cwd: v.cwd ?? cwd, all: !!v.all, agent: v.agent };
   }
   if (pos[0] === "agents" && !v.print) {
-    if (!v.probe && pos.length > 1) throw new UsageError(`unexpected argument: ${pos[1]} (to probe one agent: conch agents --probe ${pos[1]})`);
+    if (!v.probe && pos.length > 1)
+      throw new UsageError(`unexpected argument: ${pos[1]} (to probe one agent: conch agents --probe ${pos[1]})`);
     if (v.probe && pos.length > 2) throw new UsageError("--probe takes one agent name (or --agent <command>)");
     if (v.probe && pos[1] && v.agent) throw new UsageError("name the agent to probe once: a preset name or --agent <command>");
     return { kind: "agents", json: !!v.json, probe: !!v.probe, name: pos[1], agent: v.agent };
@@ -164,14 +166,16 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (pos[0] === "doctor" && !v.print) return { kind: "doctor", agent: v.agent, json: !!v.json };
 
   const format = v["output-format"] ?? "text";
-  if (!["text", "json", "stream-json"].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, got "${format}"`);
+  if (!["text", "json", "stream-json"].includes(format))
+    throw new UsageError(`--output-format must be text, json or stream-json, got "${format}"`);
   if (v.permissions && !PERMISSION_POLICIES.includes(v.permissions as PermissionPolicy)) {
     throw new UsageError(`--permissions must be one of ${PERMISSION_POLICIES.join(", ")}, got "${v.permissions}"`);
   }
   if (v.resume !== undefined && v.resume.trim() === "") throw new UsageError("--resume needs a session id");
   if (v.resume && v.continue) throw new UsageError("--resume and --continue cannot be used together");
   for (const flag of ["output-format", "timeout", "mode", "model"] as const) {
-    if (!v.print && v[flag] !== undefined) throw new UsageError(`--${flag} only applies to print mode (-p); in the UI use /mode and /model`);
+    if (!v.print && v[flag] !== undefined)
+      throw new UsageError(`--${flag} only applies to print mode (-p); in the UI use /mode and /model`);
   }
   const session: SessionOptions = {
     agent: v.agent,
@@ -188,6 +192,15 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     addDirs: v["add-dir"]?.map((d) => path.resolve(cwd, d)),
   };
   const prompt = pos.length ? pos.join(" ") : undefined;
-  if (v.print) return { kind: "print", prompt, outputFormat: format as OutputFormat, timeoutMs: num("timeout", v.timeout, 1000), mode: v.mode, model: v.model, ...session };
+  if (v.print)
+    return {
+      kind: "print",
+      prompt,
+      outputFormat: format as OutputFormat,
+      timeoutMs: num("timeout", v.timeout, 1000),
+      mode: v.mode,
+      model: v.model,
+      ...session,
+    };
   return { kind: "interactive", prompt, notify: !v["no-notify"] && v.notify !== false, ...session };
 }

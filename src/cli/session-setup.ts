@@ -90,7 +90,12 @@ export async function trustedConfig(cwd: string, trust: boolean | undefined, ask
  * Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. The
  * config is read here unless given, through the trust gate (`askTrust`: see `trustedConfig`).
  */
-export async function prepareSession(opts: SessionOptions, policy: PermissionPolicy, config?: ConchConfig, askTrust?: AskTrust): Promise<PreparedSession> {
+export async function prepareSession(
+  opts: SessionOptions,
+  policy: PermissionPolicy,
+  config?: ConchConfig,
+  askTrust?: AskTrust,
+): Promise<PreparedSession> {
   const resumed = await findResumeTarget(opts);
   const cwd = path.resolve(resumed?.cwd ?? opts.cwd);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is not a directory`);
@@ -99,9 +104,13 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
   if (resumed && !opts.agent) {
     if (PRESETS.some((p) => p.name === resumed.agent) || config.agents[resumed.agent]) agent = resolveAgent(resumed.agent, config.agents);
     else if (resumed.agentCommand.length === 1 && remoteAgentOf(resumed.agentCommand[0])) agent = resolveAgent(resumed.agentCommand[0]);
-    else if (resumed.agentCommand.length > 0) agent = { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
+    else if (resumed.agentCommand.length > 0)
+      agent = { name: resumed.agent, command: { command: resumed.agentCommand[0], args: resumed.agentCommand.slice(1) }, via: "command" };
     // A record rebuilt from its log knows the agent's name, not its command line.
-    else throw new UsageError(`session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`);
+    else
+      throw new UsageError(
+        `session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`,
+      );
   } else {
     agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
   }
@@ -113,7 +122,9 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     // Before the agent starts: a second conch on one session would silently lose one side's turns.
     const taken = acquireSessionLock(resumed.id, root);
     if (!taken.ok) {
-      throw new SessionBusyError(`session ${resumed.id} is open in another conch (pid ${taken.heldByPid ?? "?"}): close it there, or start a new session`);
+      throw new SessionBusyError(
+        `session ${resumed.id} is open in another conch (pid ${taken.heldByPid ?? "?"}): close it there, or start a new session`,
+      );
     }
     lock = { id: resumed.id, release: taken.release };
     try {
@@ -123,7 +134,13 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
       throw err;
     }
   }
-  const recorder = new SessionRecorder({ agent: agent.name, agentCommand: [agent.command.command, ...agent.command.args], cwd, root, lock });
+  const recorder = new SessionRecorder({
+    agent: agent.name,
+    agentCommand: [agent.command.command, ...agent.command.args],
+    cwd,
+    root,
+    lock,
+  });
   const orchestrator = new Orchestrator({
     agent,
     cwd,
@@ -139,7 +156,10 @@ export async function prepareSession(opts: SessionOptions, policy: PermissionPol
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
     preImages: new PreImageStore(root),
   });
-  recorder.attach(() => orchestrator.state, (level, text) => orchestrator.dispatch({ type: "notice", level, text }));
+  recorder.attach(
+    () => orchestrator.state,
+    (level, text) => orchestrator.dispatch({ type: "notice", level, text }),
+  );
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
   return { orchestrator, recorder, agent, mode, resumed, config };
 }
@@ -156,7 +176,11 @@ function checkedDirectories(dirs: string[], cwd: string): string[] {
 
 function timingFor(opts: SessionOptions, config: ConchConfig): Partial<TurnTiming> {
   const stallMs = opts.stallTimeoutMs ?? (config.ui.stallTimeoutSeconds !== undefined ? config.ui.stallTimeoutSeconds * 1000 : undefined);
-  const timing: Partial<TurnTiming> = { quietMs: opts.quietMs ?? config.ui.quietMs, backgroundQuietMs: opts.backgroundQuietMs ?? config.ui.backgroundQuietMs, stallMs };
+  const timing: Partial<TurnTiming> = {
+    quietMs: opts.quietMs ?? config.ui.quietMs,
+    backgroundQuietMs: opts.backgroundQuietMs ?? config.ui.backgroundQuietMs,
+    stallMs,
+  };
   for (const key of Object.keys(timing) as (keyof TurnTiming)[]) if (timing[key] === undefined) delete timing[key];
   return timing;
 }

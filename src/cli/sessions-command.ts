@@ -24,19 +24,34 @@ export type ListedSession = SessionRecord & { source: "local" | "agent" | "both"
 export function formatSessions(records: (SessionRecord & { source?: ListedSession["source"] })[], now = Date.now()): string {
   if (records.length === 0) return "no sessions yet: start one with `conch`";
   // Titles come from the agent (session/list, session_info_update): they may hold escape sequences.
-  const rows = records.map((r) => [safeLine(r.id), safeLine(r.title ?? "(untitled)").slice(0, 48), safeLine(r.agent), safeLine(r.cwd), `${age(r.updatedAt, now)}${r.source === "agent" ? " (agent only)" : ""}`]);
+  const rows = records.map((r) => [
+    safeLine(r.id),
+    safeLine(r.title ?? "(untitled)").slice(0, 48),
+    safeLine(r.agent),
+    safeLine(r.cwd),
+    `${age(r.updatedAt, now)}${r.source === "agent" ? " (agent only)" : ""}`,
+  ]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length), ["ID", "TITLE", "AGENT", "CWD"][i].length));
   const line = (row: string[]) => row.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c)).join("  ");
   return [line(["ID", "TITLE", "AGENT", "CWD", "UPDATED"]), ...rows.map(line)].join("\n");
 }
 
 /** Starts an agent just long enough to call it; undefined if it cannot be started. */
-async function withAgent<T>(agent: ResolvedAgent, cwd: string, fn: (link: AgentLink | RemoteAgentLink) => Promise<T>): Promise<T | undefined> {
+async function withAgent<T>(
+  agent: ResolvedAgent,
+  cwd: string,
+  fn: (link: AgentLink | RemoteAgentLink) => Promise<T>,
+): Promise<T | undefined> {
   let link: AgentLink | RemoteAgentLink | undefined;
   try {
     link = await startAgentLink(
       { agent, cwd, terminals: false },
-      { onUpdate: () => undefined, onPermission: async () => ({ outcome: { outcome: "cancelled" } }), onNotice: () => undefined, root: () => cwd },
+      {
+        onUpdate: () => undefined,
+        onPermission: async () => ({ outcome: { outcome: "cancelled" } }),
+        onNotice: () => undefined,
+        root: () => cwd,
+      },
     );
     return await fn(link);
   } catch (err) {
@@ -48,14 +63,28 @@ async function withAgent<T>(agent: ResolvedAgent, cwd: string, fn: (link: AgentL
 }
 
 /** The agent's own `session/list` for a cwd, merged into the local records (local wins on conflicts). */
-export function mergeSessions(local: SessionRecord[], remote: { sessionId: string; cwd: string; title?: string | null; updatedAt?: string | null }[], agent: string): ListedSession[] {
+export function mergeSessions(
+  local: SessionRecord[],
+  remote: { sessionId: string; cwd: string; title?: string | null; updatedAt?: string | null }[],
+  agent: string,
+): ListedSession[] {
   const byId = new Map<string, ListedSession>(local.map((r) => [r.id, { ...r, source: "local" }]));
   for (const s of remote) {
     const mine = byId.get(s.sessionId);
     if (mine) byId.set(s.sessionId, { ...mine, title: mine.title ?? s.title ?? undefined, source: "both" });
     else {
       const updatedAt = s.updatedAt ?? new Date(0).toISOString();
-      byId.set(s.sessionId, { id: s.sessionId, agent, agentCommand: [], cwd: s.cwd, title: s.title ?? undefined, createdAt: updatedAt, updatedAt, messageCount: 0, source: "agent" });
+      byId.set(s.sessionId, {
+        id: s.sessionId,
+        agent,
+        agentCommand: [],
+        cwd: s.cwd,
+        title: s.title ?? undefined,
+        createdAt: updatedAt,
+        updatedAt,
+        messageCount: 0,
+        source: "agent",
+      });
     }
   }
   return [...byId.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -66,7 +95,8 @@ function agentOf(rec: SessionRecord): ResolvedAgent | undefined {
   const config = loadConfig(rec.cwd, process.env, { untrusted: "leave-out" });
   if (PRESETS.some((p) => p.name === rec.agent) || config.agents[rec.agent]) return resolveAgent(rec.agent, config.agents);
   if (rec.agentCommand.length === 1 && remoteAgentOf(rec.agentCommand[0])) return resolveAgent(rec.agentCommand[0]);
-  if (rec.agentCommand.length) return { name: rec.agent, command: { command: rec.agentCommand[0], args: rec.agentCommand.slice(1) }, via: "command" };
+  if (rec.agentCommand.length)
+    return { name: rec.agent, command: { command: rec.agentCommand[0], args: rec.agentCommand.slice(1) }, via: "command" };
   return undefined;
 }
 
@@ -104,7 +134,9 @@ export async function runSessionsCommand(cmd: Extract<Command, { kind: "sessions
   if (cmd.agent) {
     const config = loadConfig(cwd, process.env, { untrusted: "leave-out" });
     const agent = resolveAgent(cmd.agent, config.agents);
-    const remote = await withAgent(agent, cwd, async (link) => (link.init.agentCapabilities?.sessionCapabilities?.list ? (await link.conn.listSessions(cwd)).sessions : []));
+    const remote = await withAgent(agent, cwd, async (link) =>
+      link.init.agentCapabilities?.sessionCapabilities?.list ? (await link.conn.listSessions(cwd)).sessions : [],
+    );
     records = mergeSessions(records, remote ?? [], agent.name);
   }
   // This directory's sessions first; the others too with --all, or when there are none here.

@@ -1,4 +1,12 @@
-import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type ClientCapabilities, type InitializeRequest } from "@agentclientprotocol/sdk";
+import {
+  agent,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type ClientCapabilities,
+  type InitializeRequest,
+} from "@agentclientprotocol/sdk";
 import type { ForkSessionRequest } from "@agentclientprotocol/sdk/unstable";
 import { afterResponse } from "./after-response.js";
 import { AGENT_INFO } from "./agent-info.js";
@@ -42,8 +50,11 @@ function readInitialize(raw: unknown): InitializeRequest {
 /** The params of the unstable `session/fork` the demo reads (the stable app has no parser for it). */
 function readForkParams(raw: unknown): Pick<ForkSessionRequest, "sessionId" | "cwd" | "additionalDirectories"> {
   const p = (raw ?? {}) as Record<string, unknown>;
-  if (typeof p.sessionId !== "string" || typeof p.cwd !== "string") throw RequestError.invalidParams(undefined, "session/fork needs sessionId and cwd");
-  const dirs = Array.isArray(p.additionalDirectories) ? p.additionalDirectories.filter((d): d is string => typeof d === "string") : undefined;
+  if (typeof p.sessionId !== "string" || typeof p.cwd !== "string")
+    throw RequestError.invalidParams(undefined, "session/fork needs sessionId and cwd");
+  const dirs = Array.isArray(p.additionalDirectories)
+    ? p.additionalDirectories.filter((d): d is string => typeof d === "string")
+    : undefined;
   return { sessionId: p.sessionId, cwd: p.cwd, additionalDirectories: dirs };
 }
 
@@ -68,7 +79,11 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
 
   const login = new DemoLogin(options.config);
   const requireLogin = (): void => {
-    if (!login.loggedIn()) throw RequestError.authRequired(undefined, "log in first: the demo agent needs a login (it was started with CONCH_DEMO_AUTH=1, or logged out)");
+    if (!login.loggedIn())
+      throw RequestError.authRequired(
+        undefined,
+        "log in first: the demo agent needs a login (it was started with CONCH_DEMO_AUTH=1, or logged out)",
+      );
   };
   /** Boolean config options go only to clients that advertise them. */
   const booleans = (): boolean => !!env.clientCapabilities.session?.configOptions?.boolean;

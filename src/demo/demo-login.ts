@@ -27,7 +27,17 @@ export class DemoLogin {
   methods(terminal: boolean): AuthMethod[] {
     return [
       { id: AGENT_METHOD, name: "Demo login", description: "the demo agent logs you in itself" },
-      ...(terminal ? [{ id: TERMINAL_METHOD, name: "Demo login in a terminal", description: "type a password into the demo's login command", type: "terminal", args: ["--login"] } as AuthMethod] : []),
+      ...(terminal
+        ? [
+            {
+              id: TERMINAL_METHOD,
+              name: "Demo login in a terminal",
+              description: "type a password into the demo's login command",
+              type: "terminal",
+              args: ["--login"],
+            } as AuthMethod,
+          ]
+        : []),
     ];
   }
 
@@ -46,7 +56,11 @@ export class DemoLogin {
   authenticate(methodId: string): void {
     if (methodId === AGENT_METHOD) this.authenticated = true;
     else if (methodId === TERMINAL_METHOD && existsSync(this.tokenFile())) this.authenticated = true;
-    else throw RequestError.invalidParams(undefined, `cannot log in with ${methodId}${methodId === TERMINAL_METHOD ? ": run the login command first" : ""}`);
+    else
+      throw RequestError.invalidParams(
+        undefined,
+        `cannot log in with ${methodId}${methodId === TERMINAL_METHOD ? ": run the login command first" : ""}`,
+      );
   }
 }
 

@@ -105,7 +105,12 @@ export class DemoSession {
     const background: BackgroundWork[] = [...this.backgroundJobs.keys(), ...this.adoptedJobs]
       .filter((id) => id !== opts.finishing)
       .map((toolCallId) => ({ type: "tool_call", toolCallId }));
-    const update: DemoStateUpdate = { sessionUpdate: "state_update", state, background, ...(state === "idle" ? { stopReason: opts.stopReason ?? null } : {}) };
+    const update: DemoStateUpdate = {
+      sessionUpdate: "state_update",
+      state,
+      background,
+      ...(state === "idle" ? { stopReason: opts.stopReason ?? null } : {}),
+    };
     // A v2 update on a v1 connection: conch reads it; other v1 clients show or skip an unknown kind.
     await this.client.notify("session/update", { sessionId: this.id, update: update as unknown as SessionUpdate });
   }

@@ -25,11 +25,7 @@ export const COMMAND_OPTIONS: PermissionOption[] = [
  * answer `cancelled` after `session/cancel`, but the turn must not hang on one
  * that forgets, so the cancel signal also settles the decision.
  */
-export async function askPermission(
-  turn: Turn,
-  toolCall: ToolCallUpdate,
-  options: PermissionOption[],
-): Promise<PermissionDecision> {
+export async function askPermission(turn: Turn, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<PermissionDecision> {
   const answer = turn.client
     .request("session/request_permission", { sessionId: turn.session.id, toolCall, options })
     .then((response): PermissionDecision => {

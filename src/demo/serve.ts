@@ -19,7 +19,10 @@ import { WebSocketServer } from "ws";
 const split = process.argv.indexOf("--");
 const own = split >= 0 ? process.argv.slice(2, split) : process.argv.slice(2);
 const agentCommand = split >= 0 ? process.argv.slice(split + 1) : [process.execPath, fileURLToPath(new URL("./main.js", import.meta.url))];
-const { values } = parseArgs({ args: own, options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" } } });
+const { values } = parseArgs({
+  args: own,
+  options: { port: { type: "string", default: "0" }, host: { type: "string", default: "127.0.0.1" } },
+});
 
 const children = new Set<ReturnType<typeof spawn>>();
 
@@ -28,7 +31,10 @@ function relay(stream: Stream): { closed: Promise<void> } {
   const child = spawn(agentCommand[0], agentCommand.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
   children.add(child);
   // Node's web streams and the DOM lib's are the same at runtime but distinct types.
-  const agent = ndJsonStream(Writable.toWeb(child.stdin) as unknown as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>);
+  const agent = ndJsonStream(
+    Writable.toWeb(child.stdin) as unknown as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>,
+  );
   // The client going away closes the agent's stdin, which ends it.
   void stream.readable.pipeTo(agent.writable).catch(() => child.stdin.destroy());
   void agent.readable.pipeTo(stream.writable).catch(() => undefined);

@@ -5,12 +5,7 @@ import type { SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
  * transcript. Real agents leave them out of a `session/load` replay: the load
  * response carries modes and config, and usage restarts.
  */
-const NOT_TRANSCRIPT = new Set<string>([
-  "available_commands_update",
-  "current_mode_update",
-  "config_option_update",
-  "usage_update",
-]);
+const NOT_TRANSCRIPT = new Set<string>(["available_commands_update", "current_mode_update", "config_option_update", "usage_update"]);
 
 type TextChunk = Extract<SessionUpdate, { sessionUpdate: "agent_message_chunk" | "agent_thought_chunk" }>;
 

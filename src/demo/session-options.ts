@@ -3,7 +3,7 @@ import type { AvailableCommand, SessionConfigOption, SessionModeState } from "@a
 /** The demo's modes: they change how often `edit` asks before writing. */
 export const DEMO_MODES = [
   { id: "ask", name: "Ask before edits", description: "Ask before every file change" },
-  { id: "code", name: "Code", description: "Ask once; \"Always allow\" is remembered for the session" },
+  { id: "code", name: "Code", description: 'Ask once; "Always allow" is remembered for the session' },
   { id: "plan", name: "Plan only", description: "Describe changes without making them" },
 ] as const;
 
@@ -81,7 +81,13 @@ export function configOptions(settings: DemoSettings, booleans = false): Session
     },
   ];
   if (booleans) {
-    options.push({ type: "boolean", id: THINKING_OPTION_ID, name: "Show thinking", description: "Stream thoughts before answers", currentValue: settings.thinking === true });
+    options.push({
+      type: "boolean",
+      id: THINKING_OPTION_ID,
+      name: "Show thinking",
+      description: "Stream thoughts before answers",
+      currentValue: settings.thinking === true,
+    });
   }
   return options;
 }
@@ -92,7 +98,8 @@ export function configOptions(settings: DemoSettings, booleans = false): Session
  */
 export function applyConfigOption(settings: DemoSettings, configId: string, value: unknown, booleans: boolean): boolean {
   if (configId === MODEL_OPTION_ID && typeof value === "string" && isDemoModel(value)) settings.model = value;
-  else if (configId === CONTEXT_OPTION_ID && typeof value === "string" && DEMO_CONTEXTS.some((c) => c.value === value)) settings.context = value;
+  else if (configId === CONTEXT_OPTION_ID && typeof value === "string" && DEMO_CONTEXTS.some((c) => c.value === value))
+    settings.context = value;
   else if (configId === THINKING_OPTION_ID && booleans && typeof value === "boolean") settings.thinking = value;
   else return false;
   return true;

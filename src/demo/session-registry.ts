@@ -59,7 +59,16 @@ export class SessionRegistry {
     const session = DemoSession.create(cwd, client, this.store);
     session.stateUpdates = this.stateUpdates;
     const { modeId, model, context, thinking, allowAlwaysEdits, usedTokens, title } = source;
-    Object.assign(session.record, { modeId, model, context, thinking, allowAlwaysEdits, usedTokens, title, history: structuredClone(source.history) });
+    Object.assign(session.record, {
+      modeId,
+      model,
+      context,
+      thinking,
+      allowAlwaysEdits,
+      usedTokens,
+      title,
+      history: structuredClone(source.history),
+    });
     if (additionalDirectories?.length) session.record.additionalDirectories = additionalDirectories;
     this.live.set(session.id, session);
     await session.save();

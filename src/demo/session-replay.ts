@@ -29,14 +29,24 @@ export async function closeOrphanedToolCalls(session: DemoSession, config: DemoC
     if (session.isRunningInBackground(call.toolCallId)) continue;
     if (call.terminalId) {
       const terminalId = call.terminalId;
-      const output = (data: string) => session.send({ sessionUpdate: "tool_call_update", toolCallId: call.toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data } } });
+      const output = (data: string) =>
+        session.send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: call.toolCallId,
+          _meta: { terminal_output: { terminal_id: terminalId, data } },
+        });
       session.adoptBackground(call.toolCallId);
       await session.reportState("idle");
       await output("(still running after the agent restarted)\r\n");
       setTimeout(() => {
         void (async () => {
           await output("done\r\n");
-          await session.send({ sessionUpdate: "tool_call_update", toolCallId: call.toolCallId, status: "completed", _meta: { terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } } });
+          await session.send({
+            sessionUpdate: "tool_call_update",
+            toolCallId: call.toolCallId,
+            status: "completed",
+            _meta: { terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } },
+          });
           await sendFollowUp(session, BACKGROUND_FOLLOW_UP, config, call.toolCallId);
           session.releaseBackground(call.toolCallId);
           await session.save();
@@ -49,9 +59,7 @@ export async function closeOrphanedToolCalls(session: DemoSession, config: DemoC
       toolCallId: call.toolCallId,
       status: "failed",
       content: [{ type: "content", content: { type: "text", text: "interrupted: the demo agent process running this exited" } }],
-      ...(call.terminalId
-        ? { _meta: { terminal_exit: { terminal_id: call.terminalId, exit_code: null, signal: null } } }
-        : {}),
+      ...(call.terminalId ? { _meta: { terminal_exit: { terminal_id: call.terminalId, exit_code: null, signal: null } } } : {}),
     });
   }
 }

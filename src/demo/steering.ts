@@ -18,10 +18,13 @@ export interface SteerParams {
 export function parseSteerParams(raw: unknown): SteerParams {
   if (!raw || typeof raw !== "object") throw RequestError.invalidParams(undefined, "steer params must be an object");
   const { sessionId, prompt, _meta } = raw as { sessionId?: unknown; prompt?: unknown; _meta?: unknown };
-  if (typeof sessionId !== "string" || sessionId === "") throw RequestError.invalidParams(undefined, "steer params require a non-empty sessionId");
-  if (!Array.isArray(prompt) || prompt.length === 0) throw RequestError.invalidParams(undefined, "steer params require a non-empty prompt array");
+  if (typeof sessionId !== "string" || sessionId === "")
+    throw RequestError.invalidParams(undefined, "steer params require a non-empty sessionId");
+  if (!Array.isArray(prompt) || prompt.length === 0)
+    throw RequestError.invalidParams(undefined, "steer params require a non-empty prompt array");
   const steering = _meta && typeof _meta === "object" ? (_meta as { steering?: { idleBehavior?: unknown } }).steering : undefined;
   const idleBehavior = steering && typeof steering === "object" ? steering.idleBehavior : undefined;
-  if (idleBehavior !== undefined && idleBehavior !== "promptRequired") throw RequestError.invalidParams(undefined, "unsupported steering idleBehavior");
+  if (idleBehavior !== undefined && idleBehavior !== "promptRequired")
+    throw RequestError.invalidParams(undefined, "unsupported steering idleBehavior");
   return { sessionId, prompt: prompt as ContentBlock[], idleBehavior };
 }

@@ -26,7 +26,13 @@ const STATUS_WORD: Record<ToolDisplayStatus, string> = {
   background: "running in the agent's session",
 };
 
-const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = { completed: "✓", failed: "✗", cancelled: "⊘", rejected: "⊘", interrupted: "⊘" };
+const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = {
+  completed: "✓",
+  failed: "✗",
+  cancelled: "⊘",
+  rejected: "⊘",
+  interrupted: "⊘",
+};
 
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;:]*m/g;
@@ -95,13 +101,29 @@ function blockMarkdown(block: ToolBlock, state: SessionState): string | undefine
       return `*${safeLine(block.text)}*`;
     case "diff": {
       const path = safeLine(relative(block.path, cwd));
-      return fenced(unifiedDiff(path, block.oldText === undefined || block.oldText === null ? block.oldText : safeText(block.oldText), safeText(block.newText)), "diff");
+      return fenced(
+        unifiedDiff(
+          path,
+          block.oldText === undefined || block.oldText === null ? block.oldText : safeText(block.oldText),
+          safeText(block.newText),
+        ),
+        "diff",
+      );
     }
     case "terminal": {
       const term = state.terminals[block.terminalId];
       if (!term || term.outputTail === "") return undefined;
-      const exit = term.exited ? (term.signal ? ` (${term.signal})` : term.exitCode !== null && term.exitCode !== undefined ? ` (exit ${term.exitCode})` : "") : " (still running)";
-      const cut = term.outputBytes > term.outputTail.length ? `*… the first ${term.outputBytes - term.outputTail.length} characters are not kept*\n\n` : "";
+      const exit = term.exited
+        ? term.signal
+          ? ` (${term.signal})`
+          : term.exitCode !== null && term.exitCode !== undefined
+            ? ` (exit ${term.exitCode})`
+            : ""
+        : " (still running)";
+      const cut =
+        term.outputBytes > term.outputTail.length
+          ? `*… the first ${term.outputBytes - term.outputTail.length} characters are not kept*\n\n`
+          : "";
       return `${cut}${fenced(plainOutput(term.outputTail), "text")}${exit ? `\n\n*terminal${exit}*` : ""}`;
     }
   }
@@ -111,7 +133,9 @@ function permissionWords(permission: ToolCallView["permission"]): string | undef
   if (!permission) return undefined;
   if (permission.outcome === "cancelled") return "permission cancelled";
   const by = permission.source === "policy" ? " by policy" : "";
-  const word = { allow_once: "allowed once", allow_always: "always allowed", reject_once: "rejected", reject_always: "always rejected" }[permission.optionKind ?? ""];
+  const word = { allow_once: "allowed once", allow_always: "always allowed", reject_once: "rejected", reject_always: "always rejected" }[
+    permission.optionKind ?? ""
+  ];
   return `${word ?? safeLine(permission.optionName ?? "answered")}${by}`;
 }
 
@@ -122,9 +146,12 @@ export function toolMarkdown(tool: ToolCallView, state: SessionState): string {
   const icon = STATUS_ICON[status] ?? "•";
   const facts = [tool.kind ?? "other", STATUS_WORD[status] ?? status, permissionWords(tool.permission)].filter(Boolean).join(" · ");
   const parts = [`**${icon} ${escapeInline(safeLine(display.title))}** · *${facts}*`];
-  const locations = tool.locations.map((l) => codeSpan(safeLine(`${relative(l.path, state.info?.cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`)));
+  const locations = tool.locations.map((l) =>
+    codeSpan(safeLine(`${relative(l.path, state.info?.cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`)),
+  );
   if (locations.length) parts.push(locations.join(" "));
-  if (display.command !== undefined && display.command.trim() !== display.title.trim()) parts.push(fenced(`$ ${safeText(display.command)}`, "sh"));
+  if (display.command !== undefined && display.command.trim() !== display.title.trim())
+    parts.push(fenced(`$ ${safeText(display.command)}`, "sh"));
   if (display.cwd !== undefined && display.cwd !== state.info?.cwd) parts.push(`in ${codeSpan(safeLine(display.cwd))}`);
   for (const block of display.blocks) {
     const md = blockMarkdown(block, state);
@@ -173,7 +200,11 @@ function itemMarkdown(item: TranscriptItem, state: SessionState, first: boolean)
       const text = safeText(item.text).replace(/\s+$/, "");
       if (item.internal) return `<details><summary>agent context</summary>\n\n${fenced(text, "text")}\n\n</details>`;
       const attachments = attachmentLines(item.blocks.slice(1));
-      return [`### › ${escapeInline(text.split("\n")[0] || "(empty prompt)")}`, ...(text.includes("\n") ? ["", quoted(text)] : []), ...(attachments.length ? ["", ...attachments] : [])].join("\n");
+      return [
+        `### › ${escapeInline(text.split("\n")[0] || "(empty prompt)")}`,
+        ...(text.includes("\n") ? ["", quoted(text)] : []),
+        ...(attachments.length ? ["", ...attachments] : []),
+      ].join("\n");
     }
     case "agent": {
       const text = safeText(item.text).trim();

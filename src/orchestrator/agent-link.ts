@@ -7,7 +7,10 @@ import type { ResolvedAgent } from "../agents/presets.js";
 
 /** An error a user can meet while starting an agent, with the agent's own last words. */
 export class AgentStartError extends Error {
-  constructor(message: string, readonly stderrTail: string) {
+  constructor(
+    message: string,
+    readonly stderrTail: string,
+  ) {
     super(stderrTail ? `${message}\n--- last lines of the agent's stderr ---\n${stderrTail}` : message);
   }
 }
@@ -79,7 +82,16 @@ export function startLimits(opts: AgentStartOptions, what: string): { abandoned:
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const abandoned = new Promise<never>((_, reject) => {
-    if (timeoutMs > 0) timer = setTimeout(() => reject(new StartAbandoned(`${what} did not answer initialize within ${timeoutMs / 1000} s (a slow agent can be given longer: --start-timeout <s>, or ui.startTimeoutSeconds in the config)`)), timeoutMs);
+    if (timeoutMs > 0)
+      timer = setTimeout(
+        () =>
+          reject(
+            new StartAbandoned(
+              `${what} did not answer initialize within ${timeoutMs / 1000} s (a slow agent can be given longer: --start-timeout <s>, or ui.startTimeoutSeconds in the config)`,
+            ),
+          ),
+        timeoutMs,
+      );
     onAbort = () => reject(new StartAbandoned(`the start of ${what} was abandoned`));
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -127,7 +139,10 @@ export class AgentLink implements AgentPort {
     } catch (err) {
       throw new AgentStartError(`could not start agent ${opts.agent.name}: ${(err as Error).message}`, "");
     }
-    const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg), onMalformed: (line, error) => trace?.malformed(line, error) });
+    const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, {
+      onMessage: (dir, msg) => trace?.message(dir, msg),
+      onMalformed: (line, error) => trace?.malformed(line, error),
+    });
     proc.exited.then((exit) => trace?.note(`agent process ${n} exited ${describeExit(exit)}`));
     const died = proc.exited.then((exit) => {
       throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
@@ -144,7 +159,8 @@ export class AgentLink implements AgentPort {
       trace?.close();
       if (err instanceof StartAbandoned) throw new AgentStartError(err.message, proc.stderrTail());
       if (err instanceof AgentStartError) throw err;
-      if (exit) throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
+      if (exit)
+        throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
       throw new AgentStartError(`agent ${opts.agent.name} failed to initialize: ${describeRpcError(err)}`, proc.stderrTail());
     } finally {
       cleanup();

@@ -1,11 +1,11 @@
-import type {
-  AgentCapabilities,
-  ContentBlock,
-  CreateElicitationResponse,
-  McpServer,
-  SessionNotification,
-} from "@agentclientprotocol/sdk";
-import { advertisesSteering, describeRpcError, type RequestControl, type SessionSetup, type TerminalHost } from "../acp/agent-connection.js";
+import type { AgentCapabilities, ContentBlock, CreateElicitationResponse, McpServer, SessionNotification } from "@agentclientprotocol/sdk";
+import {
+  advertisesSteering,
+  describeRpcError,
+  type RequestControl,
+  type SessionSetup,
+  type TerminalHost,
+} from "../acp/agent-connection.js";
 import type { WrittenFile } from "../acp/fs-handlers.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { FileVersion, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
@@ -74,10 +74,7 @@ export interface OrchestratorOptions {
  * `reopen`: whichever of those the agent supports, best first, falling back to the local log.
  */
 export type OpenMode =
-  | { kind: "new" }
-  | { kind: "load"; sessionId: string }
-  | { kind: "resume"; sessionId: string }
-  | { kind: "reopen"; sessionId: string };
+  { kind: "new" } | { kind: "load"; sessionId: string } | { kind: "resume"; sessionId: string } | { kind: "reopen"; sessionId: string };
 
 /** How long quitting waits for the cancel and the answers to reach the agent before stopping it. */
 const FLUSH_MS = 500;
@@ -131,7 +128,8 @@ export class Orchestrator {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.now = opts.now ?? Date.now;
     // Turn ids go on from the log's: a resumed run that said "t1" again would fold wrongly from disk.
-    for (const ev of opts.history ?? []) if (ev.type === "prompt_sent") this.turnCounter = Math.max(this.turnCounter, Number(/^t(\d+)$/.exec(ev.turnId)?.[1] ?? 0));
+    for (const ev of opts.history ?? [])
+      if (ev.type === "prompt_sent") this.turnCounter = Math.max(this.turnCounter, Number(/^t(\d+)$/.exec(ev.turnId)?.[1] ?? 0));
     this.permissions = new PermissionDesk(opts.policy, (ev) => this.dispatch(ev));
     this.questions = new QuestionDesk(opts.policy === "ask", (ev) => this.dispatch(ev));
   }
@@ -212,7 +210,11 @@ export class Orchestrator {
     try {
       next = reduceBatch(this.state, events, { transient: true });
     } catch (err) {
-      const failure: SessionEvent = { type: "failed", at: events[events.length - 1].at, message: `internal error handling a burst of ${events.length} events: ${(err as Error).message}` };
+      const failure: SessionEvent = {
+        type: "failed",
+        at: events[events.length - 1].at,
+        message: `internal error handling a burst of ${events.length} events: ${(err as Error).message}`,
+      };
       this.opts.sink?.append(failure);
       this.state = reduce(this.state, failure);
       this.publish(failure);
@@ -282,11 +284,14 @@ export class Orchestrator {
     if (this.timer && at >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.act();
-    }, Math.max(0, at - this.now()) + 5);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.act();
+      },
+      Math.max(0, at - this.now()) + 5,
+    );
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
@@ -315,7 +320,17 @@ export class Orchestrator {
     const link = this.opts.connect
       ? await this.opts.connect(hooks, withTerminals)
       : await startAgentLink(
-          { agent, cwd, traceFile: this.opts.traceFile, logFile: this.opts.logFile, terminals: withTerminals, mcpServers: this.opts.mcpServers, startTimeoutMs: this.opts.startTimeoutMs, signal: this.starting.signal, attempt: ++this.starts },
+          {
+            agent,
+            cwd,
+            traceFile: this.opts.traceFile,
+            logFile: this.opts.logFile,
+            terminals: withTerminals,
+            mcpServers: this.opts.mcpServers,
+            startTimeoutMs: this.opts.startTimeoutMs,
+            signal: this.starting.signal,
+            attempt: ++this.starts,
+          },
           hooks,
         );
     if (this.shuttingDown) {
@@ -323,10 +338,22 @@ export class Orchestrator {
       throw new Error("conch is quitting");
     }
     this.link = link;
-    this.dispatch({ type: "agent_ready", info: link.init.agentInfo, capabilities: link.init.agentCapabilities, ...(advertisesSteering(link.init) ? { steering: true } : {}) });
+    this.dispatch({
+      type: "agent_ready",
+      info: link.init.agentInfo,
+      capabilities: link.init.agentCapabilities,
+      ...(advertisesSteering(link.init) ? { steering: true } : {}),
+    });
     link.exited.then((exit) => {
       if (this.link !== link) return;
-      this.dispatch({ type: "agent_exited", code: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, expected: exit.expected || this.shuttingDown, ...(exit.reason ? { reason: exit.reason } : {}) });
+      this.dispatch({
+        type: "agent_exited",
+        code: exit.code,
+        signal: exit.signal,
+        stderrTail: exit.stderrTail,
+        expected: exit.expected || this.shuttingDown,
+        ...(exit.reason ? { reason: exit.reason } : {}),
+      });
       this.permissions.drop();
       this.questions.drop();
     });
@@ -336,7 +363,11 @@ export class Orchestrator {
       const chosen = reopenMode(caps, mode.sessionId, "replay");
       if (chosen.kind !== "load") this.foldHistory();
       if (chosen.kind === "new") {
-        this.dispatch({ type: "notice", level: "warning", text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory` });
+        this.dispatch({
+          type: "notice",
+          level: "warning",
+          text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
+        });
       }
       mode = chosen;
     }
@@ -367,17 +398,41 @@ export class Orchestrator {
         try {
           const resp = await this.request((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);
           this.dispatch({ type: "replay_ended", local });
-          this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "load" });
+          this.started({
+            ...base,
+            sessionId: mode.sessionId,
+            modes: resp.modes,
+            models: readModels(resp),
+            configOptions: resp.configOptions,
+            origin: "load",
+          });
         } catch (err) {
-          this.dispatch({ type: "replay_ended", error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}` });
+          this.dispatch({
+            type: "replay_ended",
+            error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`,
+          });
           throw err;
         }
       } else if (mode.kind === "resume") {
         const resp = await this.request((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
-        this.started({ ...base, sessionId: mode.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "resume" });
+        this.started({
+          ...base,
+          sessionId: mode.sessionId,
+          modes: resp.modes,
+          models: readModels(resp),
+          configOptions: resp.configOptions,
+          origin: "resume",
+        });
       } else {
         const resp = await this.request((ctl) => link.conn.newSession(cwd, setup, ctl), gaveUp);
-        this.started({ ...base, sessionId: resp.sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin: "new" });
+        this.started({
+          ...base,
+          sessionId: resp.sessionId,
+          modes: resp.modes,
+          models: readModels(resp),
+          configOptions: resp.configOptions,
+          origin: "new",
+        });
       }
     } catch (err) {
       const methods = link.init.authMethods ?? [];
@@ -458,7 +513,11 @@ export class Orchestrator {
     const dirs = this.opts.additionalDirectories ?? [];
     if (!dirs.length) return [];
     if (caps.sessionCapabilities?.additionalDirectories) return dirs;
-    this.dispatch({ type: "notice", level: "warning", text: `${this.opts.agent.name} does not take additional directories, so these were not passed: ${dirs.join(", ")}` });
+    this.dispatch({
+      type: "notice",
+      level: "warning",
+      text: `${this.opts.agent.name} does not take additional directories, so these were not passed: ${dirs.join(", ")}`,
+    });
     return [];
   }
 
@@ -467,7 +526,11 @@ export class Orchestrator {
     const { usable, skipped } = usableMcpServers(this.opts.mcpServers ?? [], caps);
     if (skipped.length) {
       const names = skipped.map((s) => `${s.name} (${"type" in s ? s.type : "stdio"})`).join(", ");
-      this.dispatch({ type: "notice", level: "warning", text: `${this.opts.agent.name} does not support these MCP servers' transports, so they were not passed: ${names}` });
+      this.dispatch({
+        type: "notice",
+        level: "warning",
+        text: `${this.opts.agent.name} does not support these MCP servers' transports, so they were not passed: ${names}`,
+      });
     }
     return usable;
   }
@@ -604,7 +667,8 @@ export class Orchestrator {
     const sid = this.state.info?.sessionId;
     const link = this.link;
     const turnId = pendingPrompts[pendingPrompts.length - 1] ?? currentTurnId;
-    if (!this.state.agent?.steering || !link || !sid || !turnId || (phase !== "prompting" && phase !== "draining")) return this.send(text, blocks);
+    if (!this.state.agent?.steering || !link || !sid || !turnId || (phase !== "prompting" && phase !== "draining"))
+      return this.send(text, blocks);
     const prompt = blocks ?? [{ type: "text", text }];
     link.conn.steer(sid, prompt).then(
       (result) => {
@@ -612,7 +676,11 @@ export class Orchestrator {
         else this.dispatch({ type: "steered", turnId, prompt });
       },
       (err) => {
-        this.dispatch({ type: "notice", level: "warning", text: `could not steer the message into the turn (${describeRpcError(err)}): it is queued instead` });
+        this.dispatch({
+          type: "notice",
+          level: "warning",
+          text: `could not steer the message into the turn (${describeRpcError(err)}): it is queued instead`,
+        });
         this.send(text, blocks);
       },
     );
@@ -660,7 +728,11 @@ export class Orchestrator {
 
   /** Answers one pending permission; the others stay pending. */
   answerPermission(key: string, optionId: string | null): void {
-    this.permissions.answer(key, optionId, this.state.permissions.find((p) => p.key === key));
+    this.permissions.answer(
+      key,
+      optionId,
+      this.state.permissions.find((p) => p.key === key),
+    );
   }
 
   /** Answers a question from the agent (`elicitation/create`). */
@@ -675,16 +747,28 @@ export class Orchestrator {
   setMode(modeId: string): Promise<void> {
     const configId = this.state.modeConfigId;
     if (configId) return this.setConfigOption(configId, modeId);
-    return this.settle(`switch to mode ${modeId}`, (sid, conn, ctl) => conn.setMode(sid, modeId, ctl), (sid) => ({
-      type: "update",
-      notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } },
-    }));
+    return this.settle(
+      `switch to mode ${modeId}`,
+      (sid, conn, ctl) => conn.setMode(sid, modeId, ctl),
+      (sid) => ({
+        type: "update",
+        notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } },
+      }),
+    );
   }
 
   /** `session/set_config_option` (a select's value id, or a boolean option's true/false); the agent's answer carries the new options. */
   setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    return this.settle(`set ${configId}`, (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl), (sid, resp) =>
-      resp?.configOptions ? { type: "update", notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } } } : undefined,
+    return this.settle(
+      `set ${configId}`,
+      (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl),
+      (sid, resp) =>
+        resp?.configOptions
+          ? {
+              type: "update",
+              notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } },
+            }
+          : undefined,
     );
   }
 
@@ -694,12 +778,21 @@ export class Orchestrator {
    */
   setModel(modelId: string): Promise<void> {
     const option = modelOption(this.state);
-    if (option && (!this.state.models || selectValues(option).some((v) => v.value === modelId))) return this.setConfigOption(option.id, modelId);
-    return this.settle(`switch to model ${modelId}`, (sid, conn, ctl) => conn.setModel(sid, modelId, ctl), () => ({ type: "notice", level: "info", text: `model: ${modelId}` }));
+    if (option && (!this.state.models || selectValues(option).some((v) => v.value === modelId)))
+      return this.setConfigOption(option.id, modelId);
+    return this.settle(
+      `switch to model ${modelId}`,
+      (sid, conn, ctl) => conn.setModel(sid, modelId, ctl),
+      () => ({ type: "notice", level: "info", text: `model: ${modelId}` }),
+    );
   }
 
   /** One settings request to the agent: what it changed becomes an event, a refusal an error notice. */
-  private async settle<R>(what: string, call: (sid: string, conn: AgentPort["conn"], ctl: RequestControl) => Promise<R>, changed: (sid: string, resp: R) => SessionEventInput | undefined): Promise<void> {
+  private async settle<R>(
+    what: string,
+    call: (sid: string, conn: AgentPort["conn"], ctl: RequestControl) => Promise<R>,
+    changed: (sid: string, resp: R) => SessionEventInput | undefined,
+  ): Promise<void> {
     const sid = this.state.info?.sessionId;
     const link = this.link;
     if (!sid || !link) return;
@@ -740,13 +833,18 @@ export class Orchestrator {
       try {
         await this.request((ctl) => link.conn.closeSession(old, ctl));
       } catch (err) {
-        this.dispatch({ type: "notice", level: "warning", text: `the agent did not close the old session ${old}: ${describeRpcError(err)}` });
+        this.dispatch({
+          type: "notice",
+          level: "warning",
+          text: `the agent did not close the old session ${old}: ${describeRpcError(err)}`,
+        });
       }
     }
     this.openMode = { kind: "new" };
     await this.openSession().catch(() => undefined);
     const sid = this.state.info?.sessionId;
-    if (sid && sid !== old) this.dispatch({ type: "notice", level: "info", text: `new session ${sid}${closes ? ` (the agent closed ${old})` : ""}` });
+    if (sid && sid !== old)
+      this.dispatch({ type: "notice", level: "info", text: `new session ${sid}${closes ? ` (the agent closed ${old})` : ""}` });
   }
 
   /**
@@ -755,7 +853,8 @@ export class Orchestrator {
    */
   async fork(): Promise<void> {
     const caps = this.link?.init.agentCapabilities?.sessionCapabilities as { fork?: unknown } | undefined;
-    if (this.link && !caps?.fork) return this.dispatch({ type: "notice", level: "error", text: `${this.opts.agent.name} cannot fork sessions` });
+    if (this.link && !caps?.fork)
+      return this.dispatch({ type: "notice", level: "error", text: `${this.opts.agent.name} cannot fork sessions` });
     const refused = this.cannotLeave("fork");
     if (refused) return this.dispatch({ type: "notice", level: "error", text: refused });
     const link = this.link!;
@@ -766,8 +865,18 @@ export class Orchestrator {
     try {
       const resp = await this.request((ctl) => link.conn.forkSession(old, this.opts.cwd, this.setup(), ctl));
       this.openMode = { kind: "new" };
-      this.started({ ...info, sessionId: resp.sessionId, modes: resp.modes ?? info.modes, configOptions: resp.configOptions ?? info.configOptions, origin: "fork" });
-      this.dispatch({ type: "notice", level: "info", text: `forked: this is session ${resp.sessionId}, a copy of ${old} (which stays as it was: conch -r ${old})` });
+      this.started({
+        ...info,
+        sessionId: resp.sessionId,
+        modes: resp.modes ?? info.modes,
+        configOptions: resp.configOptions ?? info.configOptions,
+        origin: "fork",
+      });
+      this.dispatch({
+        type: "notice",
+        level: "info",
+        text: `forked: this is session ${resp.sessionId}, a copy of ${old} (which stays as it was: conch -r ${old})`,
+      });
     } catch (err) {
       // Back to the session that was: nothing changed at the agent.
       this.left.delete(old);
@@ -783,7 +892,8 @@ export class Orchestrator {
   async logout(): Promise<void> {
     const link = this.link;
     if (!link) return;
-    if (!link.init.agentCapabilities?.auth?.logout) return this.dispatch({ type: "notice", level: "error", text: `${this.opts.agent.name} does not offer a logout` });
+    if (!link.init.agentCapabilities?.auth?.logout)
+      return this.dispatch({ type: "notice", level: "error", text: `${this.opts.agent.name} does not offer a logout` });
     const refused = this.cannotLeave("log out");
     if (refused) return this.dispatch({ type: "notice", level: "error", text: refused });
     try {
@@ -798,7 +908,11 @@ export class Orchestrator {
     // A command line is named by its program ("node"): the agent's own name says more.
     const name = this.state.info?.agentName ?? this.opts.agent.name;
     if (!methods.length) {
-      return this.dispatch({ type: "notice", level: "warning", text: `logged out of ${name}; it offers no login method here: log in outside conch, then /restart` });
+      return this.dispatch({
+        type: "notice",
+        level: "warning",
+        text: `logged out of ${name}; it offers no login method here: log in outside conch, then /restart`,
+      });
     }
     this.dispatch({ type: "auth_required", methods, message: `logged out of ${name}: log in again to go on` });
   }

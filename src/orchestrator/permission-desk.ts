@@ -24,7 +24,9 @@ export class PermissionDesk {
     this.emit({ type: "permission_asked", key, request: req });
     const byPolicy = answerByPolicy(this.policy, req, this.rememberedKinds);
     if (byPolicy) {
-      const outcome: RequestPermissionOutcome = byPolicy.option ? { outcome: "selected", optionId: byPolicy.option.optionId } : { outcome: "cancelled" };
+      const outcome: RequestPermissionOutcome = byPolicy.option
+        ? { outcome: "selected", optionId: byPolicy.option.optionId }
+        : { outcome: "cancelled" };
       this.emit({ type: "permission_answered", key, outcome, source: "policy" });
       return Promise.resolve({ outcome });
     }

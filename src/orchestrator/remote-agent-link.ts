@@ -40,7 +40,13 @@ export class RemoteAgentLink implements AgentPort {
   }
 
   private ended(): AgentExit {
-    this.exit ??= { code: null, signal: null, stderrTail: "", expected: this.stopping, reason: this.stopping ? undefined : `the connection to ${this.url} was lost` };
+    this.exit ??= {
+      code: null,
+      signal: null,
+      stderrTail: "",
+      expected: this.stopping,
+      reason: this.stopping ? undefined : `the connection to ${this.url} was lost`,
+    };
     this.trace?.note(`connection to ${this.url} closed`);
     this.trace?.close();
     return this.exit;
@@ -53,20 +59,34 @@ export class RemoteAgentLink implements AgentPort {
     const redactor = new Redactor(secretsPassedToAgent(undefined, opts.mcpServers));
     let trace: TraceWriter | undefined;
     try {
-      trace = opts.traceFile ? new TraceWriter(opts.traceFile, redactor, (message) => hooks.onNotice("warning", message), `connecting to ${redactor.text(remote.url)}`, (opts.attempt ?? 1) > 1) : undefined;
+      trace = opts.traceFile
+        ? new TraceWriter(
+            opts.traceFile,
+            redactor,
+            (message) => hooks.onNotice("warning", message),
+            `connecting to ${redactor.text(remote.url)}`,
+            (opts.attempt ?? 1) > 1,
+          )
+        : undefined;
     } catch (err) {
       throw new AgentStartError(`could not open the trace file ${opts.traceFile}: ${(err as Error).message}`, "");
     }
     let conn: AgentConnection;
     try {
-      conn = new AgentConnection({ stream: openStream(remote.url, remote.transport) }, hooks, { onMessage: (dir, msg) => trace?.message(dir, msg), onMalformed: (line, error) => trace?.malformed(line, error) });
+      conn = new AgentConnection({ stream: openStream(remote.url, remote.transport) }, hooks, {
+        onMessage: (dir, msg) => trace?.message(dir, msg),
+        onMalformed: (line, error) => trace?.malformed(line, error),
+      });
     } catch (err) {
       trace?.close();
       throw new AgentStartError(`could not connect to ${remote.url}: ${(err as Error).message}`, "");
     }
     const closed = conn.conn.closed.then(() => {
       const why = conn.conn.signal.reason instanceof Error ? `: ${conn.conn.signal.reason.message}` : "";
-      throw new AgentStartError(`could not reach the agent at ${remote.url} (the connection closed before it answered initialize${why})`, "");
+      throw new AgentStartError(
+        `could not reach the agent at ${remote.url} (the connection closed before it answered initialize${why})`,
+        "",
+      );
     });
     const { abandoned, cleanup } = startLimits(opts, `the agent at ${remote.url}`);
     try {

@@ -112,7 +112,10 @@ export class SessionRecorder implements EventSink {
       preLocked?.release();
       const lock = acquireSessionLock(id, this.meta.root);
       if (!lock.ok) {
-        this.stopRecording(`session ${id} is open in another conch (pid ${lock.heldByPid ?? "?"}): this one does not record it, so what happens here is not saved`, "error");
+        this.stopRecording(
+          `session ${id} is open in another conch (pid ${lock.heldByPid ?? "?"}): this one does not record it, so what happens here is not saved`,
+          "error",
+        );
         return;
       }
       release = lock.release;
@@ -121,7 +124,10 @@ export class SessionRecorder implements EventSink {
     try {
       this.log = (this.meta.openLog ?? openSessionLog<SessionEvent>)(id, this.meta.root);
     } catch (err) {
-      this.stopRecording(`the session log for ${id} cannot be opened (${describe(err)}): this session goes on, but is not saved`, "warning");
+      this.stopRecording(
+        `the session log for ${id} cannot be opened (${describe(err)}): this session goes on, but is not saved`,
+        "warning",
+      );
       return;
     }
     this.sessionId = id;
@@ -130,7 +136,18 @@ export class SessionRecorder implements EventSink {
     this.held = [];
     for (const ev of held) this.write(ev);
     const now = new Date(at).toISOString();
-    this.index({ id, agent: this.meta.agent, agentCommand: this.meta.agentCommand, cwd: this.meta.cwd, createdAt: now, updatedAt: now, messageCount: 0 }, true);
+    this.index(
+      {
+        id,
+        agent: this.meta.agent,
+        agentCommand: this.meta.agentCommand,
+        cwd: this.meta.cwd,
+        createdAt: now,
+        updatedAt: now,
+        messageCount: 0,
+      },
+      true,
+    );
   }
 
   /** Set once a log was left for another session's. */
@@ -257,7 +274,11 @@ export class SessionRecorder implements EventSink {
         return upsertSession(rec, root);
       })
       .catch((err: unknown) => {
-        this.reportOnce("index", "warning", `the session index could not be updated (${describe(err)}); \`conch sessions\` rebuilds it from the session logs`);
+        this.reportOnce(
+          "index",
+          "warning",
+          `the session index could not be updated (${describe(err)}); \`conch sessions\` rebuilds it from the session logs`,
+        );
       });
   }
 
@@ -269,7 +290,11 @@ export class SessionRecorder implements EventSink {
     try {
       this.log.sync();
     } catch (err) {
-      this.reportOnce("log", "warning", `the session log ${this.log.path} cannot be written (${describe(err)}): the session goes on, and what is not saved yet is kept in memory`);
+      this.reportOnce(
+        "log",
+        "warning",
+        `the session log ${this.log.path} cannot be written (${describe(err)}): the session goes on, and what is not saved yet is kept in memory`,
+      );
     }
     const s = this.state?.();
     if (!s?.info || s.info.sessionId !== this.sessionId) return;
@@ -290,7 +315,10 @@ export class SessionRecorder implements EventSink {
     this.sync();
     await this.indexing;
     if (this.backlog.length > 0) {
-      this.notify("error", `the session log ${this.log?.path} could not be written: the last ${this.backlog.length} events of this run are not saved`);
+      this.notify(
+        "error",
+        `the session log ${this.log?.path} could not be written: the last ${this.backlog.length} events of this run are not saved`,
+      );
       this.backlog = [];
     }
     try {

@@ -12,12 +12,16 @@ export function readModels(resp: unknown): ModelState | undefined {
   if (!m || typeof m !== "object") return undefined;
   const r = m as { currentModelId?: unknown; availableModels?: unknown };
   if (typeof r.currentModelId !== "string") return undefined;
-  return { currentModelId: r.currentModelId, availableModels: Array.isArray(r.availableModels) ? (r.availableModels as ModelState["availableModels"]) : [] };
+  return {
+    currentModelId: r.currentModelId,
+    availableModels: Array.isArray(r.availableModels) ? (r.availableModels as ModelState["availableModels"]) : [],
+  };
 }
 
 /** MCP servers an agent can take: stdio always; http and sse only when it advertises them. */
 export function usableMcpServers(servers: McpServer[], caps: AgentCapabilities): { usable: McpServer[]; skipped: McpServer[] } {
-  const ok = (s: McpServer) => !("type" in s) || (s.type === "http" ? !!caps.mcpCapabilities?.http : s.type === "sse" ? !!caps.mcpCapabilities?.sse : true);
+  const ok = (s: McpServer) =>
+    !("type" in s) || (s.type === "http" ? !!caps.mcpCapabilities?.http : s.type === "sse" ? !!caps.mcpCapabilities?.sse : true);
   return { usable: servers.filter(ok), skipped: servers.filter((s) => !ok(s)) };
 }
 
@@ -25,7 +29,11 @@ export function usableMcpServers(servers: McpServer[], caps: AgentCapabilities):
  * How to open an existing session with this agent: `session/load` (it replays the transcript) or
  * `session/resume` (it does not), in the preferred order, else a new session.
  */
-export function reopenMode(caps: AgentCapabilities, sessionId: string, prefer: "replay" | "no-replay"): { kind: "load" | "resume"; sessionId: string } | { kind: "new" } {
+export function reopenMode(
+  caps: AgentCapabilities,
+  sessionId: string,
+  prefer: "replay" | "no-replay",
+): { kind: "load" | "resume"; sessionId: string } | { kind: "new" } {
   const canResume = !!(caps.sessionCapabilities as { resume?: unknown } | undefined)?.resume;
   const order: ("load" | "resume")[] = prefer === "replay" ? ["load", "resume"] : ["resume", "load"];
   for (const kind of order) {

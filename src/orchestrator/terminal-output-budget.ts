@@ -42,7 +42,15 @@ export class TerminalOutputBudget {
   admit(ev: TerminalOutput): TerminalOutput[] {
     let b = this.terminals.get(ev.terminalId);
     if (!b) {
-      b = { logged: 0, held: [], heldLength: 0, dropped: 0, heldAt: ev.at, flushEveryMs: FIRST_TAIL_FLUSH_MS, nextFlushAt: ev.at + FIRST_TAIL_FLUSH_MS };
+      b = {
+        logged: 0,
+        held: [],
+        heldLength: 0,
+        dropped: 0,
+        heldAt: ev.at,
+        flushEveryMs: FIRST_TAIL_FLUSH_MS,
+        nextFlushAt: ev.at + FIRST_TAIL_FLUSH_MS,
+      };
       this.terminals.set(ev.terminalId, b);
     }
     const room = Math.max(0, LOGGED_HEAD_CHARS - b.logged);

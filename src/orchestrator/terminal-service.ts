@@ -1,4 +1,14 @@
-import { RequestError, type CreateTerminalRequest, type CreateTerminalResponse, type KillTerminalRequest, type ReleaseTerminalRequest, type TerminalOutputRequest, type TerminalOutputResponse, type WaitForTerminalExitRequest, type WaitForTerminalExitResponse } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type CreateTerminalRequest,
+  type CreateTerminalResponse,
+  type KillTerminalRequest,
+  type ReleaseTerminalRequest,
+  type TerminalOutputRequest,
+  type TerminalOutputResponse,
+  type WaitForTerminalExitRequest,
+  type WaitForTerminalExitResponse,
+} from "@agentclientprotocol/sdk";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import type { ClientTerminal } from "../terminals/client-terminal.js";
@@ -22,7 +32,10 @@ export class RegistryTerminalService implements TerminalService {
   private buffers = new Map<string, string>();
   private flushTimer?: NodeJS.Timeout;
 
-  constructor(private readonly emit: (ev: SessionEventInput) => void, root: string) {
+  constructor(
+    private readonly emit: (ev: SessionEventInput) => void,
+    root: string,
+  ) {
     this.registry = new TerminalRegistry({ root });
   }
 
@@ -55,7 +68,10 @@ export class RegistryTerminalService implements TerminalService {
   /** Runs an agent's login command in a pane the user types into (not confined: it is the user's own). */
   async runLogin(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }> {
     const env = Object.entries(command.env ?? {}).map(([name, value]) => ({ name, value }));
-    const term = await this.registry.createClientTerminal({ command: command.command, args: command.args, env, cwd }, { confineCwd: false });
+    const term = await this.registry.createClientTerminal(
+      { command: command.command, args: command.args, env, cwd },
+      { confineCwd: false },
+    );
     this.mirror(term, command.command, command.args);
     return term.waitForExit();
   }

@@ -46,7 +46,9 @@ export function quietPeriod(state: SessionState, timing: TurnTiming = DEFAULT_TI
   if (ownTurn && !reportsBack(state)) return { until: last + timing.quietMs, reason: "agent_turn" };
   if (profileOf(state).turns.endsAtResponse) return undefined;
   const afterBackground = state.backgroundEndedAt !== undefined && state.backgroundEndedAt >= (state.drainStartedAt ?? 0);
-  return afterBackground ? { until: last + timing.backgroundQuietMs, reason: "background" } : { until: last + timing.quietMs, reason: "streaming" };
+  return afterBackground
+    ? { until: last + timing.backgroundQuietMs, reason: "background" }
+    : { until: last + timing.quietMs, reason: "streaming" };
 }
 
 /**

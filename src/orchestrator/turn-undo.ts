@@ -78,9 +78,17 @@ function asText(bytes: Buffer): FileText {
 function unseenLines(state: SessionState, turnId: string): string[] {
   const work = unseenWork(state, turnId);
   const lines: string[] = [];
-  const few = (xs: string[]) => xs.slice(0, 3).map((x) => `\`${shownPath(state, x)}\``).join(", ") + (xs.length > 3 ? ` and ${xs.length - 3} more` : "");
-  if (work.edits.length) lines.push(`the agent's own tools edited ${few(work.edits)}: conch did not see those writes, so undo cannot put them back`);
-  if (work.commands.length) lines.push(`the turn ran ${work.commands.length === 1 ? "a command" : `${work.commands.length} commands`} (${few(work.commands)}): what ${work.commands.length === 1 ? "it" : "they"} changed is not undone`);
+  const few = (xs: string[]) =>
+    xs
+      .slice(0, 3)
+      .map((x) => `\`${shownPath(state, x)}\``)
+      .join(", ") + (xs.length > 3 ? ` and ${xs.length - 3} more` : "");
+  if (work.edits.length)
+    lines.push(`the agent's own tools edited ${few(work.edits)}: conch did not see those writes, so undo cannot put them back`);
+  if (work.commands.length)
+    lines.push(
+      `the turn ran ${work.commands.length === 1 ? "a command" : `${work.commands.length} commands`} (${few(work.commands)}): what ${work.commands.length === 1 ? "it" : "they"} changed is not undone`,
+    );
   return lines;
 }
 
@@ -88,7 +96,13 @@ function listTurns(state: SessionState, turns: TurnEdits[]): string[] {
   return turns
     .slice()
     .reverse()
-    .map((t) => `${t.turnId} · ${t.label} · ${t.files.length} file${t.files.length === 1 ? "" : "s"}: ${t.files.slice(0, 3).map((f) => shownPath(state, f.path)).join(", ")}${t.files.length > 3 ? ", …" : ""}`);
+    .map(
+      (t) =>
+        `${t.turnId} · ${t.label} · ${t.files.length} file${t.files.length === 1 ? "" : "s"}: ${t.files
+          .slice(0, 3)
+          .map((f) => shownPath(state, f.path))
+          .join(", ")}${t.files.length > 3 ? ", …" : ""}`,
+    );
 }
 
 /**
@@ -98,7 +112,8 @@ function listTurns(state: SessionState, turns: TurnEdits[]): string[] {
 function lastTurn(state: SessionState, turns: TurnEdits[]): { turnId: string; blocked?: string } {
   const newest = turns[turns.length - 1];
   const since = state.turns.find((t) => t.id === newest.turnId)?.startedAt;
-  const blocked = since === undefined ? undefined : state.turns.filter((t) => t.startedAt > since && unseenWork(state, t.id).edits.length > 0).pop();
+  const blocked =
+    since === undefined ? undefined : state.turns.filter((t) => t.startedAt > since && unseenWork(state, t.id).edits.length > 0).pop();
   return { turnId: newest.turnId, blocked: blocked?.id };
 }
 
@@ -109,7 +124,10 @@ async function planFile(state: SessionState, edit: FileEdit, io: UndoIo): Promis
   if (edit.lost) return skip(`its earlier content was not kept: ${edit.lost}`);
   if (!edit.after.sha256) return skip("what the agent wrote is not known");
   // Some agents (opencode) write the file themselves, then hand conch the same content: nothing to go back to.
-  if (edit.before?.sha256 === edit.after.sha256) return skip("conch saw no change: it already held what the agent sent (an agent that writes files itself first, as opencode does, leaves conch nothing to go back to)");
+  if (edit.before?.sha256 === edit.after.sha256)
+    return skip(
+      "conch saw no change: it already held what the agent sent (an agent that writes files itself first, as opencode does, leaves conch nothing to go back to)",
+    );
   if (!isInside(await realpath(io.cwd).catch(() => io.cwd), edit.path)) return skip("it is outside the session's folder");
   let current;
   try {
@@ -119,12 +137,19 @@ async function planFile(state: SessionState, edit: FileEdit, io: UndoIo): Promis
   }
   if (current.kind === "none") return skip(edit.before === null ? "it is gone already" : "it was deleted since the agent wrote it");
   if (current.kind === "too_large" || contentHash(current.bytes) !== edit.after.sha256) {
-    return skip(edit.laterTurn ? `turn ${edit.laterTurn} changed it later: undo that turn first` : "it changed since the agent wrote it (by you or another program)");
+    return skip(
+      edit.laterTurn
+        ? `turn ${edit.laterTurn} changed it later: undo that turn first`
+        : "it changed since the agent wrote it (by you or another program)",
+    );
   }
   const now = asText(current.bytes);
   if (edit.before === null) return { path: edit.path, shown, action: "delete", now, expect: edit.after.sha256 };
   const bytes = edit.before.sha256 ? io.store.get(edit.sessionId ?? io.sessionId, edit.before.sha256) : undefined;
-  if (!bytes) return skip(`its earlier content is no longer kept (undo keeps the newest ${PRE_IMAGE_MAX_SESSION_BYTES / (1024 * 1024)} MiB of each session)`);
+  if (!bytes)
+    return skip(
+      `its earlier content is no longer kept (undo keeps the newest ${PRE_IMAGE_MAX_SESSION_BYTES / (1024 * 1024)} MiB of each session)`,
+    );
   return { path: edit.path, shown, action: "restore", now, restored: asText(bytes), bytes, expect: edit.after.sha256 };
 }
 
@@ -138,7 +163,13 @@ export async function planUndo(state: SessionState, ref: string, io: UndoIo): Pr
   const wanted = ref.trim();
   if (turns.length === 0) {
     const last = [...state.turns].reverse().find((t) => unseenWork(state, t.id).edits.length > 0);
-    return { kind: "message", lines: ["no turn has edits that conch can undo: undo covers the files an agent writes through conch (fs/write_text_file)", ...(last ? unseenLines(state, last.id) : [])] };
+    return {
+      kind: "message",
+      lines: [
+        "no turn has edits that conch can undo: undo covers the files an agent writes through conch (fs/write_text_file)",
+        ...(last ? unseenLines(state, last.id) : []),
+      ],
+    };
   }
   let turnId: string | undefined;
   if (!wanted) {
@@ -146,7 +177,13 @@ export async function planUndo(state: SessionState, ref: string, io: UndoIo): Pr
     if (last.blocked) {
       return {
         kind: "message",
-        lines: [`the last turn that changed files (${last.blocked}) did it with the agent's own tools, which conch cannot undo`, ...unseenLines(state, last.blocked), "", "turns conch can undo (/undo <turn>):", ...listTurns(state, turns)],
+        lines: [
+          `the last turn that changed files (${last.blocked}) did it with the agent's own tools, which conch cannot undo`,
+          ...unseenLines(state, last.blocked),
+          "",
+          "turns conch can undo (/undo <turn>):",
+          ...listTurns(state, turns),
+        ],
       };
     }
     turnId = last.turnId;
@@ -154,7 +191,11 @@ export async function planUndo(state: SessionState, ref: string, io: UndoIo): Pr
     const found = findTurn(state, wanted);
     turnId = turns.find((t) => t.turnId === found)?.turnId;
     if (!turnId) {
-      return { kind: "message", error: true, lines: [`no turn "${wanted}" with edits conch can undo; these have some (/undo <turn>):`, ...listTurns(state, turns)] };
+      return {
+        kind: "message",
+        error: true,
+        lines: [`no turn "${wanted}" with edits conch can undo; these have some (/undo <turn>):`, ...listTurns(state, turns)],
+      };
     }
   }
   if (!turnId) return { kind: "message", lines: ["turns with edits conch can undo (/undo <turn>):", ...listTurns(state, turns)] };
@@ -192,7 +233,11 @@ export async function applyUndo(plan: UndoPlan, io: UndoIo): Promise<UndoOutcome
         out.restored.push(file.path);
       }
     } catch (err) {
-      out.skipped.push({ path: file.path, shown: file.shown, reason: `it could not be ${file.action === "delete" ? "deleted" : "written"} (${(err as Error).message})` });
+      out.skipped.push({
+        path: file.path,
+        shown: file.shown,
+        reason: `it could not be ${file.action === "delete" ? "deleted" : "written"} (${(err as Error).message})`,
+      });
     }
   }
   return out;

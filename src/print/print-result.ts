@@ -33,13 +33,23 @@ export interface PrintResult {
 
 /** The turns of this run: from the first prompt this process sent (history excluded). */
 function runTurnIds(state: SessionState, fromTurn: number): Set<string> {
-  return new Set(state.turns.slice(fromTurn).filter((t) => t.origin !== "history").map((t) => t.id));
+  return new Set(
+    state.turns
+      .slice(fromTurn)
+      .filter((t) => t.origin !== "history")
+      .map((t) => t.id),
+  );
 }
 
 /** Permission requests a policy refused during this run. */
 export function deniedByPolicy(state: SessionState, turns: Set<string>): PrintResult["permissionsDenied"] {
   return Object.values(state.toolCalls)
-    .filter((t) => turns.has(t.turnId) && t.permission?.source === "policy" && (t.permission.optionKind?.startsWith("reject") || t.permission.outcome === "cancelled"))
+    .filter(
+      (t) =>
+        turns.has(t.turnId) &&
+        t.permission?.source === "policy" &&
+        (t.permission.optionKind?.startsWith("reject") || t.permission.outcome === "cancelled"),
+    )
     .map((t) => ({ toolCallId: t.toolCallId, title: t.title }));
 }
 
@@ -60,7 +70,10 @@ export function exitedAfterAnswer(state: SessionState, fromTurn: number, exit: A
 }
 
 /** The exit code a run ends with, from how its prompt turn ended. */
-export function exitCodeFor(stopReason: StopReason | null, opts: { error?: string | null; denied: number; timedOut: boolean; interrupted: boolean }): number {
+export function exitCodeFor(
+  stopReason: StopReason | null,
+  opts: { error?: string | null; denied: number; timedOut: boolean; interrupted: boolean },
+): number {
   if (opts.interrupted) return EXIT.interrupted;
   if (opts.timedOut) return EXIT.timeout;
   if (opts.error) return EXIT.error;
@@ -83,7 +96,15 @@ export function exitCodeFor(stopReason: StopReason | null, opts: { error?: strin
 /** Builds the result of a print run from the session state. Pure. */
 export function buildPrintResult(
   state: SessionState,
-  opts: { fromTurn: number; startedAt: number; now: number; timedOut: boolean; interrupted: boolean; error?: string | null; agentExit?: AgentExitFacts },
+  opts: {
+    fromTurn: number;
+    startedAt: number;
+    now: number;
+    timedOut: boolean;
+    interrupted: boolean;
+    error?: string | null;
+    agentExit?: AgentExitFacts;
+  },
 ): PrintResult {
   const turns = runTurnIds(state, opts.fromTurn);
   const promptTurn = state.turns.slice(opts.fromTurn).find((t) => t.origin === "user");
@@ -92,7 +113,7 @@ export function buildPrintResult(
     .filter((i) => i.kind === "agent" && turns.has(i.turnId))
     .map((i) => (i as { text: string }).text)
     .join("\n\n");
-  const error = opts.error ?? (failed ? state.failure?.message ?? "the session failed" : promptTurn?.error ?? null);
+  const error = opts.error ?? (failed ? (state.failure?.message ?? "the session failed") : (promptTurn?.error ?? null));
   const denied = deniedByPolicy(state, turns);
   const stopReason = promptTurn?.stopReason ?? null;
   return {
@@ -105,7 +126,13 @@ export function buildPrintResult(
     context: state.usage ?? null,
     toolCalls: Object.values(state.toolCalls)
       .filter((t) => turns.has(t.turnId))
-      .map((t) => ({ id: t.toolCallId, title: t.title, kind: t.kind ?? null, status: displayStatus(t), durationMs: t.endedAt !== undefined ? t.endedAt - t.startedAt : null })),
+      .map((t) => ({
+        id: t.toolCallId,
+        title: t.title,
+        kind: t.kind ?? null,
+        status: displayStatus(t),
+        durationMs: t.endedAt !== undefined ? t.endedAt - t.startedAt : null,
+      })),
     permissionsDenied: denied,
     durationMs: opts.now - opts.startedAt,
     exitCode: exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted }),

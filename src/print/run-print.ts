@@ -36,7 +36,11 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
     prepared = await prepareSession(opts, opts.policy);
   } catch (err) {
     io.err(`conch: ${(err as Error).message}\n`);
-    return err instanceof SessionNotFoundError ? EXIT.sessionNotFound : err instanceof UsageError || err instanceof ConfigError ? EXIT.usage : EXIT.error;
+    return err instanceof SessionNotFoundError
+      ? EXIT.sessionNotFound
+      : err instanceof UsageError || err instanceof ConfigError
+        ? EXIT.usage
+        : EXIT.error;
   }
   const { orchestrator: orch, recorder, mode } = prepared;
   let fromTurn = 0;
@@ -68,17 +72,27 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   const finish = async (): Promise<number> => {
     for (const c of cancelTimers) c();
     unsubscribe();
-    const result: PrintResult = buildPrintResult(orch.state, { fromTurn, startedAt, now: Date.now(), timedOut, interrupted, error: startError, agentExit });
+    const result: PrintResult = buildPrintResult(orch.state, {
+      fromTurn,
+      startedAt,
+      now: Date.now(),
+      timedOut,
+      interrupted,
+      error: startError,
+      agentExit,
+    });
     if (opts.outputFormat === "text") {
       text.finish();
       // stderr is a person's terminal more often than not: the agent's words there go through the gate.
       if (result.error) io.err(`conch: ${safeText(result.error)}\n`);
       const tail = result.error ? orch.state.failure?.stderrTail : undefined;
       if (tail) io.err(`--- last lines of the agent's stderr ---\n${safeText(tail)}\n`);
-      for (const d of result.permissionsDenied) io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
+      for (const d of result.permissionsDenied)
+        io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
       if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
     } else {
-      if (result.error && orch.state.failure?.stderrTail) (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
+      if (result.error && orch.state.failure?.stderrTail)
+        (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
       io.out(`${JSON.stringify(result, null, opts.outputFormat === "json" ? 2 : undefined)}\n`);
     }
     await orch.shutdown();
@@ -139,7 +153,11 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   orch.send(opts.prompt);
   // Done when our prompt's turn was sent and the session is idle again (it may wait in the queue
   // behind a turn that is still draining, e.g. right after a resume), or the session failed.
-  const done = orch.until((s) => s.phase === "failed" || (s.phase === "idle" && (s.queue.length === 0 || interrupted || timedOut) && (ourTurnSent(s) || interrupted || timedOut)));
+  const done = orch.until(
+    (s) =>
+      s.phase === "failed" ||
+      (s.phase === "idle" && (s.queue.length === 0 || interrupted || timedOut) && (ourTurnSent(s) || interrupted || timedOut)),
+  );
   const grace = () => Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
   await Promise.race([done, timedOutPromise.then(grace)]);
   if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await grace();

@@ -14,7 +14,15 @@ export interface TextStreamOptions {
   raw: boolean;
 }
 
-const FINAL: ReadonlySet<ToolDisplayStatus> = new Set(["completed", "failed", "cancelled", "rejected", "stalled", "unknown", "interrupted"]);
+const FINAL: ReadonlySet<ToolDisplayStatus> = new Set([
+  "completed",
+  "failed",
+  "cancelled",
+  "rejected",
+  "stalled",
+  "unknown",
+  "interrupted",
+]);
 
 /**
  * Streams a session in `--output-format text`: the agent's message text to stdout as it grows,
@@ -66,7 +74,8 @@ export class TextStream {
       if (this.toolSeen.get(tool.toolCallId) !== status) {
         const first = !this.toolSeen.has(tool.toolCallId);
         this.toolSeen.set(tool.toolCallId, status);
-        if (first || status !== "pending") this.sinks.err(`[tool] ${safeLine(tool.title || tool.toolCallId)} (${tool.kind ?? "other"}): ${status}\n`);
+        if (first || status !== "pending")
+          this.sinks.err(`[tool] ${safeLine(tool.title || tool.toolCallId)} (${tool.kind ?? "other"}): ${status}\n`);
       }
       return !FINAL.has(status);
     }

@@ -65,7 +65,10 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
       lastSeq: d.s.seq,
       lastAt: d.at,
       // A live update after a resume, or a sign of life after a stall, ends the local guess.
-      localStatus: old.localStatus === "stalled" || ((old.localStatus === "unknown" || old.localStatus === "interrupted") && !history) ? undefined : old.localStatus,
+      localStatus:
+        old.localStatus === "stalled" || ((old.localStatus === "unknown" || old.localStatus === "interrupted") && !history)
+          ? undefined
+          : old.localStatus,
     };
   }
   const terminalId = terminalIdFromContent(fields);

@@ -45,7 +45,14 @@ export function currentTurn(d: Draft, history: boolean): string {
   return d.openTurn(d.nextId("a"), "agent", false);
 }
 
-function appendChunk(d: Draft, profile: AgentProfile, kind: "agent" | "thought" | "user", block: ContentBlock, messageId: string | null | undefined, history: boolean): void {
+function appendChunk(
+  d: Draft,
+  profile: AgentProfile,
+  kind: "agent" | "thought" | "user",
+  block: ContentBlock,
+  messageId: string | null | undefined,
+  history: boolean,
+): void {
   let text = contentText(block);
   if (text === "") return;
   const blockBreak = d.s.blockBreak === true;
@@ -55,7 +62,8 @@ function appendChunk(d: Draft, profile: AgentProfile, kind: "agent" | "thought" 
     item.kind === kind && (!messageId || !("messageId" in item) || !item.messageId || item.messageId === messageId);
   // A user chunk with no prompt in flight can only be replayed history (gemini replays after its load response).
   const hist = kind === "user" && d.s.pendingPrompts.length === 0 ? true : history;
-  const turnId = kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
+  const turnId =
+    kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
   const internal = kind === "user" && profile.isInternalUserText(text);
   // Replayed internal context is its own message, never glued to the prompt.
   const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
@@ -96,7 +104,8 @@ function applyIdentifiedPlan(d: Draft, u: SessionUpdate, history: boolean): bool
     const planId = planIdOf(u as unknown as PlanRemoved);
     const shown = [...d.s.items].reverse().find((i) => i.kind === "plan" && i.planId === planId);
     if (shown && shown.kind === "plan" && shown.entries === d.s.plan) d.s.plan = undefined;
-    if (!history) d.addItem({ kind: "notice", id: d.nextId("i"), turnId: d.s.currentTurnId, level: "info", text: "the agent removed its plan" });
+    if (!history)
+      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: d.s.currentTurnId, level: "info", text: "the agent removed its plan" });
     return true;
   }
   return false;
@@ -162,7 +171,8 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
       const tool = d.tool(sig.toolCallId);
       if (!tool || isFinalStatus(tool)) return;
       d.setTool({ ...tool, status: sig.exitCode === 0 ? "completed" : "failed", detached: false, endedAt: d.at });
-      if (tool.terminalId && s.terminals[tool.terminalId] && !s.terminals[tool.terminalId].exited) exitTerminal(d, tool.terminalId, sig.exitCode, null);
+      if (tool.terminalId && s.terminals[tool.terminalId] && !s.terminals[tool.terminalId].exited)
+        exitTerminal(d, tool.terminalId, sig.exitCode, null);
       if (s.pendingPrompts.length === 0) s.backgroundEndedAt = d.at;
       return;
     }
@@ -190,7 +200,8 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       const before = d.tool(u.toolCallId);
       const tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
       // Work ending with no prompt in flight is background work ending: see the quiet period.
-      if (!history && d.s.pendingPrompts.length === 0 && isFinalStatus(tool) && !(before && isFinalStatus(before))) d.s.backgroundEndedAt = d.at;
+      if (!history && d.s.pendingPrompts.length === 0 && isFinalStatus(tool) && !(before && isFinalStatus(before)))
+        d.s.backgroundEndedAt = d.at;
       return;
     }
     case "plan":
@@ -219,7 +230,13 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     }
     case "compaction_update":
-      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: d.s.currentTurnId, level: "info", text: `context compaction ${u.status}${u.error ? `: ${u.error}` : ""}` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        turnId: d.s.currentTurnId,
+        level: "info",
+        text: `context compaction ${u.status}${u.error ? `: ${u.error}` : ""}`,
+      });
       return;
     case "compaction_summary_chunk":
       appendChunk(d, profile, "thought", u.content, undefined, history);

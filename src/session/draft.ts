@@ -1,4 +1,12 @@
-import { isFinalStatus, itemPosition, type SessionState, type ToolCallView, type TranscriptItem, type Turn, type TurnOrigin } from "./state.js";
+import {
+  isFinalStatus,
+  itemPosition,
+  type SessionState,
+  type ToolCallView,
+  type TranscriptItem,
+  type Turn,
+  type TurnOrigin,
+} from "./state.js";
 
 /**
  * A shallow copy of the state that the reducer's helpers change in place. Every collection is
@@ -32,7 +40,12 @@ export class Draft {
   private own<K extends keyof SessionState>(key: K): NonNullable<SessionState[K]> {
     if (!this.copied.has(key)) {
       const v = this.s[key];
-      if (!this.transient) (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v) ? [...v] : v instanceof Set ? new Set(v) : { ...(v as object) };
+      if (!this.transient)
+        (this.s as unknown as Record<string, unknown>)[key] = Array.isArray(v)
+          ? [...v]
+          : v instanceof Set
+            ? new Set(v)
+            : { ...(v as object) };
       this.copied.add(key);
     }
     return this.s[key] as NonNullable<SessionState[K]>;

@@ -142,8 +142,4 @@ export type SessionEvent =
   | { type: "restarted"; at: number };
 
 /** An event type without its payload-independent fields, for callers that stamp time later. */
-export type SessionEventInput = SessionEvent extends infer E
-  ? E extends { at: number }
-    ? Omit<E, "at">
-    : never
-  : never;
+export type SessionEventInput = SessionEvent extends infer E ? (E extends { at: number } ? Omit<E, "at"> : never) : never;

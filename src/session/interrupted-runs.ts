@@ -8,7 +8,13 @@ export const INTERRUPTED_TURN = "conch stopped before this turn ended (it was ki
 function closingEvents(s: SessionState, at: number): SessionEvent[] {
   return [
     ...s.permissions.map((p): SessionEvent => ({ type: "permission_withdrawn", at, key: p.key })),
-    ...s.questions.map((q): SessionEvent => ({ type: "question_answered", at, key: q.key, response: { action: "cancel" }, source: "cancel" })),
+    ...s.questions.map((q): SessionEvent => ({
+      type: "question_answered",
+      at,
+      key: q.key,
+      response: { action: "cancel" },
+      source: "cancel",
+    })),
     ...s.pendingPrompts.map((turnId): SessionEvent => ({ type: "prompt_response", at, turnId, error: INTERRUPTED_TURN })),
   ];
 }

@@ -40,18 +40,34 @@ export function openWork(state: SessionState): OpenWorkItem[] {
   for (const p of state.permissions) {
     out.push({ kind: "permission", id: p.key, label: p.request.toolCall.title ?? p.toolCallId, since: p.askedAt, stallable: false });
   }
-  for (const q of state.questions) out.push({ kind: "permission", id: q.key, label: q.request.message, since: q.askedAt, stallable: false });
+  for (const q of state.questions)
+    out.push({ kind: "permission", id: q.key, label: q.request.message, since: q.askedAt, stallable: false });
   for (const id of state.openToolIds) {
     const tool = state.toolCalls[id];
     if (tool.detached) continue;
-    out.push({ kind: "tool", id: tool.toolCallId, label: tool.title || tool.toolCallId, since: tool.lastAt ?? tool.startedAt, toolCallId: tool.toolCallId, stallable: true });
+    out.push({
+      kind: "tool",
+      id: tool.toolCallId,
+      label: tool.title || tool.toolCallId,
+      since: tool.lastAt ?? tool.startedAt,
+      toolCallId: tool.toolCallId,
+      stallable: true,
+    });
   }
   const tasks = awaitedTasks(state);
   const taskCalls = new Set(tasks.map((t) => t.toolCallId));
   for (const task of tasks) {
     const tool = task.toolCallId ? state.toolCalls[task.toolCallId] : undefined;
     const since = Math.max(task.startedAt, task.endedAt ?? 0, tool?.lastAt ?? 0);
-    out.push({ kind: "report", id: task.taskId, label: task.label, since, toolCallId: task.toolCallId, stallable: true, ended: task.endedAt !== undefined });
+    out.push({
+      kind: "report",
+      id: task.taskId,
+      label: task.label,
+      since,
+      toolCallId: task.toolCallId,
+      stallable: true,
+      ended: task.endedAt !== undefined,
+    });
   }
   for (const term of Object.values(state.terminals)) {
     if (term.exited) continue;
@@ -62,14 +78,22 @@ export function openWork(state: SessionState): OpenWorkItem[] {
     if (tool && taskCalls.has(tool.toolCallId)) continue;
     // Replayed history: a finished call's pane that never got an exit is not running now.
     if (term.history && (!tool || isFinalStatus(tool))) continue;
-    out.push({ kind: "terminal", id: term.terminalId, label: term.command ?? tool?.title ?? term.terminalId, since: term.lastAt ?? tool?.lastAt ?? 0, toolCallId: tool?.toolCallId, stallable: true });
+    out.push({
+      kind: "terminal",
+      id: term.terminalId,
+      label: term.command ?? tool?.title ?? term.terminalId,
+      since: term.lastAt ?? tool?.lastAt ?? 0,
+      toolCallId: tool?.toolCallId,
+      stallable: true,
+    });
   }
   if (state.pendingPrompts.length === 0 && reportsBack(state)) {
     const own = state.turns.find((t) => t.origin === "agent" && t.endedAt === undefined);
     if (own) out.push({ kind: "agent_turn", id: own.id, label: "its own turn", since: state.lastAgentActivityAt, stallable: true });
   }
   if (state.agentState === "running" || state.agentState === "requires_action" || (state.agentBackground ?? 0) > 0) {
-    const label = state.agentState === "idle" ? `${state.agentBackground} background task${state.agentBackground === 1 ? "" : "s"}` : state.agentState!;
+    const label =
+      state.agentState === "idle" ? `${state.agentBackground} background task${state.agentBackground === 1 ? "" : "s"}` : state.agentState!;
     out.push({ kind: "agent_state", id: "agent", label, since: state.lastAgentActivityAt, stallable: true });
   }
   return out;
@@ -82,14 +106,28 @@ export function describeOpenWork(items: OpenWorkItem[], agent = "the agent"): st
   const perms = items.filter((i) => i.kind === "permission").length;
   if (perms) parts.push(`${perms} permission${perms > 1 ? "s" : ""} waiting`);
   for (const r of items.filter((i) => i.kind === "report")) {
-    parts.push(r.ended ? `waiting for ${agent}'s report on \`${r.label}\`` : `\`${r.label}\` running in the background (${agent} reports back when it ends)`);
+    parts.push(
+      r.ended
+        ? `waiting for ${agent}'s report on \`${r.label}\``
+        : `\`${r.label}\` running in the background (${agent} reports back when it ends)`,
+    );
   }
   if (items.some((i) => i.kind === "agent_turn")) parts.push(`${agent} is working on its own`);
   const state = items.find((i) => i.kind === "agent_state");
-  if (state) parts.push(state.label === "running" ? `${agent} is working` : state.label === "requires_action" ? `${agent} waits for you` : `${agent} reports ${state.label} running`);
+  if (state)
+    parts.push(
+      state.label === "running"
+        ? `${agent} is working`
+        : state.label === "requires_action"
+          ? `${agent} waits for you`
+          : `${agent} reports ${state.label} running`,
+    );
   const running = items.filter((i) => i.kind === "tool" || i.kind === "terminal");
   if (running.length) {
-    const labels = running.slice(0, 2).map((i) => i.label).join(", ");
+    const labels = running
+      .slice(0, 2)
+      .map((i) => i.label)
+      .join(", ");
     const more = running.length > 2 ? ` (+${running.length - 2} more)` : "";
     parts.push(`${running.length} background ${running.length > 1 ? "tasks" : "task"} running: ${labels}${more}`);
   }

@@ -80,24 +80,48 @@ function applyStall(d: Draft, kind: OpenWorkKind, id: string): void {
       const tool = term.toolCallId ? d.tool(term.toolCallId) : undefined;
       if (tool && !tool.localStatus) d.setTool({ ...tool, localStatus: "stalled" });
       else d.terminals()[id] = { ...term, exited: true, exitCode: null, signal: null };
-      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `no output from \`${term.command ?? id}\` for a long while: no longer waiting for it` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        turnId: s.currentTurnId,
+        level: "warning",
+        text: `no output from \`${term.command ?? id}\` for a long while: no longer waiting for it`,
+      });
       return;
     }
     case "report": {
       const task = s.background[id];
       if (!task || task.reportedAt !== undefined || task.abandonedAt !== undefined) return;
       d.background()[id] = { ...task, abandonedAt: d.at };
-      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `${agent} has not reported on \`${task.label}\`: no longer waiting for it` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        turnId: s.currentTurnId,
+        level: "warning",
+        text: `${agent} has not reported on \`${task.label}\`: no longer waiting for it`,
+      });
       return;
     }
     case "agent_turn":
       endAgentTurns(d);
-      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `${agent} went silent during its own turn: no longer waiting for it` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        turnId: s.currentTurnId,
+        level: "warning",
+        text: `${agent} went silent during its own turn: no longer waiting for it`,
+      });
       return;
     case "agent_state":
       s.agentState = "idle";
       s.agentBackground = undefined;
-      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "warning", text: `${agent} still says it is working but has been silent: no longer waiting for it` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        turnId: s.currentTurnId,
+        level: "warning",
+        text: `${agent} still says it is working but has been silent: no longer waiting for it`,
+      });
       return;
     case "permission":
       return;
@@ -108,7 +132,6 @@ function applyStall(d: Draft, kind: OpenWorkKind, id: string): void {
 function endOpenTurns(d: Draft): void {
   for (const t of d.s.turns) if (t.endedAt === undefined && t.origin !== "user") d.patchTurn(t.id, { endedAt: d.at });
 }
-
 
 function goIdle(d: Draft): void {
   d.s.phase = "idle";
@@ -188,7 +211,19 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     }
     case "file_written":
-      s.writes = [...(s.writes ?? []), { turnId: ev.turnId, label: turnLabel(s, ev.turnId), path: ev.path, before: ev.before, after: ev.after, ...(ev.lost ? { lost: ev.lost } : {}), sessionId: s.info?.sessionId, at: ev.at }];
+      s.writes = [
+        ...(s.writes ?? []),
+        {
+          turnId: ev.turnId,
+          label: turnLabel(s, ev.turnId),
+          path: ev.path,
+          before: ev.before,
+          after: ev.after,
+          ...(ev.lost ? { lost: ev.lost } : {}),
+          sessionId: s.info?.sessionId,
+          at: ev.at,
+        },
+      ];
       break;
     case "edits_undone":
       s.undone = { ...s.undone, [ev.turnId]: [...(s.undone?.[ev.turnId] ?? []), ...ev.restored, ...ev.deleted] };
@@ -196,7 +231,15 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "steered":
       // The message joins the turn it was steered into, after what the agent has said so far.
-      d.addItem({ kind: "user", id: d.nextId("i"), turnId: ev.turnId, text: ev.prompt.map(contentText).join(""), blocks: ev.prompt, history: false, steered: true });
+      d.addItem({
+        kind: "user",
+        id: d.nextId("i"),
+        turnId: ev.turnId,
+        text: ev.prompt.map(contentText).join(""),
+        blocks: ev.prompt,
+        history: false,
+        steered: true,
+      });
       s.lastAgentActivityAt = ev.at;
       break;
     case "prompt_response": {
@@ -244,7 +287,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
         d.setTool({ ...tool, permission: { outcome: "cancelled", source: "agent" } });
         break;
       }
-      const option = ev.outcome.outcome === "selected" ? p.options.find((o) => o.optionId === (ev.outcome as { optionId: string }).optionId) : undefined;
+      const option =
+        ev.outcome.outcome === "selected" ? p.options.find((o) => o.optionId === (ev.outcome as { optionId: string }).optionId) : undefined;
       const rejected = option?.kind === "reject_once" || option?.kind === "reject_always";
       const cancelled = ev.outcome.outcome === "cancelled";
       const closeAs = rejected ? "rejected" : cancelled ? "cancelled" : undefined;
@@ -259,7 +303,13 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "question_asked": {
       d.questions().push({ key: ev.key, request: ev.request, askedAt: ev.at });
       const message = ev.request.message;
-      d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: "info", text: `${s.info?.agentName ?? "the agent"} asks: ${message}` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        turnId: s.currentTurnId,
+        level: "info",
+        text: `${s.info?.agentName ?? "the agent"} asks: ${message}`,
+      });
       s.lastAgentActivityAt = ev.at;
       break;
     }
@@ -324,7 +374,13 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     }
     case "terminal_started":
-      openTerminal(d, { terminalId: ev.terminalId, source: "client", command: [ev.command, ...ev.args].join(" "), cwd: ev.cwd, history: false });
+      openTerminal(d, {
+        terminalId: ev.terminalId,
+        source: "client",
+        command: [ev.command, ...ev.args].join(" "),
+        cwd: ev.cwd,
+        history: false,
+      });
       break;
     case "terminal_output": {
       appendTerminalOutput(d, ev.terminalId, ev.data);
@@ -341,7 +397,10 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "agent_exited":
       if (ev.expected) break;
-      s.failure = { message: ev.reason ?? `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`, stderrTail: ev.stderrTail };
+      s.failure = {
+        message: ev.reason ?? `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`,
+        stderrTail: ev.stderrTail,
+      };
       for (const id of s.pendingPrompts) d.patchTurn(id, { endedAt: ev.at, error: s.failure.message });
       s.pendingPrompts = [];
       s.permissions = [];
@@ -353,7 +412,12 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       for (const t of Object.values(s.terminals)) if (!t.exited && t.source === "display") exitTerminal(d, t.terminalId, null, null);
       s.phase = "failed";
       endOpenTurns(d);
-      d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: `${s.failure.message}${ev.stderrTail ? `\n${ev.stderrTail}` : ""}` });
+      d.addItem({
+        kind: "notice",
+        id: d.nextId("i"),
+        level: "error",
+        text: `${s.failure.message}${ev.stderrTail ? `\n${ev.stderrTail}` : ""}`,
+      });
       break;
     case "failed":
       s.failure = { message: ev.message, stderrTail: s.failure?.stderrTail };

@@ -21,7 +21,11 @@ export function deriveModes(s: SessionState): void {
     const flat = Array.isArray(entry.options) ? (entry.options as (typeof entry)[]) : [entry];
     for (const v of flat) {
       if (typeof v.value !== "string") continue;
-      values.push({ id: v.value, name: typeof v.name === "string" ? v.name : v.value, description: typeof v.description === "string" ? v.description : null });
+      values.push({
+        id: v.value,
+        name: typeof v.name === "string" ? v.name : v.value,
+        description: typeof v.description === "string" ? v.description : null,
+      });
     }
   }
   s.modes = { currentModeId: String(option.currentValue), availableModes: values };

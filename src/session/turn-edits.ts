@@ -62,7 +62,13 @@ export function turnsWithEdits(state: SessionState): TurnEdits[] {
     if (known) {
       known.after = w.after;
     } else {
-      const edit: FileEdit = { path: w.path, before: w.before, after: w.after, sessionId: w.sessionId, ...(w.lost ? { lost: w.lost } : {}) };
+      const edit: FileEdit = {
+        path: w.path,
+        before: w.before,
+        after: w.after,
+        sessionId: w.sessionId,
+        ...(w.lost ? { lost: w.lost } : {}),
+      };
       turn.byPath.set(w.path, edit);
       turn.files.push(edit);
     }

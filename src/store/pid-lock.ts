@@ -73,10 +73,7 @@ export interface WaitForPidLockOptions extends PidLockOptions {
 }
 
 /** Take the lock at `lockPath`, waiting (with backoff) up to `timeoutMs`; returns its release. */
-export async function acquirePidLock(
-  lockPath: string,
-  options: WaitForPidLockOptions,
-): Promise<() => void> {
+export async function acquirePidLock(lockPath: string, options: WaitForPidLockOptions): Promise<() => void> {
   const deadline = Date.now() + options.timeoutMs;
   let delayMs = 2;
   for (;;) {

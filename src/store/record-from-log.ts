@@ -43,7 +43,15 @@ export function recordFromLog(path: string): SessionRecord | undefined {
       const { sessionId, cwd, agentName } = ev.info ?? {};
       if (typeof sessionId !== "string" || typeof cwd !== "string") return;
       const at = isoAt(ev.at) ?? new Date(0).toISOString();
-      record = { id: sessionId, agent: typeof agentName === "string" ? agentName : "unknown", agentCommand: [], cwd, createdAt: at, updatedAt: at, messageCount: 0 };
+      record = {
+        id: sessionId,
+        agent: typeof agentName === "string" ? agentName : "unknown",
+        agentCommand: [],
+        cwd,
+        createdAt: at,
+        updatedAt: at,
+        messageCount: 0,
+      };
     } else if (ev.type === "prompt_sent" && record) {
       prompts++;
       if (record.title === undefined && Array.isArray(ev.prompt)) {
@@ -57,13 +65,20 @@ export function recordFromLog(path: string): SessionRecord | undefined {
     }
   });
   if (!record) return undefined;
-  return { ...record, updatedAt: lastAt ?? record.updatedAt, messageCount: prompts + answers, ...(lastStopReason ? { lastStopReason } : {}) };
+  return {
+    ...record,
+    updatedAt: lastAt ?? record.updatedAt,
+    messageCount: prompts + answers,
+    ...(lastStopReason ? { lastStopReason } : {}),
+  };
 }
 
 /** The event logs in `dir` (`*.jsonl`), by file name. */
 export function logFilesIn(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((name) => name.endsWith(".jsonl")).map((name) => join(dir, name));
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => join(dir, name));
   } catch {
     return [];
   }

@@ -40,10 +40,7 @@ const TEMP_FILE = /^index\.json\..+\.tmp$/;
  * Create or update the record `update.id` and return it. `updatedAt` defaults to now; a new
  * record needs `agent`, `agentCommand` and `cwd`.
  */
-export async function upsertSession(
-  update: SessionRecordUpdate,
-  root: string = resolveStateDir(),
-): Promise<SessionRecord> {
+export async function upsertSession(update: SessionRecordUpdate, root: string = resolveStateDir()): Promise<SessionRecord> {
   return withIndexLock(root, async () => {
     const read = await readIndex(root);
     const records = read.records;
@@ -58,30 +55,19 @@ export async function upsertSession(
 }
 
 /** Every session, newest first; with `cwd`, only those started in that directory. */
-export async function listSessions(
-  filter: { cwd?: string } = {},
-  root: string = resolveStateDir(),
-): Promise<SessionRecord[]> {
+export async function listSessions(filter: { cwd?: string } = {}, root: string = resolveStateDir()): Promise<SessionRecord[]> {
   const { records } = await readIndex(root);
   const cwd = filter.cwd === undefined ? undefined : resolve(filter.cwd);
-  return records
-    .filter((record) => cwd === undefined || resolve(record.cwd) === cwd)
-    .sort(newestFirst);
+  return records.filter((record) => cwd === undefined || resolve(record.cwd) === cwd).sort(newestFirst);
 }
 
 /** Resolve a session id or a unique prefix of one. */
-export async function findSession(
-  idOrPrefix: string,
-  root: string = resolveStateDir(),
-): Promise<SessionLookup<SessionRecord>> {
+export async function findSession(idOrPrefix: string, root: string = resolveStateDir()): Promise<SessionLookup<SessionRecord>> {
   return lookupSession(await listSessions({}, root), idOrPrefix);
 }
 
 /** The most recently updated session started in `cwd`, for a bare `--resume`. */
-export async function latestInCwd(
-  cwd: string,
-  root: string = resolveStateDir(),
-): Promise<SessionRecord | undefined> {
+export async function latestInCwd(cwd: string, root: string = resolveStateDir()): Promise<SessionRecord | undefined> {
   return (await listSessions({ cwd }, root))[0];
 }
 
@@ -93,10 +79,7 @@ export async function deleteSession(id: string, root: string = resolveStateDir()
   ensureStateDir(root);
   const sessionLock = acquireSessionLock(id, root);
   if (!sessionLock.ok) {
-    const holder =
-      sessionLock.heldByPid === undefined
-        ? "another conch process"
-        : `conch process ${sessionLock.heldByPid}`;
+    const holder = sessionLock.heldByPid === undefined ? "another conch process" : `conch process ${sessionLock.heldByPid}`;
     throw new Error(`Session ${id} is open in ${holder}; close it there before deleting it.`);
   }
   try {
@@ -114,14 +97,8 @@ export async function deleteSession(id: string, root: string = resolveStateDir()
   }
 }
 
-function mergeRecord(
-  existing: SessionRecord | undefined,
-  update: SessionRecordUpdate,
-  now: string,
-): SessionRecord {
-  const defined = Object.fromEntries(
-    Object.entries(update).filter(([, value]) => value !== undefined),
-  ) as SessionRecordUpdate;
+function mergeRecord(existing: SessionRecord | undefined, update: SessionRecordUpdate, now: string): SessionRecord {
+  const defined = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined)) as SessionRecordUpdate;
   if (existing) {
     const merged = { ...existing, updatedAt: now, ...defined };
     return { ...merged, cwd: resolve(merged.cwd) };
@@ -142,11 +119,7 @@ function mergeRecord(
 }
 
 function newestFirst(a: SessionRecord, b: SessionRecord): number {
-  return (
-    Date.parse(b.updatedAt) - Date.parse(a.updatedAt) ||
-    Date.parse(b.createdAt) - Date.parse(a.createdAt) ||
-    a.id.localeCompare(b.id)
-  );
+  return Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || Date.parse(b.createdAt) - Date.parse(a.createdAt) || a.id.localeCompare(b.id);
 }
 
 /** Run a read-modify-write of the index while holding `index.lock`, so no process loses another's update. */

@@ -93,7 +93,10 @@ export class SessionLogWriter<T extends object> {
         if (line === undefined) throw new Error("not JSON");
         lines.push(line);
       } catch (error) {
-        skipped.push({ event, error: new Error(`Cannot record a session event of type ${describeType(event)}: ${String(error)}`, { cause: error }) });
+        skipped.push({
+          event,
+          error: new Error(`Cannot record a session event of type ${describeType(event)}: ${String(error)}`, { cause: error }),
+        });
       }
     }
     if (lines.length === 0) return skipped;
@@ -137,10 +140,7 @@ export class SessionLogWriter<T extends object> {
 }
 
 /** Open the log of session `id` under the state dir for appending, creating dirs as needed. */
-export function openSessionLog<T extends object>(
-  id: string,
-  root: string = resolveStateDir(),
-): SessionLogWriter<T> {
+export function openSessionLog<T extends object>(id: string, root: string = resolveStateDir()): SessionLogWriter<T> {
   ensureStateDir(root);
   return SessionLogWriter.open<T>(sessionLogPath(id, root));
 }
@@ -156,12 +156,7 @@ export interface SessionLogContents<T> {
 
 /** Whether a parsed line is an event: a plain object with a string `type`. */
 export function looksLikeEvent(value: unknown): value is { type: string } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof (value as { type?: unknown }).type === "string"
-  );
+  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string";
 }
 
 /**

@@ -12,9 +12,7 @@ export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (override) return resolve(override);
   // xdg-basedir reads the environment once at import; an explicit env (tests) wins over it.
   const base =
-    env === process.env
-      ? (xdgState ?? join(homedir(), ".local", "state"))
-      : (env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"));
+    env === process.env ? (xdgState ?? join(homedir(), ".local", "state")) : (env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"));
   return join(base, "conch");
 }
 

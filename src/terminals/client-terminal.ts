@@ -9,7 +9,16 @@ import { OutputLog } from "./output-log.js";
 import { watchChildExit } from "./child-exit-watch.js";
 import { PtyExitDrain } from "./pty-exit-drain.js";
 import { signalName } from "./process-group.js";
-import { newProcessTag, PROCESS_TAG_VAR, processRoot, processTreeAlive, signalProcessTree, trackProcessTree, type ProcessRoot, type TreeMember } from "./process-tree.js";
+import {
+  newProcessTag,
+  PROCESS_TAG_VAR,
+  processRoot,
+  processTreeAlive,
+  signalProcessTree,
+  trackProcessTree,
+  type ProcessRoot,
+  type TreeMember,
+} from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { ScreenMirror } from "./screen-mirror.js";
 
@@ -187,7 +196,6 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
       // The PTY can close between the exit of the command and our exit event.
     }
   }
-
 
   private handleData(raw: string): void {
     const data = this.exitDrain.take(raw);

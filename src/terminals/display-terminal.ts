@@ -65,5 +65,4 @@ export class DisplayTerminal extends TerminalEvents implements Terminal {
   resize(cols: number, rows: number): void {
     this.screen.resize(cols, rows);
   }
-
 }

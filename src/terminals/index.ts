@@ -4,7 +4,14 @@ export { DisplayTerminal, type DisplayTerminalOptions } from "./display-terminal
 export type { Unsubscribe } from "./listener-set.js";
 export { DEFAULT_OUTPUT_BYTE_LIMIT } from "./output-log.js";
 export type { ExitStatus, Terminal, TerminalKind } from "./terminal.js";
-export { hasTerminalMeta, readTerminalMeta, type TerminalExitMeta, type TerminalInfoMeta, type TerminalMeta, type TerminalOutputMeta } from "./terminal-meta.js";
+export {
+  hasTerminalMeta,
+  readTerminalMeta,
+  type TerminalExitMeta,
+  type TerminalInfoMeta,
+  type TerminalMeta,
+  type TerminalOutputMeta,
+} from "./terminal-meta.js";
 export {
   TerminalRegistry,
   type AnyTerminal,
@@ -12,4 +19,11 @@ export {
   type TerminalRegistryChange,
   type TerminalRegistryOptions,
 } from "./terminal-registry.js";
-export { TerminalScreen, type ScreenColor, type ScreenLine, type ScreenSegment, type SnapshotOptions, type TerminalScreenOptions } from "./terminal-screen.js";
+export {
+  TerminalScreen,
+  type ScreenColor,
+  type ScreenLine,
+  type ScreenSegment,
+  type SnapshotOptions,
+  type TerminalScreenOptions,
+} from "./terminal-screen.js";

@@ -27,7 +27,8 @@ export class OutputLog {
 
   /** `limit` is in UTF-8 bytes; null or undefined uses {@link DEFAULT_OUTPUT_BYTE_LIMIT}. */
   constructor(limit?: number | null) {
-    this.limit = limit === null || limit === undefined || !Number.isFinite(limit) ? DEFAULT_OUTPUT_BYTE_LIMIT : Math.max(0, Math.floor(limit));
+    this.limit =
+      limit === null || limit === undefined || !Number.isFinite(limit) ? DEFAULT_OUTPUT_BYTE_LIMIT : Math.max(0, Math.floor(limit));
   }
 
   /** Appends output, then drops whole characters from the front until it fits the limit. */

@@ -63,7 +63,14 @@ function readStat(pid: number): ProcStat | undefined {
   }
   // "pid (comm) state ppid pgrp session ... starttime(22) ..."; comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), sid: Number(fields[3]), start: fields[19] ?? "", zombie: fields[0] === "Z" || fields[0] === "X" };
+  return {
+    pid,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    sid: Number(fields[3]),
+    start: fields[19] ?? "",
+    zombie: fields[0] === "Z" || fields[0] === "X",
+  };
 }
 
 function readTable(): ProcStat[] | undefined {
@@ -120,7 +127,7 @@ export function collectProcessTree(root: ProcessRoot): TreeMember[] {
   const ours = rootIsOurs(root);
   if (ours) groups.add(root.pid);
   for (const p of candidates) if ((ours && p.pid === root.pid) || (root.tag && carriesTag(p.pid, root.tag))) add(p);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of candidates) {
       if (found.has(p.pid)) continue;

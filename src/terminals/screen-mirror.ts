@@ -2,7 +2,15 @@ import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import type { FromScreenThread, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
 import { screenThread, type ScreenThread } from "./screen-thread.js";
 import type { ScreenView } from "./terminal.js";
-import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_SCROLLBACK, positiveInt, type ScreenLine, type SnapshotOptions, type TerminalScreenOptions } from "./terminal-screen.js";
+import {
+  DEFAULT_COLS,
+  DEFAULT_ROWS,
+  DEFAULT_SCROLLBACK,
+  positiveInt,
+  type ScreenLine,
+  type SnapshotOptions,
+  type TerminalScreenOptions,
+} from "./terminal-screen.js";
 
 /**
  * A client terminal's screen as the main thread sees it: the emulator runs on the screen thread
@@ -105,7 +113,10 @@ export class ScreenMirror implements ScreenView {
       if (rows > this.tailRows) this.ask(rows, this.askedWindow);
       return [...this.tail.slice(Math.max(0, this.tail.length - rows)), ...notice];
     }
-    const wanted: ScreenWindow = { offset: Math.min(Math.max(0, Math.floor(options.scrollOffset ?? 0)), this.baseY), rows: positiveInt(options.rows, this.height) };
+    const wanted: ScreenWindow = {
+      offset: Math.min(Math.max(0, Math.floor(options.scrollOffset ?? 0)), this.baseY),
+      rows: positiveInt(options.rows, this.height),
+    };
     if (!sameWindow(this.askedWindow, wanted)) this.ask(this.tailRows, wanted);
     // Until the asked rows arrive: the window shown before, or the live bottom.
     return [...(this.window?.lines ?? this.tail.slice(Math.max(0, this.tail.length - wanted.rows))), ...notice];
@@ -226,7 +237,14 @@ export class ScreenMirror implements ScreenView {
   }
 
   private lastText(): string {
-    return this.tail.map((line) => line.map((segment) => segment.text).join("").trimEnd()).join("\n");
+    return this.tail
+      .map((line) =>
+        line
+          .map((segment) => segment.text)
+          .join("")
+          .trimEnd(),
+      )
+      .join("\n");
   }
 }
 

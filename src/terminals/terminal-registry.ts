@@ -59,7 +59,10 @@ export class TerminalRegistry {
    * `confineCwd` (the default) the real cwd must be inside the session root. Throws an Error for the
    * agent when the cwd is refused or missing, or the program does not exist.
    */
-  async createClientTerminal(params: CreateClientTerminalParams, { confineCwd = true }: { confineCwd?: boolean } = {}): Promise<ClientTerminal> {
+  async createClientTerminal(
+    params: CreateClientTerminalParams,
+    { confineCwd = true }: { confineCwd?: boolean } = {},
+  ): Promise<ClientTerminal> {
     this.assertOpen();
     const cwd = await resolveWorkingDirectory(params.cwd, this.root, confineCwd);
     this.assertOpen();

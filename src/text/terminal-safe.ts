@@ -9,7 +9,8 @@
 // ESC followed by: CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST),
 // or any other single character; and the 8-bit forms of CSI, OSC and the string introducers.
 // eslint-disable-next-line no-control-regex
-const SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[^[\]PX^_]?|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?|[\u0090\u0098\u009e\u009f][^\u009c]*\u009c?/g;
+const SEQUENCE =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[^[\]PX^_]?|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?|[\u0090\u0098\u009e\u009f][^\u009c]*\u009c?/g;
 // eslint-disable-next-line no-control-regex
 const SGR = /^\u001b\[[0-9;:]*m$/;
 // C0 controls but tab and line feed, DEL, and the C1 range.
@@ -33,11 +34,7 @@ function suspicious(text: string): boolean {
  */
 export function safeText(text: string): string {
   if (!suspicious(text)) return text;
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(SEQUENCE, REMOVED_MARK)
-    .replace(CONTROL, REMOVED_MARK)
-    .replace(BIDI, "");
+  return text.replace(/\r\n?/g, "\n").replace(SEQUENCE, REMOVED_MARK).replace(CONTROL, REMOVED_MARK).replace(BIDI, "");
 }
 
 /**

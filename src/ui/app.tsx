@@ -153,7 +153,13 @@ export function App(props: AppProps): React.ReactElement {
 
   const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);
   const commands = useMemo(() => allSlashCommands(state.commands), [state.commands]);
-  const status = describeStatus(state, { agentName, launch: launchView, runningTerminal: shell.runningTerminals.length > 0, terminalFocused: shell.focus === "terminal", timing: session.timing });
+  const status = describeStatus(state, {
+    agentName,
+    launch: launchView,
+    runningTerminal: shell.runningTerminals.length > 0,
+    terminalFocused: shell.focus === "terminal",
+    timing: session.timing,
+  });
   const focused = shell.terminalFocus ? access?.get(shell.terminalFocus.id) : undefined;
   const busy = isBusy(state);
   // A prompt's height is only known after it is painted; a short live tail keeps that first frame on screen.
@@ -167,10 +173,26 @@ export function App(props: AppProps): React.ReactElement {
   return (
     <Box flexDirection="column" width={width}>
       {shell.search && libsReady ? (
-        <SearchView state={state} query={shell.search.query} hits={shell.searchHits} selected={shell.searchIndex} scroll={shell.search.scroll} width={width} maxRows={liveMax} />
+        <SearchView
+          state={state}
+          query={shell.search.query}
+          hits={shell.searchHits}
+          selected={shell.searchIndex}
+          scroll={shell.search.scroll}
+          width={width}
+          maxRows={liveMax}
+        />
       ) : focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text>{paneRows(focused, { rows: focusRows, width, focused: true, scrollOffset: shell.terminalFocus.scroll, title: state.terminals[shell.terminalFocus.id]?.command }).join("\n")}</Text>
+          <Text>
+            {paneRows(focused, {
+              rows: focusRows,
+              width,
+              focused: true,
+              scrollOffset: shell.terminalFocus.scroll,
+              title: state.terminals[shell.terminalFocus.id]?.command,
+            }).join("\n")}
+          </Text>
           <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
         </Box>
       ) : (
@@ -185,72 +207,88 @@ export function App(props: AppProps): React.ReactElement {
         />
       )}
       {quitting ? null : (
-      <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
-        {state.permissions.length > 0 && libsReady ? (
-          <Box flexDirection="column">
-            {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
-            <PermissionPrompt
-              permissions={state.permissions}
-              state={state}
+        <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
+          {state.permissions.length > 0 && libsReady ? (
+            <Box flexDirection="column">
+              {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
+              <PermissionPrompt
+                permissions={state.permissions}
+                state={state}
+                width={width}
+                maxRows={Math.max(8, rows - 8)}
+                isActive={shell.focus === "permission"}
+                onAnswer={shell.answerPermission}
+              />
+              <Text dimColor>
+                {shell.focus === "permission"
+                  ? "  esc cancels the turn · tab types a message instead"
+                  : "  tab back to the permission prompt"}
+              </Text>
+            </Box>
+          ) : null}
+          {state.questions.length > 0 ? (
+            <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
+          ) : null}
+          {state.phase === "auth" && state.auth ? (
+            <AuthPicker
+              methods={state.auth.methods}
+              message={state.auth.message}
+              agentName={agentName}
+              agentCommand={props.agentCommand ?? { command: agentName, args: [] }}
+              width={width}
+              isActive={shell.focus === "auth"}
+              onChoose={shell.authenticate}
+            />
+          ) : null}
+          <QueueView
+            queue={state.queue}
+            selected={shell.queueSelected}
+            editingId={shell.editingQueuedId}
+            width={width}
+            maxShown={Math.max(2, Math.floor(rows / 5))}
+            isActive={shell.focus === "queue"}
+            waitsFor={state.phase === "starting" || state.phase === "auth" ? "the session opens" : undefined}
+            {...shell.queue}
+          />
+          {shell.undo ? (
+            <UndoPrompt
+              plan={shell.undo}
               width={width}
               maxRows={Math.max(8, rows - 8)}
-              isActive={shell.focus === "permission"}
-              onAnswer={shell.answerPermission}
+              isActive={shell.focus === "undo"}
+              onAnswer={shell.answerUndo}
             />
-            <Text dimColor>{shell.focus === "permission" ? "  esc cancels the turn · tab types a message instead" : "  tab back to the permission prompt"}</Text>
-          </Box>
-        ) : null}
-        {state.questions.length > 0 ? (
-          <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
-        ) : null}
-        {state.phase === "auth" && state.auth ? (
-          <AuthPicker
-            methods={state.auth.methods}
-            message={state.auth.message}
-            agentName={agentName}
-            agentCommand={props.agentCommand ?? { command: agentName, args: [] }}
+          ) : null}
+          {shell.panel ? (
+            <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} />
+          ) : null}
+          <StatusLine view={status} width={width} />
+          <InputEditor
+            editor={shell.editor}
+            read={shell.readEditor}
+            dispatch={shell.dispatchEditor}
+            isActive={shell.focus === "input"}
             width={width}
-            isActive={shell.focus === "auth"}
-            onChoose={shell.authenticate}
+            maxLines={Math.max(3, Math.floor(rows / 3))}
+            commands={commands}
+            files={files}
+            bracketedPaste={props.bracketedPaste === true}
+            prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
+            placeholder={
+              launchView.phase === "failed" || state.phase === "failed"
+                ? "/restart to try again · /quit to leave"
+                : state.phase === "starting"
+                  ? "type away: messages wait until the agent is ready"
+                  : busy
+                    ? "queue a message (sent when the turn ends)"
+                    : "message the agent · / commands · @ files"
+            }
+            onSubmit={shell.submit}
+            onKey={shell.onEditorKey}
           />
-        ) : null}
-        <QueueView
-          queue={state.queue}
-          selected={shell.queueSelected}
-          editingId={shell.editingQueuedId}
-          width={width}
-          maxShown={Math.max(2, Math.floor(rows / 5))}
-          isActive={shell.focus === "queue"}
-          waitsFor={state.phase === "starting" || state.phase === "auth" ? "the session opens" : undefined}
-          {...shell.queue}
-        />
-        {shell.undo ? <UndoPrompt plan={shell.undo} width={width} maxRows={Math.max(8, rows - 8)} isActive={shell.focus === "undo"} onAnswer={shell.answerUndo} /> : null}
-        {shell.panel ? <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} /> : null}
-        <StatusLine view={status} width={width} />
-        <InputEditor
-          editor={shell.editor}
-          read={shell.readEditor}
-          dispatch={shell.dispatchEditor}
-          isActive={shell.focus === "input"}
-          width={width}
-          maxLines={Math.max(3, Math.floor(rows / 3))}
-          commands={commands}
-          files={files}
-          bracketedPaste={props.bracketedPaste === true}
-          prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
-          placeholder={
-            launchView.phase === "failed" || state.phase === "failed"
-              ? "/restart to try again · /quit to leave"
-              : state.phase === "starting"
-                ? "type away: messages wait until the agent is ready"
-                : busy ? "queue a message (sent when the turn ends)" : "message the agent · / commands · @ files"
-          }
-          onSubmit={shell.submit}
-          onKey={shell.onEditorKey}
-        />
-        <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
-        <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
-      </Box>
+          <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
+          <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+        </Box>
       )}
     </Box>
   );

@@ -151,7 +151,14 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
     // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
     // query was asked, and answered, at startup.
     // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.
-    { stdin: input.stream() as unknown as NodeJS.ReadStream, stdout: featureFilteredOutput(process.stdout, features), maxFps: INK_MAX_FPS, exitOnCtrlC: false, patchConsole: false, kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" } },
+    {
+      stdin: input.stream() as unknown as NodeJS.ReadStream,
+      stdout: featureFilteredOutput(process.stdout, features),
+      maxFps: INK_MAX_FPS,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" },
+    },
   );
   ink = instance;
 

@@ -15,7 +15,12 @@ export const NO_FEATURES: TerminalFeatures = { syncOutput: false, hyperlinks: fa
 
 const ALL: TerminalFeatures = { syncOutput: true, hyperlinks: true, promptMarks: true, progress: true };
 
-const NAMES: Record<string, keyof TerminalFeatures> = { sync: "syncOutput", links: "hyperlinks", marks: "promptMarks", progress: "progress" };
+const NAMES: Record<string, keyof TerminalFeatures> = {
+  sync: "syncOutput",
+  links: "hyperlinks",
+  marks: "promptMarks",
+  progress: "progress",
+};
 
 /**
  * The features of the terminal conch runs in, from what terminals say about themselves in the
@@ -80,7 +85,11 @@ export function fileLink(text: string, absolutePath: string, features: TerminalF
 }
 
 /** OSC 133 marks: a prompt starts (A), the prompt ends and its answer starts (B, C), the answer ends (D). */
-export const PROMPT_MARK = { start: "\u001b]133;A\u0007", end: "\u001b]133;B\u0007\u001b]133;C\u0007", outputEnd: "\u001b]133;D\u0007" } as const;
+export const PROMPT_MARK = {
+  start: "\u001b]133;A\u0007",
+  end: "\u001b]133;B\u0007\u001b]133;C\u0007",
+  outputEnd: "\u001b]133;D\u0007",
+} as const;
 
 /** OSC 9;4: the terminal shows a running turn as indeterminate progress, and clears it. */
 export const PROGRESS = { busy: "\u001b]9;4;3;0\u0007", done: "\u001b]9;4;0;0\u0007" } as const;

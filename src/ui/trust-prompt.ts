@@ -28,7 +28,10 @@ export function trustQuestion(project: ProjectFile, color = !process.env.NO_COLO
  * letter and Enter), so keys typed while conch was starting can never answer it by accident. End
  * of input counts as quit.
  */
-export async function askProjectTrust(project: ProjectFile, io: { input: Readable; output: Writable } = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
+export async function askProjectTrust(
+  project: ProjectFile,
+  io: { input: Readable; output: Writable } = { input: process.stdin, output: process.stdout },
+): Promise<TrustChoice> {
   io.output.write(trustQuestion(project));
   const ask = () => io.output.write("t / s / q, then Enter: ");
   // Cooked mode: no keypress decoding is left behind on stdin for Ink to trip over.

@@ -29,7 +29,9 @@ describe("fs/* handlers", () => {
     await expect(readTextFile(root, { sessionId: sid, path: path.join(outside, "secret.txt") })).rejects.toThrow(/outside the workspace/);
     await expect(readTextFile(root, { sessionId: sid, path: path.join(root, "../x") })).rejects.toThrow(/outside the workspace/);
     await expect(readTextFile(root, { sessionId: sid, path: path.join(root, "link/secret.txt") })).rejects.toThrow(/outside the workspace/);
-    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "link/new.txt"), content: "x" })).rejects.toThrow(/outside the workspace/);
+    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "link/new.txt"), content: "x" })).rejects.toThrow(
+      /outside the workspace/,
+    );
     expect(readdirSync(outside)).toEqual(["secret.txt"]);
   });
 
@@ -63,7 +65,10 @@ describe("the agent's message stream", () => {
       if (done) break;
       got.push(value);
     }
-    expect(got).toEqual([{ jsonrpc: "2.0", method: "a" }, { jsonrpc: "2.0", method: "b" }]);
+    expect(got).toEqual([
+      { jsonrpc: "2.0", method: "a" },
+      { jsonrpc: "2.0", method: "b" },
+    ]);
     expect(malformed).toEqual(["not json at all", '{"no":"jsonrpc"}']);
     expect(seen).toHaveLength(2);
   });
@@ -76,7 +81,9 @@ describe("agent quirks", () => {
     const root = tempDir();
     const gemini = profileFor({ name: "gemini-cli", version: "0.61.0" });
     expect(gemini.missingFileReadsAsEmpty).toBe(true);
-    expect(await readTextFile(root, { sessionId: sid, path: path.join(root, "new.py") }, { missingAsEmpty: gemini.missingFileReadsAsEmpty })).toEqual({ content: "" });
+    expect(
+      await readTextFile(root, { sessionId: sid, path: path.join(root, "new.py") }, { missingAsEmpty: gemini.missingFileReadsAsEmpty }),
+    ).toEqual({ content: "" });
     expect(profileFor({ name: "codex-acp", version: "0.16.0" }).missingFileReadsAsEmpty).toBe(false);
   });
 

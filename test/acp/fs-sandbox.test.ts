@@ -64,8 +64,12 @@ describe("the workspace boundary under a symlink swapped between check and open"
     const { root, outside } = hostileWorkspace();
     execFileSync("ln", ["-s", path.join(outside, "f.txt"), path.join(root, "to-secret")]);
     execFileSync("ln", ["-s", path.join(outside, "missing.txt"), path.join(root, "dangling")]);
-    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "to-secret"), content: "x" })).rejects.toThrow(/outside the workspace/);
-    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "dangling"), content: "x" })).rejects.toMatchObject({ code: -32602 });
+    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "to-secret"), content: "x" })).rejects.toThrow(
+      /outside the workspace/,
+    );
+    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "dangling"), content: "x" })).rejects.toMatchObject({
+      code: -32602,
+    });
     expect(readdirSync(outside)).toEqual(["f.txt"]);
   });
 });
@@ -79,7 +83,10 @@ describe("odd files", () => {
     const fifoReads = Array.from({ length: 8 }, () => readTextFile(root, { sessionId: sid, path: path.join(root, "pipe") }));
     for (const r of await Promise.allSettled(fifoReads)) {
       expect(r.status).toBe("rejected");
-      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: -32602, message: expect.stringContaining("is a FIFO, not a regular file") });
+      expect((r as PromiseRejectedResult).reason).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("is a FIFO, not a regular file"),
+      });
     }
     expect((await readTextFile(root, { sessionId: sid, path: path.join(root, "ok.txt") })).content).toBe("fine");
   });
@@ -88,7 +95,9 @@ describe("odd files", () => {
     const root = tempDir("conch-ws-");
     execFileSync("mkfifo", [path.join(root, "pipe")]);
     mkdirSync(path.join(root, "dir"));
-    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "pipe"), content: "x" })).rejects.toThrow(/is a FIFO, not a regular file/);
+    await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "pipe"), content: "x" })).rejects.toThrow(
+      /is a FIFO, not a regular file/,
+    );
     await expect(writeTextFile(root, { sessionId: sid, path: path.join(root, "dir"), content: "x" })).rejects.toThrow(/is a directory/);
     expect(statSync(path.join(root, "pipe")).isFIFO()).toBe(true);
     await expect(readTextFile(root, { sessionId: sid, path: path.join(root, "dir") })).rejects.toThrow(/is a directory/);
@@ -101,11 +110,18 @@ describe("odd files", () => {
     truncateSync(big, 1024 ** 3);
     const before = process.memoryUsage().rss;
     const err = await readTextFile(root, { sessionId: sid, path: big }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/big\.bin is 1024\.0 MiB, more than one read returns \(10\.0 MiB\): read it in parts with line and limit/) });
+    expect(err).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(
+        /big\.bin is 1024\.0 MiB, more than one read returns \(10\.0 MiB\): read it in parts with line and limit/,
+      ),
+    });
     // line/limit read just the lines asked for, even from a file far over the cap.
     expect((await readTextFile(root, { sessionId: sid, path: big, line: 2, limit: 1 })).content).toBe("second");
     // The third "line" is a gigabyte of NULs: refused once it passes the cap, not read whole.
-    await expect(readTextFile(root, { sessionId: sid, path: big, line: 3, limit: 1 })).rejects.toThrow(/the requested lines of .* hold more than one read returns/);
+    await expect(readTextFile(root, { sessionId: sid, path: big, line: 3, limit: 1 })).rejects.toThrow(
+      /the requested lines of .* hold more than one read returns/,
+    );
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
   });
 
@@ -118,8 +134,20 @@ describe("odd files", () => {
     writeSync(fd, `${lines.join("\n")}\n`);
     closeSync(fd);
     const text = readFileSync(file, "utf8");
-    const slice = (line: number, limit?: number) => text.split("\n").slice(line - 1, limit === undefined ? undefined : line - 1 + limit).join("\n");
-    for (const [line, limit] of [[1, 1], [2, 3], [65_000, 5], [199_999, 10], [200_001, 1], [300_000, 2], [5, 0]] as const) {
+    const slice = (line: number, limit?: number) =>
+      text
+        .split("\n")
+        .slice(line - 1, limit === undefined ? undefined : line - 1 + limit)
+        .join("\n");
+    for (const [line, limit] of [
+      [1, 1],
+      [2, 3],
+      [65_000, 5],
+      [199_999, 10],
+      [200_001, 1],
+      [300_000, 2],
+      [5, 0],
+    ] as const) {
       expect((await readTextFile(root, { sessionId: sid, path: file, line, limit })).content).toBe(slice(line, limit));
     }
     expect((await readTextFile(root, { sessionId: sid, path: file, line: 199_990 })).content).toBe(slice(199_990));

@@ -33,7 +33,10 @@ describe("the agent's message stream", () => {
     void writer.write({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: "s" } });
     void writer.write({ jsonrpc: "2.0", id: 1, result: { outcome: { outcome: "cancelled" } } });
     await stream.drained();
-    const written = String(stdin.read()).trim().split("\n").map((l) => JSON.parse(l));
+    const written = String(stdin.read())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(written.map((m) => m.method ?? m.result.outcome.outcome)).toEqual(["session/cancel", "cancelled"]);
   });
 });

@@ -16,14 +16,27 @@ describe("secrets in traces and logs", () => {
   it("redacts values under secret-looking keys, env/header pairs, and token-shaped strings", () => {
     const msg = {
       params: {
-        mcpServers: [{ name: "gh", command: "x", args: [], env: [{ name: "GITHUB_TOKEN", value: "abc" }, { name: "MODE", value: "fast" }] }],
+        mcpServers: [
+          {
+            name: "gh",
+            command: "x",
+            args: [],
+            env: [
+              { name: "GITHUB_TOKEN", value: "abc" },
+              { name: "MODE", value: "fast" },
+            ],
+          },
+        ],
         headers: [{ name: "Authorization", value: "Bearer xyz" }],
         apiKey: "plain",
         text: "my key is sk-ant-api03-ABCDEFGHIJKLMNOP and that's it",
       },
     };
     const out = redactSecrets(msg);
-    expect(out.params.mcpServers[0].env).toEqual([{ name: "GITHUB_TOKEN", value: "[redacted]" }, { name: "MODE", value: "fast" }]);
+    expect(out.params.mcpServers[0].env).toEqual([
+      { name: "GITHUB_TOKEN", value: "[redacted]" },
+      { name: "MODE", value: "fast" },
+    ]);
     expect(out.params.headers[0].value).toBe("[redacted]");
     expect(out.params.apiKey).toBe("[redacted]");
     expect(out.params.text).toBe("my key is [redacted] and that's it");
@@ -55,7 +68,16 @@ describe("secrets in traces and logs", () => {
       "env OPENAI_API_KEY=whatever-it-is",
     ].join("\n");
     const out = r.text(text);
-    for (const secret of ["sk-proj-abcdefghij0123456789", "ghp_abcdefghij", "xoxb-1234567890", jwt, "abcdef0123456789abcdef", "s3cretpw", "9f86d081884c7d65", "whatever-it-is"]) {
+    for (const secret of [
+      "sk-proj-abcdefghij0123456789",
+      "ghp_abcdefghij",
+      "xoxb-1234567890",
+      jwt,
+      "abcdef0123456789abcdef",
+      "s3cretpw",
+      "9f86d081884c7d65",
+      "whatever-it-is",
+    ]) {
       expect(out).not.toContain(secret);
     }
     expect(out).toContain("Bearer [redacted]");
@@ -65,10 +87,13 @@ describe("secrets in traces and logs", () => {
   });
 
   it("the exact values conch passed to the agent are redacted wherever they appear, short harmless ones are not", () => {
-    const known = secretsPassedToAgent({ MY_PASSWORD: "pw-1234", MODE: "fast", CONFIG_DIR: "/home/u/.config/agent-home-1", OPAQUE: "Zq8Xv2Lr9Tn4Wm7Kp3Hs" }, [
-      { name: "s", command: "x", args: ["--token", "tok-999"], env: [{ name: "REGION", value: "eu-west-1" }] },
-      { type: "http", name: "h", url: "https://h", headers: [{ name: "X-Session", value: "sess-abc" }] },
-    ]);
+    const known = secretsPassedToAgent(
+      { MY_PASSWORD: "pw-1234", MODE: "fast", CONFIG_DIR: "/home/u/.config/agent-home-1", OPAQUE: "Zq8Xv2Lr9Tn4Wm7Kp3Hs" },
+      [
+        { name: "s", command: "x", args: ["--token", "tok-999"], env: [{ name: "REGION", value: "eu-west-1" }] },
+        { type: "http", name: "h", url: "https://h", headers: [{ name: "X-Session", value: "sess-abc" }] },
+      ],
+    );
     expect(known.sort()).toEqual(["Zq8Xv2Lr9Tn4Wm7Kp3Hs", "pw-1234", "sess-abc", "tok-999"].sort());
     const r = new Redactor(known);
     expect(r.text("login pw-1234 then Zq8Xv2Lr9Tn4Wm7Kp3Hs and sess-abc; tok-999, mode fast in eu-west-1")).toBe(
@@ -107,7 +132,10 @@ describe("the trace file", () => {
     t.close();
     expect(statSync(path.join(dir, "new")).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { msg?: { params: { a: string } } });
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg?: { params: { a: string } } });
     expect(lines[1].msg!.params.a).toBe("[redacted]");
     expect(readFileSync(file, "utf8")).toContain(TOO_DEEP);
 

@@ -12,7 +12,8 @@ const AGENTS: AgentName[] = ["claude", "claude-next"];
 function diffsOf(events: Record<string, any>[]): { path: string; oldText?: string | null; newText: string }[] {
   const out: { path: string; oldText?: string | null; newText: string }[] = [];
   for (const e of events) {
-    const content = e.type === "update" ? e.notification?.update?.content : e.type === "permission_asked" ? e.request?.toolCall?.content : undefined;
+    const content =
+      e.type === "update" ? e.notification?.update?.content : e.type === "permission_asked" ? e.request?.toolCall?.content : undefined;
     if (!Array.isArray(content)) continue;
     for (const c of content) if (c?.type === "diff") out.push(c);
   }
@@ -42,7 +43,9 @@ for (const agent of AGENTS) {
 
         it("s1 text: stdout is exactly the answer and a newline, exit 0", async () => {
           const r = await run();
-          expect(r.steps.text.stdout, r.describe("text")).toBe("Hello from the fake Anthropic API! This reply is streamed in several small chunks.\n");
+          expect(r.steps.text.stdout, r.describe("text")).toBe(
+            "Hello from the fake Anthropic API! This reply is streamed in several small chunks.\n",
+          );
           expect(r.steps.text.code).toBe(0);
         });
       });
@@ -62,19 +65,22 @@ for (const agent of AGENTS) {
           expect(s.stderr).not.toContain("permission refused");
         });
 
-        it("s2 approve-all, stream-json: the permission is granted by policy and the command's output \"hello\" reaches the user", async () => {
+        it('s2 approve-all, stream-json: the permission is granted by policy and the command\'s output "hello" reaches the user', async () => {
           const r = await run();
           const s = r.steps.stream;
           expect(s?.code, r.describe("stream")).toBe(0);
           const answered = s.events.filter((e) => e.type === "permission_answered");
           expect(answered).toHaveLength(1);
           expect(answered[0]).toMatchObject({ source: "policy", outcome: { outcome: "selected" } });
-          const bash = updatesOf(s).filter((u) => u.update.toolCallId === "toolu_s2_bash_echo").map((u) => u.update);
+          const bash = updatesOf(s)
+            .filter((u) => u.update.toolCallId === "toolu_s2_bash_echo")
+            .map((u) => u.update);
           const shown = bash.some(
             (u) =>
               String(u._meta?.terminal_output?.data ?? "").includes("hello") ||
               u.rawOutput === "hello" ||
-              (Array.isArray(u.content) && u.content.some((c: any) => c?.type === "content" && /hello\n/.test(String(c.content?.text ?? "")))),
+              (Array.isArray(u.content) &&
+                u.content.some((c: any) => c?.type === "content" && /hello\n/.test(String(c.content?.text ?? "")))),
           );
           expect(shown, r.describe("stream")).toBe(true);
           expect(resultOf(r, "stream").toolCalls.map((t) => t.status)).toEqual(["completed"]);
@@ -82,9 +88,15 @@ for (const agent of AGENTS) {
       });
 
       describe("s3-edit-diff", () => {
-        const run = lazyScenario(agent, mode, "claude/s3-edit-diff.json", [conch("p1", "Fix hello.txt and write notes", { format: "stream-json", permissions: "approve-all" })], {
-          files: ["hello.txt", "notes.md"],
-        });
+        const run = lazyScenario(
+          agent,
+          mode,
+          "claude/s3-edit-diff.json",
+          [conch("p1", "Fix hello.txt and write notes", { format: "stream-json", permissions: "approve-all" })],
+          {
+            files: ["hello.txt", "notes.md"],
+          },
+        );
 
         it("s3 approve-all: Read, Edit and Write are completed, stopReason end_turn, exit 0", async () => {
           const r = await run();
@@ -104,7 +116,10 @@ for (const agent of AGENTS) {
         it("s3: the edit's diff (hello.txt) and the new file's diff (notes.md) reach the user", async () => {
           const r = await run();
           const diffs = diffsOf(r.steps.p1?.events ?? []);
-          expect(diffs.some((d) => d.path.endsWith("/hello.txt") && d.newText.includes("line 2 (edited by the fake model)")), r.describe("p1")).toBe(true);
+          expect(
+            diffs.some((d) => d.path.endsWith("/hello.txt") && d.newText.includes("line 2 (edited by the fake model)")),
+            r.describe("p1"),
+          ).toBe(true);
           expect(diffs.some((d) => d.path.endsWith("/notes.md") && d.newText.includes("hello.txt line two was edited."))).toBe(true);
         });
 
@@ -124,7 +139,7 @@ for (const agent of AGENTS) {
           conch("p5", "Fifth prompt, after everything settled", { resumeFrom: "p1" }),
         ]);
 
-        it("s4 p1: conch waits for the background job; `text` ends with the follow-up \"The background job printed: done\", exit 0", async () => {
+        it('s4 p1: conch waits for the background job; `text` ends with the follow-up "The background job printed: done", exit 0', async () => {
           const r = await run();
           const res = resultOf(r, "p1");
           expect(res.text, r.describe("p1")).toContain("Starting it in the background.");
@@ -144,7 +159,7 @@ for (const agent of AGENTS) {
           expect(r.steps.p2.code).toBe(0);
         });
 
-        it("s4 p3 (--resume): the second background job's follow-up \"The background job printed: done2\" is in `text`, exit 0", async () => {
+        it('s4 p3 (--resume): the second background job\'s follow-up "The background job printed: done2" is in `text`, exit 0', async () => {
           const r = await run();
           const res = resultOf(r, "p3");
           expect(res.text, r.describe("p3")).toContain("The background job printed: done2");
@@ -224,7 +239,7 @@ for (const agent of AGENTS) {
           expect(r.extras["marker-after-p1"]?.trim()).toBe("no");
         });
 
-        it("s5 p2 (--resume after the refusal): the agent is still usable and answers \"Yes. The previous command was cancelled.\", exit 0", async () => {
+        it('s5 p2 (--resume after the refusal): the agent is still usable and answers "Yes. The previous command was cancelled.", exit 0', async () => {
           const r = await run();
           const res = resultOf(r, "p2");
           expect(res.text, r.describe("p2")).toContain("Yes. The previous command was cancelled.");
@@ -232,7 +247,7 @@ for (const agent of AGENTS) {
           expect(r.steps.p2.code).toBe(0);
         });
 
-        it("s5 p3 (--resume): \"Answer to the third prompt.\", exit 0; cancel-me.txt never created", async () => {
+        it('s5 p3 (--resume): "Answer to the third prompt.", exit 0; cancel-me.txt never created', async () => {
           const r = await run();
           const res = resultOf(r, "p3");
           expect(res.text, r.describe("p3")).toContain("Answer to the third prompt.");
@@ -249,7 +264,7 @@ for (const agent of AGENTS) {
           shell(`node ${sq(CONCH)} sessions --json >"$OUT/extra-sessions" 2>&1 </dev/null`),
         ]);
 
-        it("s6 p1 approve-all: echo hello is completed, \"The command printed: hello\", exit 0", async () => {
+        it('s6 p1 approve-all: echo hello is completed, "The command printed: hello", exit 0', async () => {
           const r = await run();
           const res = resultOf(r, "p1");
           expect(r.steps.p1.code, r.describe("p1")).toBe(0);
@@ -267,7 +282,7 @@ for (const agent of AGENTS) {
           expect(r.steps.p2.code).toBe(0);
         });
 
-        it("s6 p3 --resume again: \"Resumed session still has the history.\", exit 0", async () => {
+        it('s6 p3 --resume again: "Resumed session still has the history.", exit 0', async () => {
           const r = await run();
           const res = resultOf(r, "p3");
           expect(res.text, r.describe("p3")).toBe("Resumed session still has the history.");
@@ -311,4 +326,3 @@ for (const agent of AGENTS) {
     });
   });
 }
-

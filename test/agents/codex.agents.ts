@@ -27,7 +27,7 @@ describe.skipIf(skip)(`codex${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
     describe("c2", () => {
       const run = lazyScenario(agent, mode, "codex/c2.json", [conch("p1", "Run echo hello in the shell.", { permissions: "approve-all" })]);
 
-      it("c2 approve-all: the permission-first exec shows as `echo hello` completed, \"The command printed: hello\", exit 0", async () => {
+      it('c2 approve-all: the permission-first exec shows as `echo hello` completed, "The command printed: hello", exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p1");
         expect(toolSummary(res), r.describe("p1")).toEqual([{ title: "echo hello", kind: "execute", status: "completed" }]);
@@ -38,9 +38,15 @@ describe.skipIf(skip)(`codex${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
     });
 
     describe("c3", () => {
-      const run = lazyScenario(agent, mode, "codex/c3.json", [conch("p1", "Change 'hello world' to 'hello ACP' in greeting.txt and add NOTES.md.", { format: "stream-json" })], {
-        files: ["greeting.txt", "NOTES.md"],
-      });
+      const run = lazyScenario(
+        agent,
+        mode,
+        "codex/c3.json",
+        [conch("p1", "Change 'hello world' to 'hello ACP' in greeting.txt and add NOTES.md.", { format: "stream-json" })],
+        {
+          files: ["greeting.txt", "NOTES.md"],
+        },
+      );
 
       it("c3: the patch is one edit tool call, completed, with both diffs streamed; exit 0", async () => {
         const r = await run();
@@ -49,7 +55,9 @@ describe.skipIf(skip)(`codex${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
         expect(res.toolCalls).toHaveLength(1);
         expect(res.toolCalls[0]).toMatchObject({ kind: "edit", status: "completed" });
         expect(res.text).toContain("Done: greeting.txt updated and NOTES.md added.");
-        const diffs = updatesOf(r.steps.p1).flatMap((u) => (Array.isArray(u.update.content) ? u.update.content : [])).filter((c: any) => c?.type === "diff");
+        const diffs = updatesOf(r.steps.p1)
+          .flatMap((u) => (Array.isArray(u.update.content) ? u.update.content : []))
+          .filter((c: any) => c?.type === "diff");
         expect(diffs.some((d: any) => d.path.endsWith("greeting.txt") && d.newText.includes("hello ACP"))).toBe(true);
         expect(diffs.some((d: any) => d.path.endsWith("NOTES.md") && d.newText.includes("created by apply_patch"))).toBe(true);
       });
@@ -62,22 +70,28 @@ describe.skipIf(skip)(`codex${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
     });
 
     describe("c4", () => {
-      const run = lazyScenario(agent, mode, "codex/c4.json", [conch("p1", "Run the slow command and wait for it.", { format: "stream-json" })]);
+      const run = lazyScenario(agent, mode, "codex/c4.json", [
+        conch("p1", "Run the slow command and wait for it.", { format: "stream-json" }),
+      ]);
 
-      it("c4 stream-json: live terminal output \"tick\" arrives before the command's completion event", async () => {
+      it('c4 stream-json: live terminal output "tick" arrives before the command\'s completion event', async () => {
         const r = await run();
-        const ups = updatesOf(r.steps.p1 ?? { events: [] } as never);
-        const tick = ups.find((u) => u.update.toolCallId === "call_c4_exec" && String(u.update._meta?.terminal_output?.data ?? "").includes("tick"));
+        const ups = updatesOf(r.steps.p1 ?? ({ events: [] } as never));
+        const tick = ups.find(
+          (u) => u.update.toolCallId === "call_c4_exec" && String(u.update._meta?.terminal_output?.data ?? "").includes("tick"),
+        );
         const done = ups.find((u) => u.update.toolCallId === "call_c4_exec" && u.update.status === "completed");
         expect(tick, r.describe("p1")).toBeDefined();
         expect(done).toBeDefined();
         expect(tick!.index).toBeLessThan(done!.index);
       });
 
-      it("c4: the command is shown completed, \"The command finished: tick, done.\", exit 0", async () => {
+      it('c4: the command is shown completed, "The command finished: tick, done.", exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p1");
-        expect(toolSummary(res), r.describe("p1")).toEqual([{ title: "sleep 1; echo tick; sleep 6; echo done", kind: "execute", status: "completed" }]);
+        expect(toolSummary(res), r.describe("p1")).toEqual([
+          { title: "sleep 1; echo tick; sleep 6; echo done", kind: "execute", status: "completed" },
+        ]);
         expect(res.text).toContain("The command finished: tick, done.");
         expect(res.stopReason).toBe("end_turn");
         expect(r.steps.p1.code).toBe(0);
@@ -93,7 +107,10 @@ describe.skipIf(skip)(`codex${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
       it("c5 p1: the slow command completes, exit 0", async () => {
         const r = await run();
         const res = resultOf(r, "p1");
-        expect(res.toolCalls.map((t) => t.status), r.describe("p1")).toEqual(["completed"]);
+        expect(
+          res.toolCalls.map((t) => t.status),
+          r.describe("p1"),
+        ).toEqual(["completed"]);
         expect(res.text).toContain("The command finished: tick, done.");
         expect(r.steps.p1.code).toBe(0);
       });
@@ -138,7 +155,7 @@ describe.skipIf(skip)(`codex${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
         expect(r.extras["sleep-after-p2"] ?? "").toBe("");
       });
 
-      it("c6 p3 --resume: the agent is still usable, \"OK, I stopped. What next?\", exit 0", async () => {
+      it('c6 p3 --resume: the agent is still usable, "OK, I stopped. What next?", exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p3");
         expect(res.text, r.describe("p3")).toBe("OK, I stopped. What next?");

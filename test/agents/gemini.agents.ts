@@ -36,7 +36,9 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
       "gemini/g3.json",
       [
         conch("p1", "Rename the greeting to Howdy and add a test.", { permissions: "approve-all" }),
-        shell(`cp hello.py "$OUT/extra-hello.py-after-p1" 2>/dev/null; cp test_hello.py "$OUT/extra-test_hello.py-after-p1" 2>/dev/null; true`),
+        shell(
+          `cp hello.py "$OUT/extra-hello.py-after-p1" 2>/dev/null; cp test_hello.py "$OUT/extra-test_hello.py-after-p1" 2>/dev/null; true`,
+        ),
         waitForNextUtcMinute(),
         conch("p2", "Add a NOTES.md file.", { resumeFrom: "p1", permissions: "approve-all" }),
         // gemini-cli 0.61.0 cannot session/load a session a second time (-32603 "No previous sessions
@@ -121,7 +123,10 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
         const r = await g3();
         const res = resultOf(r, "p1");
         expect(r.steps.p1.code, r.describe("p1")).toBe(0);
-        expect(toolSummary(res).map((t) => [t.kind, t.status]), r.describe("p1")).toEqual([
+        expect(
+          toolSummary(res).map((t) => [t.kind, t.status]),
+          r.describe("p1"),
+        ).toEqual([
           ["edit", "completed"],
           ["edit", "completed"],
         ]);
@@ -140,14 +145,20 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
         const r = await g3();
         const res = resultOf(r, "p2");
         expect(r.steps.p2.code, r.describe("p2")).toBe(0);
-        expect(toolSummary(res).map((t) => t.status), r.describe("p2")).toEqual(["completed"]);
+        expect(
+          toolSummary(res).map((t) => t.status),
+          r.describe("p2"),
+        ).toEqual(["completed"]);
         expect(r.files["NOTES.md"]).toBe("# Notes\n\nGreeting is now Howdy.\n");
       });
 
       it("g3 p3 (own session): read_file is completed, the answer describes hello.py, exit 0", async () => {
         const r = await g3();
         const res = resultOf(r, "p3");
-        expect(toolSummary(res).map((t) => [t.kind, t.status]), r.describe("p3")).toEqual([["read", "completed"]]);
+        expect(
+          toolSummary(res).map((t) => [t.kind, t.status]),
+          r.describe("p3"),
+        ).toEqual([["read", "completed"]]);
         expect(res.text).toBe("hello.py defines main() which prints the greeting.");
         expect(r.steps.p3.code).toBe(0);
       });
@@ -187,7 +198,7 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
     });
 
     describe("g5", () => {
-      it("g5 p1 approve-all: `wc -l < notes.txt` is completed, \"notes.txt has 3 lines.\", exit 0", async () => {
+      it('g5 p1 approve-all: `wc -l < notes.txt` is completed, "notes.txt has 3 lines.", exit 0', async () => {
         const r = await g5();
         const res = resultOf(r, "p1");
         expect(toolSummary(res), r.describe("p1")).toEqual([{ title: "wc -l < notes.txt", kind: "execute", status: "completed" }]);
@@ -214,7 +225,7 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
         expect(r.steps.about.code).toBe(0);
       });
 
-      it("g6 \"Plan the release.\" approve-all: write_todos (\"Set 3 todo(s)\") and update_topic are completed, exit 0", async () => {
+      it('g6 "Plan the release." approve-all: write_todos ("Set 3 todo(s)") and update_topic are completed, exit 0', async () => {
         const r = await g6();
         const res = resultOf(r, "plan");
         expect(r.steps.plan.code, r.describe("plan")).toBe(0);
@@ -224,7 +235,7 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
         expect(res.text).toContain("The plan has three steps; the changelog is in progress.");
       });
 
-      it("g6 \"Run the tests.\" approve-all (default mode: permission asked and granted): `echo tests-passed` completed, exit 0", async () => {
+      it('g6 "Run the tests." approve-all (default mode: permission asked and granted): `echo tests-passed` completed, exit 0', async () => {
         const r = await g6();
         const res = resultOf(r, "tests");
         expect(toolSummary(res), r.describe("tests")).toEqual([{ title: "echo tests-passed", kind: "execute", status: "completed" }]);
@@ -232,7 +243,7 @@ describe.skipIf(skip)(`gemini${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => 
         expect(r.steps.tests.code).toBe(0);
       });
 
-      it("g6 --mode yolo: \"Run the tests.\" runs without any permission request (even with the default deny policy), exit 0", async () => {
+      it('g6 --mode yolo: "Run the tests." runs without any permission request (even with the default deny policy), exit 0', async () => {
         const r = await g6();
         const res = resultOf(r, "yolo");
         expect(r.steps.yolo.code, r.describe("yolo")).toBe(0);

@@ -5,7 +5,18 @@
  * (its modes are the config option of category `mode`) and never uses terminals.
  */
 import { describe, expect, it } from "vitest";
-import { CONCH, conch, processCheck, reportSkip, resultOf, shell, sq, toolSummary, updatesOf, type StepOutput } from "./support/real-agents.js";
+import {
+  CONCH,
+  conch,
+  processCheck,
+  reportSkip,
+  resultOf,
+  shell,
+  sq,
+  toolSummary,
+  updatesOf,
+  type StepOutput,
+} from "./support/real-agents.js";
 import { describeModes, expectNoCrashes, lazyScenario } from "./support/scenario.js";
 
 const agent = "opencode" as const;
@@ -13,7 +24,9 @@ const skip = reportSkip(agent);
 
 /** The live `tool_call` / `tool_call_update`s of one call in a stream-json run, in order. */
 function callUpdates(step: StepOutput, title: string): Record<string, any>[] {
-  const ups = updatesOf(step).filter((u) => !u.history && (u.update.sessionUpdate === "tool_call" || u.update.sessionUpdate === "tool_call_update"));
+  const ups = updatesOf(step).filter(
+    (u) => !u.history && (u.update.sessionUpdate === "tool_call" || u.update.sessionUpdate === "tool_call_update"),
+  );
   const id = ups.find((u) => u.update.title === title)?.update.toolCallId;
   return ups.filter((u) => u.update.toolCallId === id).map((u) => u.update);
 }
@@ -101,7 +114,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(r.extras["created-after-deny"]?.trim()).toBe("no");
       });
 
-      it("b approve-all: the permission is granted by policy, the command completes, its output \"hello\\nshell-ok\\n\" reaches the user, exit 0", async () => {
+      it('b approve-all: the permission is granted by policy, the command completes, its output "hello\\nshell-ok\\n" reaches the user, exit 0', async () => {
         const r = await run();
         const s = r.steps.allow;
         const res = resultOf(r, "allow");
@@ -109,7 +122,9 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         const answered = s.events.filter((e) => e.type === "permission_answered");
         expect(answered).toHaveLength(1);
         expect(answered[0]).toMatchObject({ source: "policy", outcome: { outcome: "selected" } });
-        expect(toolSummary(res)).toEqual([{ title: "touch created.txt && echo hello && echo shell-ok", kind: "execute", status: "completed" }]);
+        expect(toolSummary(res)).toEqual([
+          { title: "touch created.txt && echo hello && echo shell-ok", kind: "execute", status: "completed" },
+        ]);
         const done = callUpdates(s, "touch created.txt && echo hello && echo shell-ok").find((u) => u.status === "completed");
         expect(done && contentText(done), r.describe("allow")).toBe("hello\nshell-ok\n");
         expect(res.text).toContain("I'll run it.");
@@ -125,7 +140,12 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         agent,
         mode,
         "opencode/c-edit-write.json",
-        [conch("p1", "Change 'hello world' to 'hello ACP' in hello.txt and add NOTES.md.", { format: "stream-json", permissions: "approve-all" })],
+        [
+          conch("p1", "Change 'hello world' to 'hello ACP' in hello.txt and add NOTES.md.", {
+            format: "stream-json",
+            permissions: "approve-all",
+          }),
+        ],
         { files: ["hello.txt", "NOTES.md"] },
       );
 
@@ -151,15 +171,23 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
       it("c: both permission requests show the whole-file diff and are granted by policy; the completed edit shows its fragment", async () => {
         const r = await run();
         const s = r.steps.p1;
-        const asked = s.events.filter((e) => e.type === "permission_asked").map((e) => e.request.toolCall.content?.find((c: any) => c?.type === "diff"));
+        const asked = s.events
+          .filter((e) => e.type === "permission_asked")
+          .map((e) => e.request.toolCall.content?.find((c: any) => c?.type === "diff"));
         expect(asked, r.describe("p1")).toHaveLength(2);
         expect(asked[0]).toMatchObject({ oldText: "first line\nhello world\nlast line\n", newText: "first line\nhello ACP\nlast line\n" });
         expect(asked[0].path).toMatch(/\/hello\.txt$/);
         expect(asked[1]).toMatchObject({ newText: "# Notes\n\nThe greeting now says hello ACP.\n" });
         expect(asked[1].path).toMatch(/\/NOTES\.md$/);
         expect(s.events.filter((e) => e.type === "permission_answered").map((e) => e.source)).toEqual(["policy", "policy"]);
-        const editDone = updatesOf(s).find((u) => u.update.status === "completed" && Array.isArray(u.update.content) && u.update.content.some((c: any) => c?.type === "diff"));
-        expect(editDone?.update.content.find((c: any) => c?.type === "diff")).toMatchObject({ oldText: "hello world", newText: "hello ACP" });
+        const editDone = updatesOf(s).find(
+          (u) =>
+            u.update.status === "completed" && Array.isArray(u.update.content) && u.update.content.some((c: any) => c?.type === "diff"),
+        );
+        expect(editDone?.update.content.find((c: any) => c?.type === "diff")).toMatchObject({
+          oldText: "hello world",
+          newText: "hello ACP",
+        });
       });
 
       it("c: hello.txt is edited and NOTES.md written on disk (through conch's fs/write_text_file)", async () => {
@@ -171,7 +199,9 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
 
     describe("d-long-shell", () => {
       const command = "for i in 1 2 3 4 5; do echo line $i; sleep 1; done; echo slow-done";
-      const run = lazyScenario(agent, mode, "opencode/d-long-shell.json", [conch("p1", "Run the slow command and wait for it.", { format: "stream-json" })]);
+      const run = lazyScenario(agent, mode, "opencode/d-long-shell.json", [
+        conch("p1", "Run the slow command and wait for it.", { format: "stream-json" }),
+      ]);
 
       it("d: the output streams while the command runs (each update holds the whole output so far), then the call completes with all of it", async () => {
         const r = await run();
@@ -179,7 +209,10 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         const doneAt = ups.findIndex((u) => u.status === "completed");
         expect(doneAt, r.describe("p1")).toBeGreaterThan(0);
         expect(contentText(ups[doneAt])).toBe("line 1\nline 2\nline 3\nline 4\nline 5\nslow-done\n");
-        const partial = ups.slice(0, doneAt).map(contentText).filter((t): t is string => !!t);
+        const partial = ups
+          .slice(0, doneAt)
+          .map(contentText)
+          .filter((t): t is string => !!t);
         expect(partial.length, r.describe("p1")).toBeGreaterThan(0);
         expect(partial[0].startsWith("line 1\n")).toBe(true);
         expect(partial[0]).not.toContain("slow-done");
@@ -221,7 +254,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(res.text).not.toContain("Essay sentence number 20 keeps going.");
       });
 
-      it("e p2 --resume, Ctrl-C while the loop runs: cancelled, the call ends with opencode's \"User aborted the command\", nothing left running, exit 130", async () => {
+      it('e p2 --resume, Ctrl-C while the loop runs: cancelled, the call ends with opencode\'s "User aborted the command", nothing left running, exit 130', async () => {
         const r = await run();
         const s = r.steps.p2;
         const res = resultOf(r, "p2");
@@ -237,7 +270,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(r.extras["loop-after-p2"] ?? "").toBe("");
       });
 
-      it("e p3 --resume: the session still works, \"Yes, still here.\", exit 0", async () => {
+      it('e p3 --resume: the session still works, "Yes, still here.", exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p3");
         expect(res.text, r.describe("p3")).toBe("Yes, still here.");
@@ -254,7 +287,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         shell(`node ${sq(CONCH)} sessions --json >"$OUT/extra-sessions" 2>&1 </dev/null`),
       ]);
 
-      it("f p1: `echo hello` runs without a permission request and completes, \"It printed hello.\", exit 0", async () => {
+      it('f p1: `echo hello` runs without a permission request and completes, "It printed hello.", exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p1");
         expect(toolSummary(res), r.describe("p1")).toEqual([{ title: "echo hello", kind: "execute", status: "completed" }]);
@@ -274,9 +307,14 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(res.sessionId).toBe(sid);
         expect(res.stopReason).toBe("end_turn");
         expect(s.code).toBe(0);
-        expect(requests(s, "session/load").map((p) => p.sessionId), r.describe("p2")).toEqual([sid]);
+        expect(
+          requests(s, "session/load").map((p) => p.sessionId),
+          r.describe("p2"),
+        ).toEqual([sid]);
         // The replay (before the load response) is history: stream-json shows none of it.
-        expect(updatesOf(s).filter((u) => u.update.sessionUpdate === "tool_call" || u.update.sessionUpdate === "user_message_chunk")).toEqual([]);
+        expect(
+          updatesOf(s).filter((u) => u.update.sessionUpdate === "tool_call" || u.update.sessionUpdate === "user_message_chunk"),
+        ).toEqual([]);
       });
 
       it("f: `conch sessions --json` lists the session once, in the project directory", async () => {
@@ -297,14 +335,24 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         [
           conch("p1", "Plan the work.", { format: "stream-json" }),
           // approve-all: only plan mode may stop the write.
-          conch("p2", "Create notes.txt in plan mode.", { resumeFrom: "p1", format: "stream-json", permissions: "approve-all", trace: true, extraArgs: ["--mode", "plan"] }),
-          conch("p3", "Which model are you?", { resumeFrom: "p1", trace: true, extraArgs: ["--mode", "build", "--model", "fake/fake-model-2"] }),
+          conch("p2", "Create notes.txt in plan mode.", {
+            resumeFrom: "p1",
+            format: "stream-json",
+            permissions: "approve-all",
+            trace: true,
+            extraArgs: ["--mode", "plan"],
+          }),
+          conch("p3", "Which model are you?", {
+            resumeFrom: "p1",
+            trace: true,
+            extraArgs: ["--mode", "build", "--model", "fake/fake-model-2"],
+          }),
           conch("p4", "/review", { resumeFrom: "p1", format: "stream-json" }),
         ],
         { files: ["notes.txt"] },
       );
 
-      it("g p1: todowrite is an ordinary tool call, completed as \"2 todos\" with the list as text, no plan update, exit 0", async () => {
+      it('g p1: todowrite is an ordinary tool call, completed as "2 todos" with the list as text, no plan update, exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p1");
         expect(r.steps.p1.code, r.describe("p1")).toBe(0);
@@ -322,7 +370,9 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
       it("g p2 --resume --mode plan: conch switches the `mode` config option (session/set_config_option before the prompt; opencode has no modes)", async () => {
         const r = await run();
         const s = r.steps.p2;
-        expect(requests(s, "session/set_config_option"), r.describe("p2")).toEqual([expect.objectContaining({ configId: "mode", value: "plan" })]);
+        expect(requests(s, "session/set_config_option"), r.describe("p2")).toEqual([
+          expect.objectContaining({ configId: "mode", value: "plan" }),
+        ]);
         expect(requests(s, "session/set_mode")).toEqual([]);
         expect(requestIndex(s, "session/set_config_option")).toBeLessThan(requestIndex(s, "session/prompt"));
         expect(lastConfigValue(s, "mode")).toBe("plan");
@@ -352,11 +402,13 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(res.context).toMatchObject({ size: 64000 });
       });
 
-      it("g p4 --resume \"/review\": the subagent runs as a `task` tool call (kind think), completed, its answer follows, exit 0", async () => {
+      it('g p4 --resume "/review": the subagent runs as a `task` tool call (kind think), completed, its answer follows, exit 0', async () => {
         const r = await run();
         const res = resultOf(r, "p4");
         expect(r.steps.p4.code, r.describe("p4")).toBe(0);
-        expect(toolSummary(res)).toEqual([{ title: "review changes [commit|branch|pr], defaults to uncommitted", kind: "think", status: "completed" }]);
+        expect(toolSummary(res)).toEqual([
+          { title: "review changes [commit|branch|pr], defaults to uncommitted", kind: "think", status: "completed" },
+        ]);
         expect(res.text).toMatch(/^Review: nothing to review/);
         expect(res.stopReason).toBe("end_turn");
       });

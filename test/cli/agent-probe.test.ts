@@ -20,7 +20,8 @@ describe("what an agent advertises, next to what conch does with it", () => {
     expect(advertisesSteering(init)).toBe(true);
     const rows = probeRows(init, session);
     expect(row(rows, "steering")?.advertised).toBe("yes");
-    for (const cap of ["session/load", "session/resume", "session/list", "session/close", "session/fork", "session/delete", "logout"]) expect(row(rows, cap)?.advertised, cap).toBe("yes");
+    for (const cap of ["session/load", "session/resume", "session/list", "session/close", "session/fork", "session/delete", "logout"])
+      expect(row(rows, cap)?.advertised, cap).toBe("yes");
     expect(row(rows, "session/delete")?.conch).toBe("conch sessions delete <id> deletes it at the agent too");
     expect(row(rows, "mcp transports")?.advertised).toBe("stdio, http, sse");
     expect(row(rows, "prompt content")?.advertised).toBe("text, image, embedded context");
@@ -64,14 +65,23 @@ describe("what an agent advertises, next to what conch does with it", () => {
       startMs: 40,
       session: { ok: true, ms: 5, closed: true },
       rows: probeRows(init, session),
-      warnings: ["MCP server \"docs\" (sse) will be dropped: the agent does not take sse servers"],
+      warnings: ['MCP server "docs" (sse) will be dropped: the agent does not take sse servers'],
     };
     const text = formatProbe(report);
-    expect(text).toContain("codex: codex-acp\n  codex-acp 0.16.0 (Codex) · protocol 1 · initialize in 40 ms\n  session/new in 5 ms, then session/close");
+    expect(text).toContain(
+      "codex: codex-acp\n  codex-acp 0.16.0 (Codex) · protocol 1 · initialize in 40 ms\n  session/new in 5 ms, then session/close",
+    );
     expect(text).toMatch(/^ {2}session\/load +yes +--resume opens the session with its history replayed$/m);
     expect(text.trimEnd().split("\n").at(-1)).toBe('  ! MCP server "docs" (sse) will be dropped: the agent does not take sse servers');
-    expect(formatProbe({ name: "x", command: "nope", ok: false, error: "agent x exited with code 127 before it answered initialize", rows: [], warnings: [] })).toBe(
-      "x: nope\n  could not probe it: agent x exited with code 127 before it answered initialize",
-    );
+    expect(
+      formatProbe({
+        name: "x",
+        command: "nope",
+        ok: false,
+        error: "agent x exited with code 127 before it answered initialize",
+        rows: [],
+        warnings: [],
+      }),
+    ).toBe("x: nope\n  could not probe it: agent x exited with code 127 before it answered initialize");
   });
 });

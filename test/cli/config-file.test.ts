@@ -26,12 +26,21 @@ describe("the config file", () => {
     const { env, cwd } = setup({ defaultAgent: "mine", agents: { mine: { command: "/opt/mine", args: ["--acp"], env: { MODE: "x" } } } });
     const config = loadConfig(cwd, env);
     expect(config.defaultAgent).toBe("mine");
-    expect(resolveAgent("mine", config.agents)).toMatchObject({ via: "config", command: { command: "/opt/mine", args: ["--acp"], env: { MODE: "x" } } });
+    expect(resolveAgent("mine", config.agents)).toMatchObject({
+      via: "config",
+      command: { command: "/opt/mine", args: ["--acp"], env: { MODE: "x" } },
+    });
   });
 
   it("a trusted project's .conch.json overrides the user config, found from a subdirectory", () => {
     const { env, cwd } = setup(
-      { permissions: "deny", mcpServers: [{ name: "a", command: "a" }, { name: "b", command: "b" }] },
+      {
+        permissions: "deny",
+        mcpServers: [
+          { name: "a", command: "a" },
+          { name: "b", command: "b" },
+        ],
+      },
       { permissions: "approve-reads", mcpServers: [{ name: "b", type: "http", url: "http://127.0.0.1:9/mcp" }] },
     );
     const config = loadConfig(cwd, env, { trust: true });
@@ -55,8 +64,26 @@ import { mergeSessions } from "../../src/cli/sessions-command.js";
 
 describe("conch sessions --agent", () => {
   it("merges the agent's session/list into the local index; local records win, agent-only ones are marked", () => {
-    const local = [{ id: "a", agent: "codex", agentCommand: ["codex-acp"], cwd: "/p", title: "local title", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-02T00:00:00Z", messageCount: 2 }];
-    const merged = mergeSessions(local, [{ sessionId: "a", cwd: "/p", title: "remote" }, { sessionId: "b", cwd: "/p", title: "only at the agent", updatedAt: "2026-01-03T00:00:00Z" }], "codex");
+    const local = [
+      {
+        id: "a",
+        agent: "codex",
+        agentCommand: ["codex-acp"],
+        cwd: "/p",
+        title: "local title",
+        createdAt: "2026-01-01T00:00:00Z",
+        updatedAt: "2026-01-02T00:00:00Z",
+        messageCount: 2,
+      },
+    ];
+    const merged = mergeSessions(
+      local,
+      [
+        { sessionId: "a", cwd: "/p", title: "remote" },
+        { sessionId: "b", cwd: "/p", title: "only at the agent", updatedAt: "2026-01-03T00:00:00Z" },
+      ],
+      "codex",
+    );
     expect(merged.map((r) => [r.id, r.title, r.source])).toEqual([
       ["b", "only at the agent", "agent"],
       ["a", "local title", "both"],

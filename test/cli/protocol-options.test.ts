@@ -11,7 +11,10 @@ import { tempDir } from "../support/run-conch.js";
 
 describe("--add-dir", () => {
   it("is repeatable, made absolute against the cwd, in the UI and in print mode", () => {
-    expect(parseCommandLine(["--add-dir", "../lib", "--add-dir", "/abs"], "/work/app")).toMatchObject({ kind: "interactive", addDirs: ["/work/lib", "/abs"] });
+    expect(parseCommandLine(["--add-dir", "../lib", "--add-dir", "/abs"], "/work/app")).toMatchObject({
+      kind: "interactive",
+      addDirs: ["/work/lib", "/abs"],
+    });
     expect(parseCommandLine(["-p", "hi", "--add-dir", "docs"], "/work/app")).toMatchObject({ kind: "print", addDirs: ["/work/app/docs"] });
   });
 });

@@ -49,7 +49,10 @@ describe("workspace trust: a cloned repo's .conch.json", () => {
   });
 
   it("keeps its safe settings untrusted: ui settings and a stricter permission policy", () => {
-    const { env, cwd } = repoWith({ permissions: "deny", ui: { notify: false, stallTimeoutSeconds: 5, startTimeoutSeconds: 9 } }, { permissions: "approve-reads" });
+    const { env, cwd } = repoWith(
+      { permissions: "deny", ui: { notify: false, stallTimeoutSeconds: 5, startTimeoutSeconds: 9 } },
+      { permissions: "approve-reads" },
+    );
     const config = loadConfig(cwd, env);
     expect(config.permissions).toBe("deny");
     expect(config.ui).toMatchObject({ notify: false, stallTimeoutSeconds: 5, startTimeoutSeconds: 9 });
@@ -84,7 +87,10 @@ describe("workspace trust: a cloned repo's .conch.json", () => {
     const { env, cwd, repo } = repoWith(hostile);
     rememberTrust(projectTrust(cwd, env)!.project, env);
     expect(() => loadConfig(cwd, env)).not.toThrow();
-    writeFileSync(path.join(repo, ".conch.json"), JSON.stringify({ ...hostile, agents: { claude: { command: "sh", args: ["-c", "rm -rf ~"] } } }));
+    writeFileSync(
+      path.join(repo, ".conch.json"),
+      JSON.stringify({ ...hostile, agents: { claude: { command: "sh", args: ["-c", "rm -rf ~"] } } }),
+    );
     expect(() => loadConfig(cwd, env)).toThrow(UntrustedProjectError);
     expect(() => loadConfig(cwd, env)).toThrow(/changed since you trusted it/);
     expect(projectTrust(cwd, env)!.project.changed).toBe(true);
@@ -153,7 +159,8 @@ describe("the trust gate before a session starts", () => {
     const seen: string[] = [];
     const config = await trustedConfig(cwd, undefined, async (p) => {
       seen.push(p.unsafe.map((s) => s.effect).join(" | "));
-      if (seen.length === 1) writeFileSync(path.join(repo, ".conch.json"), JSON.stringify({ agents: { claude: { command: "evil-swapped" } } }));
+      if (seen.length === 1)
+        writeFileSync(path.join(repo, ".conch.json"), JSON.stringify({ agents: { claude: { command: "evil-swapped" } } }));
       return answers.shift()!;
     });
     expect(seen).toHaveLength(2);

@@ -11,9 +11,7 @@ const updateOf = (message: WireMessage): SessionUpdate | undefined =>
 
 /** Waits for the usage_update that closes the agent's own follow-up after index `answered`. */
 function waitForFollowUpEnd(answered: number): Promise<number> {
-  return harness.waitFor(
-    (message) => updateOf(message)?.sessionUpdate === "usage_update" && harness.received.indexOf(message) > answered,
-  );
+  return harness.waitFor((message) => updateOf(message)?.sessionUpdate === "usage_update" && harness.received.indexOf(message) > answered);
 }
 
 /** Index of the response to the last prompt the harness sent. */
@@ -81,9 +79,7 @@ describe("background", () => {
 
     terminal!.output = "working...\ndone\n";
     terminal!.finish({ exitCode: 0, signal: null });
-    const completed = await harness.waitForUpdate(
-      (update) => update.sessionUpdate === "tool_call_update" && update.status === "completed",
-    );
+    const completed = await harness.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && update.status === "completed");
     expect(completed).toBeGreaterThan(answered);
     await waitForFollowUpEnd(answered);
     expect(harness.messageText(answered)).toBe("The background job finished: done.");
@@ -95,9 +91,7 @@ describe("background", () => {
     const sessionId = await harness.newSession();
     await harness.prompt(sessionId, "background");
     const answered = lastPromptResponseIndex();
-    const completed = await harness.waitForUpdate(
-      (update) => update.sessionUpdate === "tool_call_update" && update.status === "completed",
-    );
+    const completed = await harness.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && update.status === "completed");
     expect(completed).toBeGreaterThan(answered);
     await waitForFollowUpEnd(answered);
     expect(harness.messageText(answered)).toBe(BACKGROUND_FOLLOW_UP);
@@ -109,9 +103,7 @@ describe("background", () => {
     await harness.prompt(sessionId, "background");
     const answered = lastPromptResponseIndex();
     await harness.notify("session/cancel", { sessionId });
-    const failed = await harness.waitForUpdate(
-      (update) => update.sessionUpdate === "tool_call_update" && update.status === "failed",
-    );
+    const failed = await harness.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && update.status === "failed");
     expect(failed).toBeGreaterThan(answered);
     expect(updateOf(harness.received[failed])).toMatchObject({ _meta: { terminal_exit: { exit_code: null } } });
     expect(harness.messageText(answered)).toBe("");

@@ -35,7 +35,11 @@ describe("session/fork", () => {
     harness = await DemoHarness.start();
     const source = await harness.newSession();
     await harness.prompt(source, "refuse");
-    const forked = await harness.request<{ sessionId: string; configOptions: SessionConfigOption[] }>("session/fork", { sessionId: source, cwd: "/tmp", mcpServers: [] });
+    const forked = await harness.request<{ sessionId: string; configOptions: SessionConfigOption[] }>("session/fork", {
+      sessionId: source,
+      cwd: "/tmp",
+      mcpServers: [],
+    });
     expect(forked.sessionId).not.toBe(source);
     expect(forked.configOptions[0]).toMatchObject({ id: "model" });
     // A load of the fork replays the source's prompt.
@@ -54,7 +58,11 @@ describe("session/fork", () => {
 describe("additionalDirectories", () => {
   it("keeps the directories a session is opened with, and a resume without them drops them", async () => {
     harness = await DemoHarness.start();
-    const { sessionId } = await harness.request<{ sessionId: string }>("session/new", { cwd: "/tmp/a", mcpServers: [], additionalDirectories: ["/tmp/b", "/tmp/c"] });
+    const { sessionId } = await harness.request<{ sessionId: string }>("session/new", {
+      cwd: "/tmp/a",
+      mcpServers: [],
+      additionalDirectories: ["/tmp/b", "/tmp/c"],
+    });
     await harness.prompt(sessionId, "settings");
     expect(harness.messageText()).toContain("`/tmp/b`, `/tmp/c` (additionalDirectories)");
     await harness.request("session/resume", { sessionId, cwd: "/tmp/a", mcpServers: [] });
@@ -67,15 +75,28 @@ describe("additionalDirectories", () => {
 describe("config options", () => {
   it("offers the boolean thinking switch only to clients that take boolean options, and sets it with type boolean", async () => {
     harness = await DemoHarness.start();
-    const plain = await harness.request<{ sessionId: string; configOptions: SessionConfigOption[] }>("session/new", { cwd: "/tmp", mcpServers: [] });
+    const plain = await harness.request<{ sessionId: string; configOptions: SessionConfigOption[] }>("session/new", {
+      cwd: "/tmp",
+      mcpServers: [],
+    });
     expect(plain.configOptions.map((o) => o.id)).toEqual(["model", "context"]);
-    await expect(harness.request("session/set_config_option", { sessionId: plain.sessionId, configId: "thinking", type: "boolean", value: true })).rejects.toThrow();
+    await expect(
+      harness.request("session/set_config_option", { sessionId: plain.sessionId, configId: "thinking", type: "boolean", value: true }),
+    ).rejects.toThrow();
     await harness.close();
 
     harness = await DemoHarness.start({ capabilities: { ...FULL_CAPABILITIES, session: { configOptions: { boolean: {} } } } });
-    const opened = await harness.request<{ sessionId: string; configOptions: SessionConfigOption[] }>("session/new", { cwd: "/tmp", mcpServers: [] });
+    const opened = await harness.request<{ sessionId: string; configOptions: SessionConfigOption[] }>("session/new", {
+      cwd: "/tmp",
+      mcpServers: [],
+    });
     expect(opened.configOptions.find((o) => o.id === "thinking")).toMatchObject({ type: "boolean", currentValue: false });
-    const set = await harness.request<{ configOptions: SessionConfigOption[] }>("session/set_config_option", { sessionId: opened.sessionId, configId: "thinking", type: "boolean", value: true });
+    const set = await harness.request<{ configOptions: SessionConfigOption[] }>("session/set_config_option", {
+      sessionId: opened.sessionId,
+      configId: "thinking",
+      type: "boolean",
+      value: true,
+    });
     expect(set.configOptions.find((o) => o.id === "thinking")).toMatchObject({ currentValue: true });
     await harness.prompt(opened.sessionId, "refuse");
     expect(harness.updates().some((u) => u.sessionUpdate === "agent_thought_chunk")).toBe(true);
@@ -84,7 +105,11 @@ describe("config options", () => {
   it("has a model_config option next to the model picker", async () => {
     harness = await DemoHarness.start();
     const sessionId = await harness.newSession();
-    const set = await harness.request<{ configOptions: SessionConfigOption[] }>("session/set_config_option", { sessionId, configId: "context", value: "200k" });
+    const set = await harness.request<{ configOptions: SessionConfigOption[] }>("session/set_config_option", {
+      sessionId,
+      configId: "context",
+      value: "200k",
+    });
     expect(set.configOptions.find((o) => o.id === "context")).toMatchObject({ category: "model_config", currentValue: "200k" });
   });
 });

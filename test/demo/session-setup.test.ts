@@ -75,10 +75,13 @@ describe("demo agent setup", () => {
     });
     expect(response.configOptions[0]).toMatchObject({ id: "model", currentValue: "demo-smart" });
     const update = harness.updates().find((candidate) => candidate.sessionUpdate === "config_option_update");
-    expect(update).toMatchObject({ configOptions: [{ id: "model", currentValue: "demo-smart" }, { id: "context", category: "model_config" }] });
-    await expect(
-      harness.request("session/set_config_option", { sessionId, configId: "model", value: "gpt-17" }),
-    ).rejects.toThrow();
+    expect(update).toMatchObject({
+      configOptions: [
+        { id: "model", currentValue: "demo-smart" },
+        { id: "context", category: "model_config" },
+      ],
+    });
+    await expect(harness.request("session/set_config_option", { sessionId, configId: "model", value: "gpt-17" })).rejects.toThrow();
   });
 
   it("answers prompts for unknown sessions with an error", async () => {

@@ -108,7 +108,9 @@ describe("saved sessions", () => {
     expect(replayedCall).toMatchObject({ status: "in_progress" });
     const toolCallId = (replayedCall as { toolCallId: string }).toolCallId;
     const terminalInfo = (replayedCall as { _meta?: { terminal_info?: unknown } })._meta?.terminal_info;
-    const done = await second.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && (update.status === "completed" || update.status === "failed"));
+    const done = await second.waitForUpdate(
+      (update) => update.sessionUpdate === "tool_call_update" && (update.status === "completed" || update.status === "failed"),
+    );
     expect(done).toBeGreaterThan(answeredAt);
     const closing = JSON.stringify(second.received[done]);
     expect(closing).toContain(toolCallId);

@@ -78,7 +78,9 @@ describe("text scenarios", () => {
     const sessionId = await harness.newSession();
     const response = await harness.prompt(sessionId, "unknown");
     const raw = harness.received.find(
-      (message) => message.method === "session/update" && (message.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "future_thing",
+      (message) =>
+        message.method === "session/update" &&
+        (message.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "future_thing",
     );
     expect(raw?.params).toMatchObject({ sessionId, update: { sessionUpdate: "future_thing" } });
     expect(harness.messageText()).toContain("future_thing");

@@ -205,8 +205,7 @@ describe("permission", () => {
     const [first, second] = held;
     expect(first.request.toolCall.toolCallId).not.toBe(second.request.toolCall.toolCallId);
 
-    const optionOf = (entry: (typeof held)[number], kind: string) =>
-      entry.request.options.find((option) => option.kind === kind)!.optionId;
+    const optionOf = (entry: (typeof held)[number], kind: string) => entry.request.options.find((option) => option.kind === kind)!.optionId;
     // Answer the second first: its tool call settles while the first is still pending.
     second.answer({ outcome: { outcome: "selected", optionId: optionOf(second, "allow_once") } });
     await harness.waitForUpdate(

@@ -39,7 +39,14 @@ describe("conch attach", () => {
     const stateDir = tempDir("conch-state-");
     // `slow` streams for about five seconds whatever the demo delay is.
     const run = await printRun("slow", stateDir);
-    const screen = new Screen({ command: process.execPath, args: [CONCH, "attach", run.id.slice(0, 10)], cwd: run.cwd, env: terminalEnv(stateDir), cols: 100, rows: 30 });
+    const screen = new Screen({
+      command: process.execPath,
+      args: [CONCH, "attach", run.id.slice(0, 10)],
+      cwd: run.cwd,
+      env: terminalEnv(stateDir),
+      cols: 100,
+      rows: 30,
+    });
     running.push(screen);
     await screen.waitForText(`attached to ${run.id}, read-only · q quits`);
     await screen.waitForText(`live: conch pid ${run.proc.pid} runs this session`);
@@ -64,7 +71,14 @@ describe("conch attach", () => {
     const stateDir = tempDir("conch-state-");
     const run = await printRun("run", stateDir);
     expect((await run.proc).exitCode).toBe(0);
-    const screen = new Screen({ command: process.execPath, args: [CONCH, "attach", run.id], cwd: run.cwd, env: terminalEnv(stateDir), cols: 100, rows: 40 });
+    const screen = new Screen({
+      command: process.execPath,
+      args: [CONCH, "attach", run.id],
+      cwd: run.cwd,
+      env: terminalEnv(stateDir),
+      cols: 100,
+      rows: 40,
+    });
     running.push(screen);
     await screen.waitForText("not open in any conch: shown as logged, and followed if one resumes it");
     await screen.waitForText(/╭─ .*sh -c/);
@@ -77,7 +91,11 @@ describe("conch attach", () => {
   it("piped, prints the transcript as it settles and ends when the run ends", async () => {
     const stateDir = tempDir("conch-state-");
     const run = await printRun("slow", stateDir);
-    const attach = execa(process.execPath, [CONCH, "attach", run.id], { reject: false, stdin: "ignore", env: { ...terminalEnv(stateDir), NO_COLOR: "1" } as Record<string, string> });
+    const attach = execa(process.execPath, [CONCH, "attach", run.id], {
+      reject: false,
+      stdin: "ignore",
+      env: { ...terminalEnv(stateDir), NO_COLOR: "1" } as Record<string, string>,
+    });
     running.push(attach);
     const [result, printed] = await Promise.all([run.proc, attach]);
     expect(result.exitCode).toBe(0);

@@ -15,10 +15,20 @@ describe("Ctrl-G in a real terminal", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "conch-e2e-editor-"));
     const editor = path.join(dir, "editor.sh");
     // An editor that draws over the screen, reads a key from the terminal, then rewrites the file.
-    writeFileSync(editor, `#!/bin/sh\nprintf '\\033[2J\\033[HEDITOR SCREEN: press a key\\n'\nread -r answer\n{ cat "$1"; printf ' (edited with %s)\\n' "$answer"; } > "$1.new" && mv "$1.new" "$1"\n`);
+    writeFileSync(
+      editor,
+      `#!/bin/sh\nprintf '\\033[2J\\033[HEDITOR SCREEN: press a key\\n'\nread -r answer\n{ cat "$1"; printf ' (edited with %s)\\n' "$answer"; } > "$1.new" && mv "$1.new" "$1"\n`,
+    );
     chmodSync(editor, 0o755);
     const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
-    screen = new Screen({ command: process.execPath, args: [CONCH, "--agent", "demo"], cwd: dir, env: { ...terminalEnv(state), VISUAL: editor }, cols: 100, rows: 30 });
+    screen = new Screen({
+      command: process.execPath,
+      args: [CONCH, "--agent", "demo"],
+      cwd: dir,
+      env: { ...terminalEnv(state), VISUAL: editor },
+      cols: 100,
+      rows: 30,
+    });
     await screen.waitForText("message the agent", 15_000, "visible");
     await screen.submit("hello");
     await screen.waitForText("Type a keyword (or /keyword)");

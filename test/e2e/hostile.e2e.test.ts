@@ -22,7 +22,15 @@ function terminalEnv(): NodeJS.ProcessEnv {
     env[k] = v;
   }
   const state = tmp("conch-e2e-state-");
-  return { ...env, TERM: "xterm-256color", CONCH_STATE_DIR: state, XDG_STATE_HOME: state, XDG_CONFIG_HOME: tmp("conch-e2e-config-"), CONCH_DEMO_STATE: path.join(state, "demo"), CONCH_DEMO_DELAY_MS: "0" };
+  return {
+    ...env,
+    TERM: "xterm-256color",
+    CONCH_STATE_DIR: state,
+    XDG_STATE_HOME: state,
+    XDG_CONFIG_HOME: tmp("conch-e2e-config-"),
+    CONCH_DEMO_STATE: path.join(state, "demo"),
+    CONCH_DEMO_DELAY_MS: "0",
+  };
 }
 
 const screens: Screen[] = [];
@@ -45,10 +53,16 @@ interface TraceLine {
 
 /** What conch sent the agent: its answer to the permission request, and whether it sent session/cancel. */
 function sentToAgent(traceFile: string): { permissionAnswer?: string; cancelled: boolean } {
-  const lines = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as TraceLine);
+  const lines = readFileSync(traceFile, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as TraceLine);
   const request = lines.find((l) => l.dir === "agent" && l.msg?.method === "session/request_permission");
   const answer = lines.find((l) => l.dir === "client" && request && l.msg?.id === request.msg?.id && l.msg?.result);
-  return { permissionAnswer: answer?.msg?.result?.outcome?.outcome, cancelled: lines.some((l) => l.dir === "client" && l.msg?.method === "session/cancel") };
+  return {
+    permissionAnswer: answer?.msg?.result?.outcome?.outcome,
+    cancelled: lines.some((l) => l.dir === "client" && l.msg?.method === "session/cancel"),
+  };
 }
 
 const exitOf = (screen: Screen) => Promise.race([screen.exited, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
@@ -72,7 +86,11 @@ describe("every way out of the TUI answers what is pending, cancels the turn and
     const m = newMarker();
     markers.push(m);
     const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
-    const screen = start(["--agent", `${process.execPath} ${HOSTILE} --permission --ignore-term --daemons ${m}`, "--trace", trace], tmp("conch-e2e-project-"), terminalEnv());
+    const screen = start(
+      ["--agent", `${process.execPath} ${HOSTILE} --permission --ignore-term --daemons ${m}`, "--trace", trace],
+      tmp("conch-e2e-project-"),
+      terminalEnv(),
+    );
     // The status bar names the agent once it has answered initialize (before, the instant prompt shows).
     await screen.waitForText(/^hostile · /m, 15_000, "visible");
     await screen.submit("go");

@@ -38,7 +38,13 @@ export class Screen {
     const cols = opts.cols ?? 100;
     const rows = opts.rows ?? 30;
     this.term = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-    this.proc = pty.spawn(opts.command, opts.args, { name: "xterm-256color", cols, rows, cwd: opts.cwd, env: opts.env as Record<string, string> });
+    this.proc = pty.spawn(opts.command, opts.args, {
+      name: "xterm-256color",
+      cols,
+      rows,
+      cwd: opts.cwd,
+      env: opts.env as Record<string, string>,
+    });
     this.proc.onData((data) => {
       this.raw += data;
       this.term.write(data);
@@ -99,7 +105,8 @@ export class Screen {
     for (;;) {
       await this.settle();
       if (found()) return;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(text)}; the screen shows:\n${this.visible()}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(text)}; the screen shows:\n${this.visible()}`);
       await sleep(40);
     }
   }
@@ -110,7 +117,8 @@ export class Screen {
     for (;;) {
       await this.settle();
       if (!this.visible().includes(text)) return;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for "${text}" to go; the screen shows:\n${this.visible()}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for "${text}" to go; the screen shows:\n${this.visible()}`);
       await sleep(40);
     }
   }
@@ -188,4 +196,3 @@ export function terminalEnv(stateDir: string): NodeJS.ProcessEnv {
     CONCH_DEMO_BACKGROUND_MS: "800",
   };
 }
-

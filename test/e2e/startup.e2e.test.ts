@@ -52,7 +52,14 @@ function launch(): { screen: Screen; trace: string; project: string } {
   const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-startup-"));
   const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
   const trace = path.join(state, "trace.jsonl");
-  screen = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo", "--trace", trace], cwd: project, env: terminalEnv(state), cols: 100, rows: 30 });
+  screen = new Screen({
+    command: process.execPath,
+    args: [BIN, "--agent", "demo", "--trace", trace],
+    cwd: project,
+    env: terminalEnv(state),
+    cols: 100,
+    rows: 30,
+  });
   return { screen, trace, project };
 }
 
@@ -72,7 +79,13 @@ describe("typing while conch starts", () => {
     await screen.waitForText("› markdown");
     await screen.waitForText("message the agent", 10_000, "visible");
     expect(promptsSent(trace)).toEqual(["help", "refuse", "markdown"]);
-    for (const text of ["› help", "› refuse", "› markdown"]) expect(screen.text().split("\n").filter((l) => l.trim() === text)).toHaveLength(1);
+    for (const text of ["› help", "› refuse", "› markdown"])
+      expect(
+        screen
+          .text()
+          .split("\n")
+          .filter((l) => l.trim() === text),
+      ).toHaveLength(1);
   });
 
   it("keeps a paste made during startup a paste: its lines become one message", async () => {

@@ -16,7 +16,14 @@ describe("steering and undo in a real terminal, with the demo agent", () => {
     project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
     const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
     writeFileSync(path.join(project, "notes.md"), "# My notes\n\nkeep this\n");
-    screen = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo"], cwd: project, env: terminalEnv(state), cols: 100, rows: 30 });
+    screen = new Screen({
+      command: process.execPath,
+      args: [BIN, "--agent", "demo"],
+      cwd: project,
+      env: terminalEnv(state),
+      cols: 100,
+      rows: 30,
+    });
     await screen.waitForText("conch demo agent", 15_000);
   });
 

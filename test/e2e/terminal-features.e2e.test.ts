@@ -16,7 +16,14 @@ afterEach(async () => {
 /** conch in a terminal that says who it is in the environment, with the demo agent's edit scenario run to the end. */
 async function runEdit(env: NodeJS.ProcessEnv): Promise<Screen> {
   const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-features-"));
-  const screen = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo", "--permissions", "approve-all"], cwd: project, env, cols: 100, rows: 30 });
+  const screen = new Screen({
+    command: process.execPath,
+    args: [BIN, "--agent", "demo", "--permissions", "approve-all"],
+    cwd: project,
+    env,
+    cols: 100,
+    rows: 30,
+  });
   screens.push(screen);
   await screen.waitForText("message the agent", 15_000);
   await screen.submit("edit");

@@ -17,7 +17,14 @@ afterEach(async () => {
 function start(extra: string[] = []): Screen {
   const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-order-"));
   const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
-  const screen = new Screen({ command: process.execPath, args: [BIN, "--agent", AGENT, ...extra], cwd: project, env: terminalEnv(state), cols: 100, rows: 30 });
+  const screen = new Screen({
+    command: process.execPath,
+    args: [BIN, "--agent", AGENT, ...extra],
+    cwd: project,
+    env: terminalEnv(state),
+    cols: 100,
+    rows: 30,
+  });
   screens.push(screen);
   return screen;
 }

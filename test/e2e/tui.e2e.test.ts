@@ -16,7 +16,14 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
   beforeEach(async () => {
     const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
     const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
-    screen = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo"], cwd: project, env: terminalEnv(state), cols: 100, rows: 30 });
+    screen = new Screen({
+      command: process.execPath,
+      args: [BIN, "--agent", "demo"],
+      cwd: project,
+      env: terminalEnv(state),
+      cols: 100,
+      rows: 30,
+    });
     await screen.waitForText("conch demo agent", 15_000);
     await screen.waitForText("message the agent", 10_000, "visible");
   });

@@ -26,7 +26,9 @@ describe("the export file", () => {
   it("never replaces a file without --force, and says so", () => {
     const file = path.join(tempDir(), "notes.md");
     writeFileSync(file, "my notes");
-    expect(() => writeExport(file, "# export\n", false)).toThrow(/notes\.md already exists: give another name, or add --force to replace it/);
+    expect(() => writeExport(file, "# export\n", false)).toThrow(
+      /notes\.md already exists: give another name, or add --force to replace it/,
+    );
     expect(readFileSync(file, "utf8")).toBe("my notes");
     expect(writeExport(file, "# export\n", true)).toEqual({ replaced: true });
     expect(readFileSync(file, "utf8")).toBe("# export\n");

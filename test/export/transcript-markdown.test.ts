@@ -15,7 +15,16 @@ function fold(events: SessionEventInput[]): SessionState {
   return s;
 }
 
-const opened: SessionEventInput = { type: "session_started", info: { sessionId: "sess-1234567890", cwd: "/work/app", agentName: "fake", agentInfo: { name: "fake-agent", title: "Fake Agent", version: "2.0" }, origin: "new" } };
+const opened: SessionEventInput = {
+  type: "session_started",
+  info: {
+    sessionId: "sess-1234567890",
+    cwd: "/work/app",
+    agentName: "fake",
+    agentInfo: { name: "fake-agent", title: "Fake Agent", version: "2.0" },
+    origin: "new",
+  },
+};
 const update = (u: object): SessionEventInput => ({ type: "update", notification: { sessionId: "s", update: u as never } });
 
 describe("the transcript as Markdown", () => {
@@ -47,7 +56,14 @@ describe("the transcript as Markdown", () => {
     const md = transcriptMarkdown(
       fold([
         opened,
-        { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "look at @a.ts" }, { type: "resource_link", uri: "file:///work/app/a.ts", name: "a.ts" }] },
+        {
+          type: "prompt_sent",
+          turnId: "t1",
+          prompt: [
+            { type: "text", text: "look at @a.ts" },
+            { type: "resource_link", uri: "file:///work/app/a.ts", name: "a.ts" },
+          ],
+        },
         update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "Let me think.\nStep two." } }),
         { type: "notice", level: "warning", text: "the agent went quiet" },
       ]),
@@ -69,7 +85,15 @@ describe("the transcript as Markdown", () => {
       fold([
         opened,
         { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "test" }] },
-        update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "Run the tests", kind: "execute", status: "failed", rawInput: { command: ["bash", "-lc", "npm test -- --run"], cwd: "/work/app/pkg" }, rawOutput: { stdout: "1 failed" } }),
+        update({
+          sessionUpdate: "tool_call",
+          toolCallId: "c1",
+          title: "Run the tests",
+          kind: "execute",
+          status: "failed",
+          rawInput: { command: ["bash", "-lc", "npm test -- --run"], cwd: "/work/app/pkg" },
+          rawOutput: { stdout: "1 failed" },
+        }),
       ]),
       META,
     );
@@ -98,7 +122,15 @@ describe("the transcript as Markdown", () => {
         opened,
         { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "go" }] },
         update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: hostile } }),
-        update({ sessionUpdate: "tool_call", toolCallId: "c1", title: `run ${hostile}`, kind: "execute", status: "completed", rawInput: { command: "printf '```'" }, content: [{ type: "content", content: { type: "text", text: "```\nline with ``` fences \u001b[32mgreen\u001b[0m\n```" } }] }),
+        update({
+          sessionUpdate: "tool_call",
+          toolCallId: "c1",
+          title: `run ${hostile}`,
+          kind: "execute",
+          status: "completed",
+          rawInput: { command: "printf '```'" },
+          content: [{ type: "content", content: { type: "text", text: "```\nline with ``` fences \u001b[32mgreen\u001b[0m\n```" } }],
+        }),
         { type: "terminal_started", terminalId: "term-1", command: "make", args: [], cwd: "/work/app" },
         { type: "terminal_output", terminalId: "term-1", data: "\u001b[1mbold\u001b[0m\r\n50%\r100%\r\n\u001b]0;title\u0007" },
       ]),

@@ -17,7 +17,15 @@ describe("conch agents --probe", () => {
 
   it("probes any command line with --agent, warns about MCP servers the agent will not take, and speaks JSON", async () => {
     const config = path.join(tempDir(), "config.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: [{ name: "files", command: "true" }, { name: "docs", type: "http", url: "http://127.0.0.1:9/mcp" }] }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: [
+          { name: "files", command: "true" },
+          { name: "docs", type: "http", url: "http://127.0.0.1:9/mcp" },
+        ],
+      }),
+    );
     const agent = `${process.execPath} ${path.join(ROOT, "dist/demo/main.js")}`;
     const r = await runConch(["agents", "--probe", "--agent", agent, "--json"], { env: { CONCH_CONFIG: config } });
     expect(r.code).toBe(0);

@@ -35,7 +35,10 @@ describe("conch -p against the demo agent as a real child process", () => {
 
   it("stream-json prints one event per line and ends with the result", async () => {
     const r = await runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json"]);
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(3);
     expect(lines.some((l) => l.type === "update")).toBe(true);
     expect(lines.at(-1).type).toBe("result");
@@ -75,7 +78,11 @@ describe("conch -p against the demo agent as a real child process", () => {
     const a = await runConch(["-p", "--agent", "demo", "--output-format", "json"], { input: "markdown" });
     expect(JSON.parse(a.stdout).stopReason).toBe("end_turn");
     const b = await runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json"], { input: "extra context" });
-    const sent = b.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "prompt_sent");
+    const sent = b.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === "prompt_sent");
     expect(sent.prompt[0].text).toBe("plan\n\nextra context");
   });
 
@@ -93,7 +100,10 @@ describe("conch -p against the demo agent as a real child process", () => {
     const dir = tempDir();
     const file = path.join(dir, "t.jsonl");
     await runConch(["-p", "hello", "--agent", "demo", "--trace", file]);
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ dir: "note", text: "agent process 1 started" });
     expect(lines.some((l) => l.dir === "client" && l.msg.method === "initialize")).toBe(true);
     expect(lines.some((l) => l.dir === "agent" && l.msg.method === "session/update")).toBe(true);
@@ -152,8 +162,6 @@ describe("conch's command line", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("not a directory");
   });
-
-
 });
 
 describe("fs confinement, against the demo agent", () => {
@@ -181,7 +189,10 @@ describe("print mode --mode and --model", () => {
     const r = await runConch(["-p", "settings", "--agent", "demo", "--model", "demo-smart", "--trace", trace]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Model `demo-smart`");
-    const methods = readFileSync(trace, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { msg?: { method?: string } }).msg?.method);
+    const methods = readFileSync(trace, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { msg?: { method?: string } }).msg?.method);
     expect(methods).toContain("session/set_config_option");
     expect(methods).not.toContain("session/set_model");
   });

@@ -82,7 +82,11 @@ describe("initialize", () => {
   it("advertises terminal logins, boolean config options, notices and identified plans, and the demo then offers its terminal login", async () => {
     const { trace } = await demoSession();
     const [init, answer] = wire(trace).filter((l) => l.msg?.id === 0);
-    expect(init.msg!.params!.clientCapabilities).toMatchObject({ auth: { terminal: true }, session: { configOptions: { boolean: {} }, notices: {} }, plan: {} });
+    expect(init.msg!.params!.clientCapabilities).toMatchObject({
+      auth: { terminal: true },
+      session: { configOptions: { boolean: {} }, notices: {} },
+      plan: {},
+    });
     const methods = (answer.msg!.result!.authMethods as { id: string }[]).map((m) => m.id);
     expect(methods).toEqual(["demo-login", "demo-terminal-login"]);
   });
@@ -174,7 +178,11 @@ describe("config options", () => {
     const { orch, trace } = await demoSession();
     expect(orch.state.configOptions.find((o) => o.id === "thinking")).toMatchObject({ type: "boolean", currentValue: false });
     await orch.setConfigOption("thinking", true);
-    expect(wire(trace).find((l) => l.msg?.method === "session/set_config_option")!.msg!.params).toMatchObject({ configId: "thinking", type: "boolean", value: true });
+    expect(wire(trace).find((l) => l.msg?.method === "session/set_config_option")!.msg!.params).toMatchObject({
+      configId: "thinking",
+      type: "boolean",
+      value: true,
+    });
     expect(orch.state.configOptions.find((o) => o.id === "thinking")).toMatchObject({ currentValue: true });
     orch.send("refuse");
     const s = await until(orch, (st) => st.phase === "idle" && st.turns.length === 1);
@@ -186,7 +194,10 @@ describe("config options", () => {
     expect(orch.state.configOptions.find((o) => o.category === "model_config")).toMatchObject({ id: "context" });
     await orch.setModel("demo-smart");
     expect(sent(trace)).not.toContain("session/set_model");
-    expect(wire(trace).find((l) => l.msg?.method === "session/set_config_option")!.msg!.params).toMatchObject({ configId: "model", value: "demo-smart" });
+    expect(wire(trace).find((l) => l.msg?.method === "session/set_config_option")!.msg!.params).toMatchObject({
+      configId: "model",
+      value: "demo-smart",
+    });
     expect(orch.state.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "demo-smart" });
   });
 });

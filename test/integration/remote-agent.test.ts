@@ -36,7 +36,9 @@ function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_0
 describe("conch -p against a remote agent", () => {
   it.each(["ws", "http"] as const)("over %s: streams the answer, exits 0, and --trace records the messages", async (transport) => {
     const trace = path.join(tempDir("conch-trace-"), "trace.jsonl");
-    const r = await runConch(["-p", "markdown", "--agent", bridge[transport], "--trace", trace, "--output-format", "json"], { env: demoEnv });
+    const r = await runConch(["-p", "markdown", "--agent", bridge[transport], "--trace", trace, "--output-format", "json"], {
+      env: demoEnv,
+    });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.agent).toBe("conch-demo");

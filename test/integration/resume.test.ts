@@ -39,7 +39,10 @@ describe("resume a demo-agent session in a new conch process", () => {
     const first = await prepareSession({ ...base, cwd }, "approve-all");
     await first.orchestrator.start(first.mode);
     first.orchestrator.send("background");
-    const running = await until(first.orchestrator, (s) => s.phase === "draining" && Object.values(s.terminals).some((t) => t.outputTail.includes("working")));
+    const running = await until(
+      first.orchestrator,
+      (s) => s.phase === "draining" && Object.values(s.terminals).some((t) => t.outputTail.includes("working")),
+    );
     const sessionId = running.info!.sessionId;
     const [tool] = Object.values(running.toolCalls);
     await first.orchestrator.shutdown();
@@ -93,7 +96,9 @@ describe("conch sessions / --resume / --continue from the command line", () => {
 
 describe("logging in to an agent that asks for it", () => {
   it("print mode fails fast with exit 1 and the exact login command", async () => {
-    const r = await runConch(["-p", "hello", "--agent", "demo"], { env: { CONCH_DEMO_AUTH: "1", CONCH_DEMO_STATE: tempDir("conch-demo-") } });
+    const r = await runConch(["-p", "hello", "--agent", "demo"], {
+      env: { CONCH_DEMO_AUTH: "1", CONCH_DEMO_STATE: tempDir("conch-demo-") },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("needs you to log in");
     expect(r.stderr).toMatch(/demo(\/main)?\.js --login/);

@@ -22,7 +22,12 @@ function userConfig(): string {
       agents: { hostile: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_SECRET: SECRETS.agentEnv } } },
       mcpServers: [
         { name: "gh", command: "gh-mcp", args: ["--api-key", SECRETS.mcpArg], env: { GITHUB_TOKEN: SECRETS.mcpEnv } },
-        { name: "docs", type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: `Bearer ${SECRETS.header}`, "X-Other": SECRETS.otherHeader } },
+        {
+          name: "docs",
+          type: "http",
+          url: "http://127.0.0.1:9/mcp",
+          headers: { Authorization: `Bearer ${SECRETS.header}`, "X-Other": SECRETS.otherHeader },
+        },
       ],
     }),
   );
@@ -33,7 +38,9 @@ describe("secrets an agent is given stay out of the trace and the logs", () => {
   it("an agent that echoes every secret it got: the trace (in a folder that did not exist) and logs/ hold none of them, files 0600", async () => {
     const traceDir = path.join(tempDir(), "not/yet");
     const trace = path.join(traceDir, "t.jsonl");
-    const r = await runConch(["-p", "leak", "--agent", "hostile", "--trace", trace, "--output-format", "json"], { env: { CONCH_CONFIG: userConfig() } });
+    const r = await runConch(["-p", "leak", "--agent", "hostile", "--trace", trace, "--output-format", "json"], {
+      env: { CONCH_CONFIG: userConfig() },
+    });
     const traced = readFileSync(trace, "utf8");
     expect(traced).toContain('"method":"session/new"');
     expect(traced).toContain("here they are");
@@ -50,7 +57,12 @@ describe("secrets an agent is given stay out of the trace and the logs", () => {
     // The stderr tail is shown and also recorded (session log, the JSON result): redacted too.
     const result = JSON.parse(r.stdout) as { stderrTail?: string };
     expect(result.stderrTail).toContain("GITHUB_TOKEN=[redacted]");
-    for (const [where, text] of [["trace", traced], ["agent log", log], ["stderr tail", result.stderrTail ?? ""], ["stderr", r.stderr]] as const) {
+    for (const [where, text] of [
+      ["trace", traced],
+      ["agent log", log],
+      ["stderr tail", result.stderrTail ?? ""],
+      ["stderr", r.stderr],
+    ] as const) {
       for (const secret of [...Object.values(SECRETS), "sk-ant-api03-LEAKEDLEAKEDLEAKED"]) {
         expect(text, `${secret} in the ${where}`).not.toContain(secret);
       }

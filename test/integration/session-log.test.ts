@@ -27,7 +27,11 @@ async function until(pred: () => boolean): Promise<void> {
 function logged(stateDir: string, id: string) {
   const { events } = readSessionLog<SessionEvent>(sessionLogPath(id, stateDir));
   const s = foldEvents(events);
-  return { events, users: s.items.filter((i) => i.kind === "user").map((i) => ("text" in i ? i.text : "")), agent: s.items.filter((i) => i.kind === "agent").map((i) => ("text" in i ? i.text : "")) };
+  return {
+    events,
+    users: s.items.filter((i) => i.kind === "user").map((i) => ("text" in i ? i.text : "")),
+    agent: s.items.filter((i) => i.kind === "agent").map((i) => ("text" in i ? i.text : "")),
+  };
 }
 
 const running: { kill: (s: string) => void }[] = [];
@@ -52,7 +56,9 @@ describe("one session, two conch processes, and a kill -9", () => {
       env: { CONCH_STATE_DIR: stateDir, NO_COLOR: "1", ...env },
     });
     running.push(a);
-    await until(() => existsSync(sessionLogPath(id, stateDir)) && readFileSync(sessionLogPath(id, stateDir), "utf8").includes("working on it"));
+    await until(
+      () => existsSync(sessionLogPath(id, stateDir)) && readFileSync(sessionLogPath(id, stateDir), "utf8").includes("working on it"),
+    );
     expect(readFileSync(sessionLockPath(id, stateDir), "utf8").split("\n")[0]).toBe(String(a.pid));
 
     // B: refused before it starts an agent or writes anything.
@@ -75,7 +81,11 @@ describe("one session, two conch processes, and a kill -9", () => {
     expect(log.agent).toEqual(["ok", "working on it", "ok"]);
     expect(log.users).not.toContain("second writer");
     // The turn ids go on from the log's, so the log folds the same from disk as it did live.
-    expect(log.events.filter((e) => e.type === "prompt_sent").map((e) => (e.type === "prompt_sent" ? e.turnId : ""))).toEqual(["t1", "t2", "t3"]);
+    expect(log.events.filter((e) => e.type === "prompt_sent").map((e) => (e.type === "prompt_sent" ? e.turnId : ""))).toEqual([
+      "t1",
+      "t2",
+      "t3",
+    ]);
   });
 
   it("the demo agent killed mid-answer resumes cleanly too (it replays the session itself)", async () => {
@@ -118,7 +128,10 @@ describe("a message nested 100k deep", () => {
   it("the run goes on; the trace and the session log keep the message with its deep part cut", async () => {
     const stateDir = tempDir("conch-state-");
     const trace = path.join(tempDir(), "t.jsonl");
-    const r = await runConch(["-p", "deep", "--agent", "hostile", "--trace", trace, "--output-format", "json"], { stateDir, env: { CONCH_CONFIG: hostileConfig() } });
+    const r = await runConch(["-p", "deep", "--agent", "hostile", "--trace", trace, "--output-format", "json"], {
+      stateDir,
+      env: { CONCH_CONFIG: hostileConfig() },
+    });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout) as { sessionId: string; text: string };
     expect(result.text).toBe("deep ok");
@@ -131,13 +144,22 @@ describe("an agent that floods its stdout with lines that are not JSON-RPC", () 
   it("the turn goes on; the first five are shown, then only a count now and then; the trace keeps them all", async () => {
     const stateDir = tempDir("conch-state-");
     const trace = path.join(tempDir(), "t.jsonl");
-    const r = await runConch(["-p", "garbage 20000", "--agent", "hostile", "--trace", trace, "--output-format", "json"], { stateDir, env: { CONCH_CONFIG: hostileConfig() } });
+    const r = await runConch(["-p", "garbage 20000", "--agent", "hostile", "--trace", trace, "--output-format", "json"], {
+      stateDir,
+      env: { CONCH_CONFIG: hostileConfig() },
+    });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout) as { sessionId: string; text: string };
     expect(result.text).toBe("ok");
-    const notices = logged(stateDir, result.sessionId).events.flatMap((e) => (e.type === "notice" && /JSON-RPC/.test(e.text) ? [e.text] : []));
+    const notices = logged(stateDir, result.sessionId).events.flatMap((e) =>
+      e.type === "notice" && /JSON-RPC/.test(e.text) ? [e.text] : [],
+    );
     expect(notices.slice(0, 5).every((t) => t.includes("garbage line"))).toBe(true);
-    expect(notices.slice(5)).toEqual([6, 10, 100, 1000, 10000].map((n) => `the agent has written ${n} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`));
+    expect(notices.slice(5)).toEqual(
+      [6, 10, 100, 1000, 10000].map(
+        (n) => `the agent has written ${n} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`,
+      ),
+    );
     expect(readFileSync(trace, "utf8")).toContain("garbage line 19999");
   });
 });
@@ -152,7 +174,9 @@ describe("a damaged index", () => {
     writeFileSync(path.join(stateDir, "index.json"), '{"version":1,"sessions":[{"id":');
     const list = await runConch(["sessions", "--json"], { stateDir, cwd, env });
     expect(list.code).toBe(0);
-    expect(list.stderr).toMatch(/conch: the session index was damaged \(.*\); it was rebuilt from 1 session log, and the damaged file kept as .*index\.json\.damaged-/);
+    expect(list.stderr).toMatch(
+      /conch: the session index was damaged \(.*\); it was rebuilt from 1 session log, and the damaged file kept as .*index\.json\.damaged-/,
+    );
     expect(JSON.parse(list.stdout)).toMatchObject([{ id, agent: "hostile", title: "hello", cwd }]);
     writeFileSync(path.join(stateDir, "index.json"), "garbage");
     const resumed = await runConch(["-p", "again", "--resume", id.slice(0, 14), "--output-format", "json"], { stateDir, cwd, env });
@@ -171,7 +195,11 @@ describe("a client terminal that floods", () => {
     const stateDir = tempDir("conch-state-");
     const cwd = tempDir();
     const config = hostileConfig();
-    const r = await runConch(["-p", "flood 20000000", "--agent", "hostile", "--output-format", "json"], { stateDir, cwd, env: { CONCH_CONFIG: config } });
+    const r = await runConch(["-p", "flood 20000000", "--agent", "hostile", "--output-format", "json"], {
+      stateDir,
+      cwd,
+      env: { CONCH_CONFIG: config },
+    });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout) as { sessionId: string; text: string };
     // The agent got what it asked for: its 1 MiB.

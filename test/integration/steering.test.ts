@@ -43,7 +43,9 @@ describe("steering with the demo agent over stdio", () => {
     expect(steered.items.find((i) => i.kind === "user" && i.steered)).toMatchObject({ text: "mention bananas", turnId });
     const acked = await until(orch, (st) => st.items.some((i) => i.kind === "agent" && i.text.includes("You steered me")));
     const at = (pred: (i: SessionState["items"][number]) => boolean) => acked.items.findIndex(pred);
-    expect(at((i) => i.kind === "user" && i.steered === true)).toBeLessThan(at((i) => i.kind === "agent" && i.text.includes("You steered me")));
+    expect(at((i) => i.kind === "user" && i.steered === true)).toBeLessThan(
+      at((i) => i.kind === "agent" && i.text.includes("You steered me")),
+    );
     expect(acked.items.find((i) => i.kind === "agent" && i.text.includes("You steered me"))?.turnId).toBe(turnId);
     // One prompt went out: the steered message was not queued behind the turn.
     expect(acked.turns.filter((t) => t.origin === "user")).toHaveLength(1);

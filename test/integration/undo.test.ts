@@ -70,7 +70,9 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
     expect(written).toContain("conch demo edit #1");
     const p = await plan(orch);
     expect(p.turnId).toBe("t1");
-    expect(p.files).toMatchObject([{ shown: "notes.md", action: "restore", now: { text: written }, restored: { text: "# Notes\n\nmine\n" } }]);
+    expect(p.files).toMatchObject([
+      { shown: "notes.md", action: "restore", now: { text: written }, restored: { text: "# Notes\n\nmine\n" } },
+    ]);
     expect(p.skipped).toEqual([]);
     const dir = preImageDirPath(orch.state.info!.sessionId, stateDir);
     for (const name of readdirSync(dir)) expect(statSync(path.join(dir, name)).mode & 0o777).toBe(0o600);
@@ -78,7 +80,9 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
 
     expect(await orch.applyUndo(p)).toEqual({ restored: [file], deleted: [], skipped: [] });
     expect(readFileSync(file, "utf8")).toBe("# Notes\n\nmine\n");
-    expect(orch.state.items.some((i) => i.kind === "notice" && i.text.includes("undo of turn t1 (/edit notes.md): put back notes.md"))).toBe(true);
+    expect(
+      orch.state.items.some((i) => i.kind === "notice" && i.text.includes("undo of turn t1 (/edit notes.md): put back notes.md")),
+    ).toBe(true);
     // Undone is undone: nothing is offered again.
     expect(await orch.planUndo()).toMatchObject({ kind: "message" });
     await orch.shutdown();
@@ -105,7 +109,10 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
     expect(readFileSync(path.join(cwd, "kept.md"), "utf8")).toBe("my own change\n");
 
     const list = await orch.planUndo("list");
-    expect(list).toEqual({ kind: "message", lines: ["turns with edits conch can undo (/undo <turn>):", "t2 · /edit kept.md · 1 file: kept.md"] });
+    expect(list).toEqual({
+      kind: "message",
+      lines: ["turns with edits conch can undo (/undo <turn>):", "t2 · /edit kept.md · 1 file: kept.md"],
+    });
     await orch.shutdown();
     await s.recorder.close();
   });
@@ -118,7 +125,10 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
     await turn(s.orchestrator, "/edit notes.md");
     const p = await plan(s.orchestrator);
     writeFileSync(file, "changed meanwhile\n");
-    expect(await s.orchestrator.applyUndo(p)).toMatchObject({ restored: [], skipped: [{ path: file, reason: "it changed while the undo waited for you" }] });
+    expect(await s.orchestrator.applyUndo(p)).toMatchObject({
+      restored: [],
+      skipped: [{ path: file, reason: "it changed while the undo waited for you" }],
+    });
     expect(readFileSync(file, "utf8")).toBe("changed meanwhile\n");
     await s.orchestrator.shutdown();
     await s.recorder.close();

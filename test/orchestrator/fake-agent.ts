@@ -81,7 +81,12 @@ export class FakeAgent implements AgentPort {
 
   /** Asks a form question; resolves with what conch answered. */
   question(id: number): Promise<unknown> {
-    const req = { sessionId: "s1", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+    const req = {
+      sessionId: "s1",
+      mode: "form",
+      message: "Name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    };
     return this.hooks.onQuestion!(req as never, `agent:${id}`, new AbortController().signal);
   }
 
@@ -101,7 +106,11 @@ export class FakeAgent implements AgentPort {
 }
 
 /** An orchestrator wired to a fake agent, with short timings. */
-export async function startWithFake(opts: Partial<OrchestratorOptions> = {}, init?: Partial<AgentPort["init"]>, session?: Record<string, unknown>): Promise<{ orch: Orchestrator; agent: FakeAgent }> {
+export async function startWithFake(
+  opts: Partial<OrchestratorOptions> = {},
+  init?: Partial<AgentPort["init"]>,
+  session?: Record<string, unknown>,
+): Promise<{ orch: Orchestrator; agent: FakeAgent }> {
   const agent = new FakeAgent();
   if (init) agent.init = { ...agent.init, ...init };
   if (session) (agent.conn as unknown as { newSession: () => Promise<unknown> }).newSession = async () => ({ sessionId: "s1", ...session });

@@ -15,13 +15,25 @@ describe("the turn orchestrator", () => {
   it("keeps a turn open after end_turn while a background command runs, and settles after it ends", async () => {
     const { orch, agent } = await startWithFake();
     orch.send("start it");
-    agent.update({ sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep 3; echo done", kind: "execute", status: "in_progress", _meta: { terminal_info: { terminal_id: "bg" } } });
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "bg",
+      title: "sleep 3; echo done",
+      kind: "execute",
+      status: "in_progress",
+      _meta: { terminal_info: { terminal_id: "bg" } },
+    });
     agent.respond(0);
     await flush();
     expect(orch.state.phase).toBe("draining");
     await vi.advanceTimersByTimeAsync(1000);
     expect(orch.state.phase).toBe("draining");
-    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "bg", status: "completed", _meta: { terminal_exit: { terminal_id: "bg", exit_code: 0, signal: null } } });
+    agent.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "bg",
+      status: "completed",
+      _meta: { terminal_exit: { terminal_id: "bg", exit_code: 0, signal: null } },
+    });
     agent.text("The job finished.");
     await vi.advanceTimersByTimeAsync(20);
     expect(orch.state.phase).toBe("draining");
@@ -199,7 +211,10 @@ describe("the turn orchestrator", () => {
   it("a queued message keeps its attachments", async () => {
     const { orch, agent } = await startWithFake();
     orch.send("first");
-    const blocks = [{ type: "text" as const, text: "look @a.png" }, { type: "resource_link" as const, uri: "file:///tmp/a.png", name: "a.png" }];
+    const blocks = [
+      { type: "text" as const, text: "look @a.png" },
+      { type: "resource_link" as const, uri: "file:///tmp/a.png", name: "a.png" },
+    ];
     orch.send("look @a.png", blocks);
     agent.respond(0);
     await flush();
@@ -227,7 +242,13 @@ describe("the turn orchestrator", () => {
   it("a finished call whose display terminal never reports an exit stops holding the turn after the stall timeout", async () => {
     const { orch, agent } = await startWithFake({ timing: { quietMs: 50, stallMs: 500 } });
     orch.send("go");
-    agent.update({ sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep 99", status: "completed", _meta: { terminal_info: { terminal_id: "bg" } } });
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "bg",
+      title: "sleep 99",
+      status: "completed",
+      _meta: { terminal_info: { terminal_id: "bg" } },
+    });
     agent.respond(0);
     await flush();
     await vi.advanceTimersByTimeAsync(300);

@@ -27,8 +27,26 @@ function pending<T>() {
 describe("model switches", () => {
   it("go through the model config option when there is one, even when the agent also lists models", async () => {
     const { orch, agent } = await startWithFake({}, undefined, {
-      models: { currentModelId: "a", availableModels: [{ modelId: "a", name: "A" }, { modelId: "b", name: "B" }] },
-      configOptions: [{ type: "select", id: "m", name: "Model", category: "model", currentValue: "a", options: [{ value: "a", name: "A" }, { value: "b", name: "B" }] }],
+      models: {
+        currentModelId: "a",
+        availableModels: [
+          { modelId: "a", name: "A" },
+          { modelId: "b", name: "B" },
+        ],
+      },
+      configOptions: [
+        {
+          type: "select",
+          id: "m",
+          name: "Model",
+          category: "model",
+          currentValue: "a",
+          options: [
+            { value: "a", name: "A" },
+            { value: "b", name: "B" },
+          ],
+        },
+      ],
     });
     let setModel = 0;
     conn(agent).setModel = async () => void setModel++;
@@ -38,7 +56,9 @@ describe("model switches", () => {
   });
 
   it("fall back to session/set_model when there is no model option", async () => {
-    const { orch, agent } = await startWithFake({}, undefined, { models: { currentModelId: "a", availableModels: [{ modelId: "b", name: "B" }] } });
+    const { orch, agent } = await startWithFake({}, undefined, {
+      models: { currentModelId: "a", availableModels: [{ modelId: "b", name: "B" }] },
+    });
     const models: string[] = [];
     conn(agent).setModel = async (_sid: string, id: string) => void models.push(id);
     await orch.setModel("b");

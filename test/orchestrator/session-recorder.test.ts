@@ -34,9 +34,18 @@ class Disk {
 /** An orchestrator over a fake agent whose recorder writes to `disk`, wired the way session-setup wires it. */
 async function recordedSession(disk = new Disk()) {
   const root = ensureStateDir(tempDir("conch-state-"));
-  const recorder = new SessionRecorder({ agent: "fake", agentCommand: ["fake"], cwd: "/tmp", root, openLog: (id, r) => SessionLogWriter.open<SessionEvent>(sessionLogPath(id, r), disk) });
+  const recorder = new SessionRecorder({
+    agent: "fake",
+    agentCommand: ["fake"],
+    cwd: "/tmp",
+    root,
+    openLog: (id, r) => SessionLogWriter.open<SessionEvent>(sessionLogPath(id, r), disk),
+  });
   let orch: Orchestrator | undefined;
-  recorder.attach(() => orch!.state, (level, text) => orch!.dispatch({ type: "notice", level, text }));
+  recorder.attach(
+    () => orch!.state,
+    (level, text) => orch!.dispatch({ type: "notice", level, text }),
+  );
   const started = await startWithFake({ sink: recorder });
   orch = started.orch;
   return { root, recorder, orch: started.orch, agent: started.agent, disk };
@@ -52,8 +61,12 @@ async function turn(orch: Orchestrator, agent: FakeAgent, n: number, prompt: str
   expect(orch.state.phase).toBe("idle");
 }
 
-const notices = (orch: Orchestrator) => orch.state.items.filter((i) => i.kind === "notice").map((i) => (i.kind === "notice" ? `${i.level}: ${i.text}` : ""));
-const texts = (events: SessionEvent[], kind: "user" | "agent") => foldEvents(events).items.filter((i) => i.kind === kind).map((i) => ("text" in i ? i.text : ""));
+const notices = (orch: Orchestrator) =>
+  orch.state.items.filter((i) => i.kind === "notice").map((i) => (i.kind === "notice" ? `${i.level}: ${i.text}` : ""));
+const texts = (events: SessionEvent[], kind: "user" | "agent") =>
+  foldEvents(events)
+    .items.filter((i) => i.kind === kind)
+    .map((i) => ("text" in i ? i.text : ""));
 
 describe("the session log on a full disk", () => {
   it("a full disk mid-session is reported once, the session goes on, and nothing is lost once space returns", async () => {
@@ -65,7 +78,11 @@ describe("the session log on a full disk", () => {
     const warnings = notices(orch).filter((n) => n.startsWith("warning"));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/the session log .* cannot be written \(ENOSPC: no space left on device, write\): the session goes on/);
-    expect(orch.state.items.filter((i) => i.kind === "agent").map((i) => ("text" in i ? i.text : ""))).toEqual(["first answer", "second answer", "third answer"]);
+    expect(orch.state.items.filter((i) => i.kind === "agent").map((i) => ("text" in i ? i.text : ""))).toEqual([
+      "first answer",
+      "second answer",
+      "third answer",
+    ]);
 
     disk.full = false;
     await turn(orch, agent, 3, "four", "fourth answer");
@@ -83,7 +100,9 @@ describe("the session log on a full disk", () => {
     await turn(orch, agent, 1, "two", "second answer");
     await orch.shutdown();
     await expect(recorder.close()).resolves.toBeUndefined();
-    expect(notices(orch).some((n) => /^error: the session log .* could not be written: the last \d+ events of this run are not saved/.test(n))).toBe(true);
+    expect(
+      notices(orch).some((n) => /^error: the session log .* could not be written: the last \d+ events of this run are not saved/.test(n)),
+    ).toBe(true);
     const logged = readSessionLog<SessionEvent>(sessionLogPath("s1", root));
     expect(texts(logged.events, "user")).toEqual(["one"]);
     expect(texts(logged.events, "agent")).toEqual(["first answer"]);
@@ -94,16 +113,28 @@ describe("the session log on a full disk", () => {
     const root = first.root;
     const second = new SessionRecorder({ agent: "fake", agentCommand: ["fake"], cwd: "/tmp", root });
     const said: string[] = [];
-    second.attach(() => first.orch.state, (level, text) => said.push(`${level}: ${text}`));
+    second.attach(
+      () => first.orch.state,
+      (level, text) => said.push(`${level}: ${text}`),
+    );
     second.append({ type: "session_started", at: 1, info: { sessionId: "s1", cwd: "/tmp", agentName: "fake", origin: "new" } });
-    expect(said).toEqual([`error: session s1 is open in another conch (pid ${process.pid}): this one does not record it, so what happens here is not saved`]);
+    expect(said).toEqual([
+      `error: session s1 is open in another conch (pid ${process.pid}): this one does not record it, so what happens here is not saved`,
+    ]);
     await second.close();
     await first.recorder.close();
   });
 });
 
 describe("client terminal output in the session log", () => {
-  const started = (terminalId: string): SessionEvent => ({ type: "terminal_started", at: 1, terminalId, command: "yes", args: [], cwd: "/tmp" });
+  const started = (terminalId: string): SessionEvent => ({
+    type: "terminal_started",
+    at: 1,
+    terminalId,
+    command: "yes",
+    args: [],
+    cwd: "/tmp",
+  });
 
   it("a command printing 20 MB logs its head and its last screen, not every byte, and a resume shows the end", async () => {
     const root = ensureStateDir(tempDir("conch-state-"));
@@ -128,7 +159,10 @@ describe("client terminal output in the session log", () => {
     const view = foldEvents(events).terminals.t;
     expect(view.exited).toBe(true);
     expect(view.outputTail.endsWith("LAST-LINE\r\n")).toBe(true);
-    const logged = events.filter((e): e is Extract<SessionEvent, { type: "terminal_output" }> => e.type === "terminal_output").map((e) => e.data).join("");
+    const logged = events
+      .filter((e): e is Extract<SessionEvent, { type: "terminal_output" }> => e.type === "terminal_output")
+      .map((e) => e.data)
+      .join("");
     expect(logged.length).toBeLessThanOrEqual(LOGGED_HEAD_CHARS + LOGGED_TAIL_CHARS + 200);
     expect(logged.startsWith(chunk)).toBe(true);
     expect(logged).toMatch(/\[conch: \d+ characters of this output were not kept in the session log\]/);
@@ -154,7 +188,12 @@ describe("client terminal output in the session log", () => {
     const recorder = new SessionRecorder({ agent: "fake", agentCommand: ["fake"], cwd: "/tmp", root });
     recorder.append({ type: "session_started", at: 0, info: { sessionId: "s1", cwd: "/tmp", agentName: "fake", origin: "new" } });
     recorder.append(started("t"));
-    const outputs: SessionEvent[] = Array.from({ length: 50 }, (_, i) => ({ type: "terminal_output", at: 10 + i, terminalId: "t", data: `line ${i}\r\n` }));
+    const outputs: SessionEvent[] = Array.from({ length: 50 }, (_, i) => ({
+      type: "terminal_output",
+      at: 10 + i,
+      terminalId: "t",
+      data: `line ${i}\r\n`,
+    }));
     for (const ev of outputs) recorder.append(ev);
     await recorder.close();
     expect(readSessionLog<SessionEvent>(sessionLogPath("s1", root)).events.filter((e) => e.type === "terminal_output")).toEqual(outputs);

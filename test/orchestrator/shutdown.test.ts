@@ -50,7 +50,14 @@ describe("Orchestrator.shutdown: the one way out", () => {
     const { orch, agent } = await startWithFake();
     const seen = watch(agent, orch);
     orch.send("start it");
-    agent.update({ sessionUpdate: "tool_call", toolCallId: "bg", title: "sleep 60", kind: "execute", status: "in_progress", _meta: { terminal_info: { terminal_id: "bg" } } });
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "bg",
+      title: "sleep 60",
+      kind: "execute",
+      status: "in_progress",
+      _meta: { terminal_info: { terminal_id: "bg" } },
+    });
     agent.respond(0);
     await flush();
     expect(orch.state.phase).toBe("draining");

@@ -66,7 +66,9 @@ describe("steering a message into the running turn", () => {
     agent.steers[0].answer.reject(new Error("session ended"));
     await flush();
     expect(orch.state.queue.map((q) => q.text)).toEqual(["second"]);
-    expect(orch.state.items.some((i) => i.kind === "notice" && i.text.includes("could not steer") && i.text.includes("session ended"))).toBe(true);
+    expect(
+      orch.state.items.some((i) => i.kind === "notice" && i.text.includes("could not steer") && i.text.includes("session ended")),
+    ).toBe(true);
   });
 
   it("queues the message like send when the agent does not advertise steering, or nothing runs", async () => {
@@ -91,6 +93,9 @@ describe("steering a message into the running turn", () => {
     agent.steers[0].answer.resolve({ outcome: "injected" });
     await flush();
     const again = foldEvents(events);
-    expect(again.items.find((i) => i.kind === "user" && i.steered)).toMatchObject({ text: "steer me", turnId: orch.state.pendingPrompts[0] });
+    expect(again.items.find((i) => i.kind === "user" && i.steered)).toMatchObject({
+      text: "steer me",
+      turnId: orch.state.pendingPrompts[0],
+    });
   });
 });

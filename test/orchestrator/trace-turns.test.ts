@@ -18,7 +18,14 @@ afterEach(async () => {
 async function start(trace: string, policy: "ask" | "approve-all" = "ask", speed = 4): Promise<Orchestrator> {
   const cwd = tempDir();
   const orch = new Orchestrator({
-    agent: { name: "replay", command: { command: process.execPath, args: [REPLAY, path.resolve(ROOT, "../shared/traces", trace), "--causal", "--speed", String(speed), "--project", cwd] }, via: "command" },
+    agent: {
+      name: "replay",
+      command: {
+        command: process.execPath,
+        args: [REPLAY, path.resolve(ROOT, "../shared/traces", trace), "--causal", "--speed", String(speed), "--project", cwd],
+      },
+      via: "command",
+    },
     cwd,
     policy,
     timing: { quietMs: 400, stallMs: 60_000 },
@@ -48,7 +55,10 @@ function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_0
 const userTurn = (s: SessionState, n: number) => s.turns.filter((t) => t.origin === "user")[n];
 const answered = (n: number) => (s: SessionState) => userTurn(s, n)?.stopReason !== undefined && s.phase === "idle";
 const agentText = (s: SessionState, turnId: string) =>
-  s.items.filter((i) => i.kind === "agent" && i.turnId === turnId).map((i) => (i as { text: string }).text).join("");
+  s.items
+    .filter((i) => i.kind === "agent" && i.turnId === turnId)
+    .map((i) => (i as { text: string }).text)
+    .join("");
 
 describe("the orchestrator against real agents' recorded behaviour", () => {
   it("claude 0.100.0 s4 terminal_output: stays draining until the late terminal_exit and the agent's follow-up turn; the queued prompt goes after", async () => {

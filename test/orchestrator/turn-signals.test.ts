@@ -17,12 +17,34 @@ const CODEX = { agentInfo: { name: "codex-acp", version: "0.16.0" } };
 const OPENCODE = { agentInfo: { name: "OpenCode", version: "1.18.33" } };
 
 /** claude-agent-acp's closing usage update, with whose turn it was. */
-const marker = (kind: "human" | "task-notification") => ({ sessionUpdate: "usage_update", used: 1, size: 10, _meta: { "_claude/origin": { kind } } });
+const marker = (kind: "human" | "task-notification") => ({
+  sessionUpdate: "usage_update",
+  used: 1,
+  size: 10,
+  _meta: { "_claude/origin": { kind } },
+});
 
 function startBackgroundJob(agent: FakeAgent): void {
-  agent.update({ sessionUpdate: "tool_call", toolCallId: "bg1", title: "sleep 3; echo done", kind: "execute", status: "pending", _meta: { terminal_info: { terminal_id: "bg1" } }, content: [{ type: "terminal", terminalId: "bg1" }] });
-  agent.update({ sessionUpdate: "tool_call_update", toolCallId: "bg1", _meta: { claudeCode: { toolResponse: { backgroundTaskId: "task1" } } } });
-  agent.update({ sessionUpdate: "tool_call_update", toolCallId: "bg1", status: "completed", rawOutput: "Command running in background with ID: task1." });
+  agent.update({
+    sessionUpdate: "tool_call",
+    toolCallId: "bg1",
+    title: "sleep 3; echo done",
+    kind: "execute",
+    status: "pending",
+    _meta: { terminal_info: { terminal_id: "bg1" } },
+    content: [{ type: "terminal", terminalId: "bg1" }],
+  });
+  agent.update({
+    sessionUpdate: "tool_call_update",
+    toolCallId: "bg1",
+    _meta: { claudeCode: { toolResponse: { backgroundTaskId: "task1" } } },
+  });
+  agent.update({
+    sessionUpdate: "tool_call_update",
+    toolCallId: "bg1",
+    status: "completed",
+    rawOutput: "Command running in background with ID: task1.",
+  });
 }
 
 describe("turns end on the agent's own word", () => {
@@ -34,9 +56,15 @@ describe("turns end on the agent's own word", () => {
     agent.respond(0);
     await flush();
     orch.send("Second prompt");
-    expect(describeOpenWork(openWork(orch.state), agentLabel(orch.state))).toBe("`sleep 3; echo done` running in the background (Claude reports back when it ends)");
+    expect(describeOpenWork(openWork(orch.state), agentLabel(orch.state))).toBe(
+      "`sleep 3; echo done` running in the background (Claude reports back when it ends)",
+    );
     // The job ends; Claude's model then takes its time before the report turn starts.
-    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "bg1", _meta: { terminal_exit: { terminal_id: "bg1", exit_code: null, signal: null } } });
+    agent.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "bg1",
+      _meta: { terminal_exit: { terminal_id: "bg1", exit_code: null, signal: null } },
+    });
     expect(describeStatus(orch.state, { agentName: "claude" })?.text).toBe("waiting for Claude's report on `sleep 3; echo done`");
     await vi.advanceTimersByTimeAsync(30_000);
     expect(orch.state.phase).toBe("draining");
@@ -64,7 +92,11 @@ describe("turns end on the agent's own word", () => {
     expect(orch.state.phase).toBe("draining");
     await vi.advanceTimersByTimeAsync(2_000);
     expect(orch.state.phase).toBe("idle");
-    expect(orch.state.items.some((i) => i.kind === "notice" && i.text === "Claude has not reported on `sleep 3; echo done`: no longer waiting for it")).toBe(true);
+    expect(
+      orch.state.items.some(
+        (i) => i.kind === "notice" && i.text === "Claude has not reported on `sleep 3; echo done`: no longer waiting for it",
+      ),
+    ).toBe(true);
   });
 
   it("claude 0.100: Esc while waiting for a report stops waiting", async () => {
@@ -81,14 +113,26 @@ describe("turns end on the agent's own word", () => {
   it("codex: a command still running when its turn answers runs on in codex's session, shown, not waited on", async () => {
     const { orch, agent } = await startWithFake({ timing: { quietMs: 50, stallMs: 600_000 } }, CODEX);
     orch.send("Run the slow command");
-    agent.update({ sessionUpdate: "tool_call", toolCallId: "exec", title: "sleep 8; echo done", kind: "execute", status: "in_progress", _meta: { terminal_info: { terminal_id: "exec" } } });
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "exec",
+      title: "sleep 8; echo done",
+      kind: "execute",
+      status: "in_progress",
+      _meta: { terminal_info: { terminal_id: "exec" } },
+    });
     agent.respond(0);
     await flush();
     expect(orch.state.phase).toBe("idle");
     expect(displayStatus(orch.state.toolCalls.exec)).toBe("background");
     // The next turn's poll is the only news, and it attaches to the same call.
     orch.send("Is it done?");
-    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "exec", status: "completed", _meta: { terminal_exit: { terminal_id: "exec", exit_code: 0, signal: null } } });
+    agent.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "exec",
+      status: "completed",
+      _meta: { terminal_exit: { terminal_id: "exec", exit_code: 0, signal: null } },
+    });
     expect(displayStatus(orch.state.toolCalls.exec)).toBe("completed");
   });
 
@@ -96,7 +140,11 @@ describe("turns end on the agent's own word", () => {
     const { orch, agent } = await startWithFake({}, CODEX);
     orch.send("go");
     agent.update({ sessionUpdate: "tool_call", toolCallId: "exec", title: "make", kind: "execute", status: "in_progress" });
-    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "exec", rawOutput: { formatted_output: "ok\nProcess exited with code 2" } });
+    agent.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "exec",
+      rawOutput: { formatted_output: "ok\nProcess exited with code 2" },
+    });
     expect(displayStatus(orch.state.toolCalls.exec)).toBe("failed");
     agent.respond(0);
     await flush();
@@ -135,7 +183,12 @@ describe("turns end on the agent's own word", () => {
     const { orch, agent } = await startWithFake({ timing: { quietMs: 60_000, stallMs: 600_000 } });
     orch.send("go");
     agent.update({ sessionUpdate: "state_update", state: "running" });
-    agent.update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn", background: [{ type: "tool_call", toolCallId: "bg" }] });
+    agent.update({
+      sessionUpdate: "state_update",
+      state: "idle",
+      stopReason: "end_turn",
+      background: [{ type: "tool_call", toolCallId: "bg" }],
+    });
     agent.respond(0);
     await flush();
     orch.send("queued");
@@ -158,7 +211,9 @@ describe("turns end on the agent's own word", () => {
     agent.update({ sessionUpdate: "tool_call_update", toolCallId: "bg", status: "completed" });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(orch.state.phase).toBe("draining");
-    expect(describeStatus(orch.state, { agentName: "fake", timing: orch.timing })?.text).toBe("background work ended: waiting 3 s for fake to follow up (it gives no turn signal)");
+    expect(describeStatus(orch.state, { agentName: "fake", timing: orch.timing })?.text).toBe(
+      "background work ended: waiting 3 s for fake to follow up (it gives no turn signal)",
+    );
     await vi.advanceTimersByTimeAsync(2_100);
     expect(orch.state.phase).toBe("idle");
   });

@@ -27,7 +27,16 @@ function setup() {
     write(turnId: string, name: string, before: Buffer | null, after: Buffer, keep = true) {
       if (before && keep) store.put("s1", before);
       writeFileSync(file(name), after);
-      events.push(ev({ type: "file_written", turnId, path: file(name), before: before && version(before), after: version(after), ...(keep ? {} : { lost: "it was too big" }) }));
+      events.push(
+        ev({
+          type: "file_written",
+          turnId,
+          path: file(name),
+          before: before && version(before),
+          after: version(after),
+          ...(keep ? {} : { lost: "it was too big" }),
+        }),
+      );
     },
     turn(turnId: string, text: string, work: () => void) {
       events.push(ev({ type: "prompt_sent", turnId, prompt: [{ type: "text", text }] }));
@@ -35,7 +44,22 @@ function setup() {
       events.push(ev({ type: "prompt_response", turnId, response: { stopReason: "end_turn" } }));
     },
     tool(toolCallId: string, kind: string, extra: Record<string, unknown> = {}) {
-      events.push(ev({ type: "update", notification: { sessionId: "s1", update: { sessionUpdate: "tool_call", toolCallId, title: `${kind} ${toolCallId}`, kind: kind as never, status: "completed", ...extra } } }));
+      events.push(
+        ev({
+          type: "update",
+          notification: {
+            sessionId: "s1",
+            update: {
+              sessionUpdate: "tool_call",
+              toolCallId,
+              title: `${kind} ${toolCallId}`,
+              kind: kind as never,
+              status: "completed",
+              ...extra,
+            },
+          },
+        }),
+      );
     },
   };
 }
@@ -50,7 +74,13 @@ describe("planning an undo", () => {
     const answer = await planUndo(foldEvents(w.events), "", w.io);
     expect(answer).toMatchObject({
       kind: "plan",
-      plan: { turnId: "t1", label: "fix it", files: [{ shown: "a.txt", action: "restore", now: { text: "new\n" }, restored: { text: "old\n" } }], skipped: [], unseen: ["the turn ran a command (`npm test`): what it changed is not undone"] },
+      plan: {
+        turnId: "t1",
+        label: "fix it",
+        files: [{ shown: "a.txt", action: "restore", now: { text: "new\n" }, restored: { text: "old\n" } }],
+        skipped: [],
+        unseen: ["the turn ran a command (`npm test`): what it changed is not undone"],
+      },
     });
   });
 
@@ -71,7 +101,11 @@ describe("planning an undo", () => {
       ],
     });
     expect(await planUndo(state, "t1", w.io)).toMatchObject({ kind: "plan", plan: { turnId: "t1" } });
-    expect(await planUndo(state, "7", w.io)).toMatchObject({ kind: "message", error: true, lines: ['no turn "7" with edits conch can undo; these have some (/undo <turn>):', "t1 · one · 1 file: a.txt"] });
+    expect(await planUndo(state, "7", w.io)).toMatchObject({
+      kind: "message",
+      error: true,
+      lines: ['no turn "7" with edits conch can undo; these have some (/undo <turn>):', "t1 · one · 1 file: a.txt"],
+    });
   });
 
   it("leaves files whose earlier content was not kept or is kept no longer, and shows binary content by size", async () => {
@@ -85,10 +119,16 @@ describe("planning an undo", () => {
     w.store.put("s1", Buffer.from([0, 1, 2]));
     const answer = await planUndo(foldEvents(w.events), "", w.io);
     if (answer.kind !== "plan") throw new Error("expected a plan");
-    expect(answer.plan.files).toMatchObject([{ shown: "image.bin", action: "restore", now: { text: "text now" }, restored: { binary: 3 } }]);
+    expect(answer.plan.files).toMatchObject([
+      { shown: "image.bin", action: "restore", now: { text: "text now" }, restored: { binary: 3 } },
+    ]);
     expect(answer.plan.skipped).toEqual([
       { path: w.file("big.txt"), shown: "big.txt", reason: "its earlier content was not kept: it was too big" },
-      { path: w.file("evicted.txt"), shown: "evicted.txt", reason: "its earlier content is no longer kept (undo keeps the newest 64 MiB of each session)" },
+      {
+        path: w.file("evicted.txt"),
+        shown: "evicted.txt",
+        reason: "its earlier content is no longer kept (undo keeps the newest 64 MiB of each session)",
+      },
     ]);
   });
 
@@ -96,7 +136,10 @@ describe("planning an undo", () => {
     const w = setup();
     w.turn("t1", "one", () => w.write("t1", "hello.txt", Buffer.from("hello ACP\n"), Buffer.from("hello ACP\n")));
     const answer = await planUndo(foldEvents(w.events), "", w.io);
-    expect(answer).toMatchObject({ kind: "plan", plan: { files: [], skipped: [{ shown: "hello.txt", reason: expect.stringContaining("conch saw no change") }] } });
+    expect(answer).toMatchObject({
+      kind: "plan",
+      plan: { files: [], skipped: [{ shown: "hello.txt", reason: expect.stringContaining("conch saw no change") }] },
+    });
   });
 
   it("says there is nothing conch can undo when no write went through it", async () => {

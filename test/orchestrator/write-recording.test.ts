@@ -15,7 +15,13 @@ describe("the orchestrator records the agent's writes for undo", () => {
     expect(orch.state.writes?.map(({ turnId, path, before, after, lost }) => ({ turnId, path, before, after, lost }))).toEqual([
       { turnId: "t1", path: "/tmp/a.txt", before: { bytes: 3, sha256: h("old") }, after: { bytes: 3, sha256: h("new") }, lost: undefined },
       { turnId: "t1", path: "/tmp/b.txt", before: null, after: { bytes: 5, sha256: h("fresh") }, lost: undefined },
-      { turnId: "t1", path: "/tmp/big.txt", before: { bytes: 9 * 1024 * 1024 }, after: { bytes: 1, sha256: h("x") }, lost: "it was 9.0 MiB, more than undo keeps of one file (8.0 MiB)" },
+      {
+        turnId: "t1",
+        path: "/tmp/big.txt",
+        before: { bytes: 9 * 1024 * 1024 },
+        after: { bytes: 1, sha256: h("x") },
+        lost: "it was 9.0 MiB, more than undo keeps of one file (8.0 MiB)",
+      },
     ]);
     expect(store.get("s1", h("old"))?.toString()).toBe("old");
   });
@@ -23,7 +29,11 @@ describe("the orchestrator records the agent's writes for undo", () => {
   it("will not plan or apply an undo while a turn runs", async () => {
     const { orch, agent } = await startWithFake({ preImages: new PreImageStore(tempDir("conch-state-")) });
     orch.send("go");
-    expect(await orch.planUndo()).toEqual({ kind: "message", error: true, lines: ["a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile"] });
+    expect(await orch.planUndo()).toEqual({
+      kind: "message",
+      error: true,
+      lines: ["a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile"],
+    });
     agent.respond(0);
     await flush();
   });

@@ -11,8 +11,22 @@ function run(raw: boolean) {
   const stream = new TextStream({ out: (t) => out.push(t), err: (t) => err.push(t) }, () => true, { raw });
   const events: SessionEvent[] = [
     { type: "prompt_sent", at: 1, turnId: "t1", prompt: [{ type: "text", text: "hi" }] },
-    { type: "update", at: 2, notification: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `copy${OSC52} this` } } } },
-    { type: "update", at: 3, notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: `ls\u001b]0;owned\u0007`, status: "completed" } } },
+    {
+      type: "update",
+      at: 2,
+      notification: {
+        sessionId: "s",
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `copy${OSC52} this` } },
+      },
+    },
+    {
+      type: "update",
+      at: 3,
+      notification: {
+        sessionId: "s",
+        update: { sessionUpdate: "tool_call", toolCallId: "x", title: `ls\u001b]0;owned\u0007`, status: "completed" },
+      },
+    },
   ];
   for (let i = 1; i <= events.length; i++) stream.update(foldEvents(events.slice(0, i)));
   return { out: out.join(""), err: err.join("") };

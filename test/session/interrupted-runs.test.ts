@@ -4,7 +4,11 @@ import { closeInterruptedRuns, INTERRUPTED_TURN } from "../../src/session/interr
 import { foldEvents } from "../../src/session/reduce.js";
 
 const info = { sessionId: "s1", cwd: "/w", agentName: "a", origin: "new" as const };
-const text = (at: number, t: string): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } } } });
+const text = (at: number, t: string): SessionEvent => ({
+  type: "update",
+  at,
+  notification: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } } },
+});
 
 /** A run killed mid-turn: its prompt never answered, a permission still waiting. */
 const killedRun: SessionEvent[] = [
@@ -15,7 +19,11 @@ const killedRun: SessionEvent[] = [
     type: "permission_asked",
     at: 4,
     key: "agent:7",
-    request: { sessionId: "s1", toolCall: { toolCallId: "c1", title: "rm -rf build", status: "pending" }, options: [{ optionId: "y", name: "Allow", kind: "allow_once" }] },
+    request: {
+      sessionId: "s1",
+      toolCall: { toolCallId: "c1", title: "rm -rf build", status: "pending" },
+      options: [{ optionId: "y", name: "Allow", kind: "allow_once" }],
+    },
   },
 ];
 

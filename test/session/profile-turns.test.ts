@@ -59,7 +59,11 @@ function simulate(events: SessionEvent[], stretch: number): Simulation {
 
 const traces = readdirSync(TRACES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(path.join(TRACES, d.name)).filter((f) => f.endsWith(".jsonl")).map((f) => `${d.name}/${f}`));
+  .flatMap((d) =>
+    readdirSync(path.join(TRACES, d.name))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => `${d.name}/${f}`),
+  );
 
 /** The traces recorded with more than one agent process: each process is a session of its own. */
 const processesOf = (rel: string) => (/s6-load|c5|g5|f-load/.test(rel) ? [1, 2] : [0]);
@@ -95,7 +99,9 @@ describe("each agent's turns end where the agent says, whatever its latency", ()
   });
 
   it("an agent with no profile and no signal is judged by a quiet period, longer after background work ended", () => {
-    const events = traceToEvents("claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl").filter((e) => e.type !== "agent_ready");
+    const events = traceToEvents("claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl").filter(
+      (e) => e.type !== "agent_ready",
+    );
     const { latencies } = simulate(events, 1);
     expect(latencies.length).toBeGreaterThan(0);
     expect(latencies.every((ms) => ms >= DEFAULT_TIMING.quietMs)).toBe(true);

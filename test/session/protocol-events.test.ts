@@ -9,7 +9,10 @@ function fold(inputs: SessionEventInput[]): SessionState {
 }
 
 const opened: SessionEventInput = { type: "session_started", info: { sessionId: "s1", cwd: "/w", agentName: "x", origin: "new" } };
-const update = (u: Record<string, unknown>): SessionEventInput => ({ type: "update", notification: { sessionId: "s1", update: u as never } });
+const update = (u: Record<string, unknown>): SessionEventInput => ({
+  type: "update",
+  notification: { sessionId: "s1", update: u as never },
+});
 const plans = (s: SessionState) => s.items.flatMap((i) => (i.kind === "plan" ? [i] : []));
 
 describe("plan_update and plan_removed (unstable identified plans)", () => {
@@ -17,8 +20,14 @@ describe("plan_update and plan_removed (unstable identified plans)", () => {
     const s = fold([
       opened,
       { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "go" }] },
-      update({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "high", status: "pending" }] } }),
-      update({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "high", status: "completed" }] } }),
+      update({
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "high", status: "pending" }] },
+      }),
+      update({
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "high", status: "completed" }] },
+      }),
     ]);
     expect(plans(s)).toHaveLength(1);
     expect(plans(s)[0]).toMatchObject({ planId: "p", entries: [{ content: "a", status: "completed" }] });
@@ -39,7 +48,10 @@ describe("plan_update and plan_removed (unstable identified plans)", () => {
     const s = fold([
       opened,
       { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "go" }] },
-      update({ sessionUpdate: "plan_update", plan: { type: "markdown", planId: "m", content: "# Plan\n\n- [x] one\n- [~] two\n1. three\nprose" } }),
+      update({
+        sessionUpdate: "plan_update",
+        plan: { type: "markdown", planId: "m", content: "# Plan\n\n- [x] one\n- [~] two\n1. three\nprose" },
+      }),
       update({ sessionUpdate: "plan_update", plan: { type: "file", planId: "f", uri: "file:///w/PLAN.md" } }),
     ]);
     expect(plans(s)[0].entries).toEqual([
@@ -54,7 +66,10 @@ describe("plan_update and plan_removed (unstable identified plans)", () => {
     const s = fold([
       opened,
       { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "go" }] },
-      update({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "low", status: "pending" }] } }),
+      update({
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "low", status: "pending" }] },
+      }),
       update({ sessionUpdate: "plan_removed", planId: "p" }),
     ]);
     expect(s.plan).toBeUndefined();
@@ -87,7 +102,10 @@ describe("leaving a session for another (/clear, /fork)", () => {
 
 describe("an agent that ends without a process exit", () => {
   it("fails with the reason it was given (a remote agent's lost connection)", () => {
-    const s = fold([opened, { type: "agent_exited", code: null, signal: null, stderrTail: "", expected: false, reason: "the connection to ws://h:1/ was lost" }]);
+    const s = fold([
+      opened,
+      { type: "agent_exited", code: null, signal: null, stderrTail: "", expected: false, reason: "the connection to ws://h:1/ was lost" },
+    ]);
     expect(s.phase).toBe("failed");
     expect(s.failure?.message).toBe("the connection to ws://h:1/ was lost");
   });

@@ -181,7 +181,14 @@ describe("the session reducer's own rules", () => {
 
   it("an update that only carries _meta erases nothing", () => {
     const s = foldEvents([
-      upd({ sessionUpdate: "tool_call", toolCallId: "a", title: "ls", kind: "execute", status: "pending", content: [{ type: "content", content: { type: "text", text: "x" } }] }),
+      upd({
+        sessionUpdate: "tool_call",
+        toolCallId: "a",
+        title: "ls",
+        kind: "execute",
+        status: "pending",
+        content: [{ type: "content", content: { type: "text", text: "x" } }],
+      }),
       upd({ sessionUpdate: "tool_call_update", toolCallId: "a", _meta: { claudeCode: { toolName: "Bash" } } }),
     ]);
     expect(s.toolCalls.a.title).toBe("ls");
@@ -229,7 +236,21 @@ describe("the session reducer's own rules", () => {
   it("a replayed pane of a finished call that never got an exit is not open work", () => {
     const s = foldEvents([
       { type: "replay_started", at },
-      { type: "update", at, history: true, notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch", status: "failed", _meta: { terminal_info: { terminal_id: "x" } } } as never } },
+      {
+        type: "update",
+        at,
+        history: true,
+        notification: {
+          sessionId: "s",
+          update: {
+            sessionUpdate: "tool_call",
+            toolCallId: "x",
+            title: "touch",
+            status: "failed",
+            _meta: { terminal_info: { terminal_id: "x" } },
+          } as never,
+        },
+      },
       { type: "replay_ended", at },
     ]);
     expect(s.terminals.x.exited).toBe(false);

@@ -20,7 +20,12 @@ function resumedWithLocal(trace: string, local: SessionEvent[]): SessionEvent[] 
 }
 
 const firstPrompts = (s: SessionState, n: number) => {
-  const ids = new Set(s.turns.filter((t) => t.origin !== "agent").slice(0, n).map((t) => t.id));
+  const ids = new Set(
+    s.turns
+      .filter((t) => t.origin !== "agent")
+      .slice(0, n)
+      .map((t) => t.id),
+  );
   return (turnId: string) => ids.has(turnId);
 };
 
@@ -30,8 +35,16 @@ describe("a resumed session shows the same conversation as the original", () => 
       const original = foldEvents(traceToEvents(trace, { process: 1 }));
       const resumed = foldEvents(traceToEvents(trace, { process: 2 }));
       const history = new Set(resumed.turns.filter((t) => t.origin === "history").map((t) => t.id));
-      expect(conversation(resumed, (id) => history.has(id)).join("\n").replace(/\s+/g, " ")).toBe(conversation(original).join("\n").replace(/\s+/g, " "));
-      expect(Object.values(resumed.toolCalls).filter((t) => t.history).map(displayStatus)).toEqual(["completed"]);
+      expect(
+        conversation(resumed, (id) => history.has(id))
+          .join("\n")
+          .replace(/\s+/g, " "),
+      ).toBe(conversation(original).join("\n").replace(/\s+/g, " "));
+      expect(
+        Object.values(resumed.toolCalls)
+          .filter((t) => t.history)
+          .map(displayStatus),
+      ).toEqual(["completed"]);
     });
   }
 
@@ -55,7 +68,9 @@ describe("a resumed session shows the same conversation as the original", () => 
     expect(exec.kind).toBe("execute");
     expect(resumed.terminals.call_c4_exec.outputTail).toContain("done");
     const original = foldEvents(local);
-    expect(conversation(resumed, firstPrompts(resumed, 1)).join(" ").replace(/\s+/g, "")).toBe(conversation(original).join(" ").replace(/\s+/g, ""));
+    expect(conversation(resumed, firstPrompts(resumed, 1)).join(" ").replace(/\s+/g, "")).toBe(
+      conversation(original).join(" ").replace(/\s+/g, ""),
+    );
   });
 
   it("codex c5: a command the local log saw still running, replayed as completed with no exit status, is 'unknown' until a poll sees it exit", () => {
@@ -75,7 +90,14 @@ describe("a resumed session shows the same conversation as the original", () => 
   it("codex c5: a command running when the agent died shows interrupted after the resume, under its real command, though the replay calls it a completed `exec_command`", () => {
     const all = traceToEvents("codex-acp-0.16.0/c5.jsonl", { process: 1 });
     const cut = all.findIndex((e) => e.type === "update" && JSON.stringify(e.notification).includes('"data":"tick\\n"'));
-    const died: SessionEvent = { type: "agent_exited", at: all[cut].at + 1, code: null, signal: "SIGKILL", stderrTail: "", expected: false };
+    const died: SessionEvent = {
+      type: "agent_exited",
+      at: all[cut].at + 1,
+      code: null,
+      signal: "SIGKILL",
+      stderrTail: "",
+      expected: false,
+    };
     const local = [...all.slice(0, cut + 1), died];
     expect(displayStatus(foldEvents(local).toolCalls.call_c4_exec)).toBe("interrupted");
     const events = resumedWithLocal("codex-acp-0.16.0/c5.jsonl", local);
@@ -91,7 +113,16 @@ describe("local history after a refused call", () => {
   it("a call conch refused, whose display terminal never exited, is not running after a resume", () => {
     const local: SessionEvent[] = [
       { type: "prompt_sent", at: 1, turnId: "t1", prompt: [{ type: "text", text: "touch" }] },
-      { type: "permission_asked", at: 2, key: "agent:0", request: { sessionId: "s", toolCall: { toolCallId: "x", title: "touch f", kind: "execute", _meta: { terminal_info: { terminal_id: "x" } } }, options: [{ optionId: "no", name: "No", kind: "reject_once" }] } },
+      {
+        type: "permission_asked",
+        at: 2,
+        key: "agent:0",
+        request: {
+          sessionId: "s",
+          toolCall: { toolCallId: "x", title: "touch f", kind: "execute", _meta: { terminal_info: { terminal_id: "x" } } },
+          options: [{ optionId: "no", name: "No", kind: "reject_once" }],
+        },
+      },
       { type: "permission_answered", at: 3, key: "agent:0", outcome: { outcome: "selected", optionId: "no" }, source: "policy" },
       { type: "prompt_response", at: 4, turnId: "t1", response: { stopReason: "end_turn" } },
     ];
@@ -99,7 +130,12 @@ describe("local history after a refused call", () => {
     expect(facts.tools.x.openAtEnd).toBe(false);
     const resumed = foldEvents([
       { type: "replay_started", at: 10 },
-      { type: "update", at: 11, history: true, notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch f", status: "failed" } } },
+      {
+        type: "update",
+        at: 11,
+        history: true,
+        notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch f", status: "failed" } },
+      },
       { type: "replay_ended", at: 12, local: facts },
     ]);
     expect(resumed.terminals.x.exited).toBe(true);

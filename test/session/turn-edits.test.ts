@@ -16,7 +16,14 @@ const write = (turnId: string, path: string, before: string | null, after: strin
 
 describe("a turn's edits, folded from its writes", () => {
   it("keeps each file once per turn: the content before the first write and after the last, labelled by the prompt", () => {
-    const s = foldEvents([opened, prompt("t1", "fix the tests"), write("t1", "/w/a", "a", "b"), write("t1", "/w/a", "b", "c"), write("t1", "/w/n", null, "d"), answer("t1")]);
+    const s = foldEvents([
+      opened,
+      prompt("t1", "fix the tests"),
+      write("t1", "/w/a", "a", "b"),
+      write("t1", "/w/a", "b", "c"),
+      write("t1", "/w/n", null, "d"),
+      answer("t1"),
+    ]);
     expect(turnsWithEdits(s)).toEqual([
       {
         turnId: "t1",
@@ -31,7 +38,15 @@ describe("a turn's edits, folded from its writes", () => {
   });
 
   it("names the later turn that wrote a file again, until that turn is undone; undone files are no longer offered", () => {
-    const events = [opened, prompt("t1", "one"), write("t1", "/w/a", "a", "b"), answer("t1"), prompt("t2", "two"), write("t2", "/w/a", "b", "c"), answer("t2")];
+    const events = [
+      opened,
+      prompt("t1", "one"),
+      write("t1", "/w/a", "a", "b"),
+      answer("t1"),
+      prompt("t2", "two"),
+      write("t2", "/w/a", "b", "c"),
+      answer("t2"),
+    ];
     let s = foldEvents(events);
     expect(turnsWithEdits(s)[0].files[0].laterTurn).toBe("t2");
     s = foldEvents([ev({ type: "edits_undone", turnId: "t2", restored: ["/w/a"], deleted: [], skipped: [] })], s);
@@ -42,13 +57,42 @@ describe("a turn's edits, folded from its writes", () => {
   });
 
   it("says in the transcript which files an undo left, and why", () => {
-    const s = foldEvents([opened, prompt("t1", "one"), write("t1", "/w/a", "a", "b"), answer("t1"), ev({ type: "edits_undone", turnId: "t1", restored: [], deleted: ["/w/n"], skipped: [{ path: "/w/a", reason: "it changed since the agent wrote it" }] })]);
-    expect(s.items[s.items.length - 1]).toMatchObject({ kind: "notice", level: "warning", text: "undo of turn t1 (one): deleted n (the turn created it); left a (it changed since the agent wrote it)" });
+    const s = foldEvents([
+      opened,
+      prompt("t1", "one"),
+      write("t1", "/w/a", "a", "b"),
+      answer("t1"),
+      ev({
+        type: "edits_undone",
+        turnId: "t1",
+        restored: [],
+        deleted: ["/w/n"],
+        skipped: [{ path: "/w/a", reason: "it changed since the agent wrote it" }],
+      }),
+    ]);
+    expect(s.items[s.items.length - 1]).toMatchObject({
+      kind: "notice",
+      level: "warning",
+      text: "undo of turn t1 (one): deleted n (the turn created it); left a (it changed since the agent wrote it)",
+    });
   });
 
   it("names what a turn did that conch did not see written: commands, and edits by the agent's own tools", () => {
     const tool = (toolCallId: string, kind: string, extra: Record<string, unknown> = {}) =>
-      ev({ type: "update", notification: { sessionId: "s1", update: { sessionUpdate: "tool_call", toolCallId, title: `${kind} ${toolCallId}`, kind: kind as never, status: "completed", ...extra } } });
+      ev({
+        type: "update",
+        notification: {
+          sessionId: "s1",
+          update: {
+            sessionUpdate: "tool_call",
+            toolCallId,
+            title: `${kind} ${toolCallId}`,
+            kind: kind as never,
+            status: "completed",
+            ...extra,
+          },
+        },
+      });
     const s = foldEvents([
       opened,
       prompt("t1", "go"),

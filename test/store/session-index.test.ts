@@ -132,7 +132,9 @@ describe("session index", () => {
     ]);
     expect(listed[0].updatedAt).toBe("2025-01-02T00:00:00.002Z");
     const note = await repairIndex(root);
-    expect(note).toMatch(/the session index was damaged \(.*\); it was rebuilt from 2 session logs, and the damaged file kept as .*index\.json\.damaged-/);
+    expect(note).toMatch(
+      /the session index was damaged \(.*\); it was rebuilt from 2 session logs, and the damaged file kept as .*index\.json\.damaged-/,
+    );
     expect(readdirSync(root).filter((f) => f.startsWith("index.json.damaged-"))).toHaveLength(1);
     expect(JSON.parse(readFileSync(indexPath(root), "utf8")).sessions).toHaveLength(2);
     expect(await repairIndex(root)).toBeUndefined();
@@ -146,7 +148,7 @@ describe("session index", () => {
     const root = ensureStateDir(tempRoot());
     await upsertSession(session("s1"), root);
     writeLog(root, "s2/odd id", "/work/b", "lost", Date.now());
-    expect((await findSession("s2/o", root))).toMatchObject({ match: { id: "s2/odd id", title: "lost", agentCommand: [] } });
+    expect(await findSession("s2/o", root)).toMatchObject({ match: { id: "s2/odd id", title: "lost", agentCommand: [] } });
     expect(await repairIndex(root)).toBe("1 session was missing from the index and was recovered from its log");
     unlinkSync(indexPath(root));
     expect((await listSessions({}, root)).map((r) => r.id)).toEqual(["s2/odd id"]);

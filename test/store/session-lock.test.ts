@@ -83,9 +83,9 @@ describe("pid lock with an age limit", () => {
     const path = `${ensureStateDir(tempRoot())}/x.lock`;
     const other = liveForeignProcess();
     writeFileSync(path, `${other.pid}\n`);
-    await expect(
-      acquirePidLock(path, { timeoutMs: 100, staleAfterMs: 30_000, description: "the test" }),
-    ).rejects.toThrow(`process ${other.pid} holds ${path}`);
+    await expect(acquirePidLock(path, { timeoutMs: 100, staleAfterMs: 30_000, description: "the test" })).rejects.toThrow(
+      `process ${other.pid} holds ${path}`,
+    );
   });
 
   it("waits for a live holder and proceeds once it lets go", async () => {

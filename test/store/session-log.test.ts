@@ -69,7 +69,9 @@ describe("session log", () => {
     const path = logFile();
     writeFileSync(
       path,
-      ['{"type":"a","n":1}', "garbage{", '{"type":"b","n":2}', '["not","an","event"]', '{"no":"type"}', '{"type":"c","n":3}', ""].join("\n"),
+      ['{"type":"a","n":1}', "garbage{", '{"type":"b","n":2}', '["not","an","event"]', '{"no":"type"}', '{"type":"c","n":3}', ""].join(
+        "\n",
+      ),
     );
     const read = readSessionLog<TestEvent>(path);
     expect(read.events.map((event) => event.type)).toEqual(["a", "b", "c"]);

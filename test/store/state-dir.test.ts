@@ -2,14 +2,7 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  agentLogPath,
-  ensureStateDir,
-  fileNameFor,
-  resolveStateDir,
-  sessionLogPath,
-  sessionsDir,
-} from "../../src/store/state-dir.js";
+import { agentLogPath, ensureStateDir, fileNameFor, resolveStateDir, sessionLogPath, sessionsDir } from "../../src/store/state-dir.js";
 import { permissions, useTempRoot, withPermissiveUmask } from "./helpers.js";
 
 describe("resolveStateDir", () => {

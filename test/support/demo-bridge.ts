@@ -15,7 +15,10 @@ export interface DemoBridge {
 
 /** Starts the bridge on `port` (0: any free one) with the demo's environment; resolves once it listens. */
 export async function startDemoBridge(env: Record<string, string>, port = 0): Promise<DemoBridge> {
-  const proc = spawn(process.execPath, [path.join(ROOT, "dist/demo/serve.js"), "--port", String(port)], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, [path.join(ROOT, "dist/demo/serve.js"), "--port", String(port)], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: proc.stdout! });
   const urls: string[] = [];
   await new Promise<void>((resolve, reject) => {

@@ -58,7 +58,14 @@ async function prompt(id, { sessionId, prompt: blocks }) {
       args: ["-c", `head -c ${bytes} /dev/zero | tr '\\0' 'x'; echo; echo LAST-LINE`],
       outputByteLimit: 1024 * 1024,
     });
-    update(sessionId, { sessionUpdate: "tool_call", toolCallId: "flood-1", title: "flood", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId }] });
+    update(sessionId, {
+      sessionUpdate: "tool_call",
+      toolCallId: "flood-1",
+      title: "flood",
+      kind: "execute",
+      status: "in_progress",
+      content: [{ type: "terminal", terminalId }],
+    });
     await request("terminal/wait_for_exit", { sessionId, terminalId });
     const out = await request("terminal/output", { sessionId, terminalId });
     await request("terminal/release", { sessionId, terminalId });
@@ -71,7 +78,9 @@ async function prompt(id, { sessionId, prompt: blocks }) {
     // Built as text: JSON.stringify itself would overflow the stack on it.
     const depth = 100_000;
     const nested = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-    process.stdout.write(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep "},"_meta":${nested}}}}\n`);
+    process.stdout.write(
+      `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep "},"_meta":${nested}}}}\n`,
+    );
     say(sessionId, "ok");
     reply(id, { stopReason: "end_turn" });
     return;
@@ -103,7 +112,11 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   }
   switch (msg.method) {
     case "initialize":
-      reply(msg.id, { protocolVersion: 1, agentCapabilities: { loadSession: false, sessionCapabilities: { resume: {} }, mcpCapabilities: { http: true } }, agentInfo: { name: "hostile", version: "1.0.0" } });
+      reply(msg.id, {
+        protocolVersion: 1,
+        agentCapabilities: { loadSession: false, sessionCapabilities: { resume: {} }, mcpCapabilities: { http: true } },
+        agentInfo: { name: "hostile", version: "1.0.0" },
+      });
       return;
     case "session/new":
       mcpServers = msg.params.mcpServers ?? [];

@@ -13,7 +13,10 @@ export function tempDir(prefix = "conch-test-"): string {
 }
 
 /** Runs the built CLI as a user would, with its own state dir; never throws on a non-zero exit. */
-export async function runConch(args: string[], opts: { input?: string; env?: Record<string, string>; cwd?: string; stateDir?: string; timeoutMs?: number } = {}) {
+export async function runConch(
+  args: string[],
+  opts: { input?: string; env?: Record<string, string>; cwd?: string; stateDir?: string; timeoutMs?: number } = {},
+) {
   const stateDir = opts.stateDir ?? tempDir("conch-state-");
   const r = await execa(process.execPath, [CONCH, ...args], {
     cwd: opts.cwd ?? tempDir("conch-cwd-"),

@@ -4,7 +4,13 @@ import type { SessionEvent } from "../../src/session/events.js";
 
 export const TRACES = path.resolve(__dirname, "../../../shared/traces");
 
-type Msg = { id?: number | string; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string } };
+type Msg = {
+  id?: number | string;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+};
 type Line = { t: number; dir: "client" | "agent" | "note"; msg?: Msg; text?: string };
 
 /** Reads a trace file from ../shared/traces. */

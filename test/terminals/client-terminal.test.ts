@@ -148,7 +148,8 @@ describe("ClientTerminal", () => {
   });
 
   it("answers terminal queries from the program (cursor position report)", async () => {
-    const script = "process.stdin.setRawMode(true); process.stdout.write('\\x1b[6n'); process.stdin.once('data', (d) => { console.log(JSON.stringify(String(d))); process.exit(0); });";
+    const script =
+      "process.stdin.setRawMode(true); process.stdout.write('\\x1b[6n'); process.stdin.once('data', (d) => { console.log(JSON.stringify(String(d))); process.exit(0); });";
     const terminal = run({ command: node, args: ["-e", script] });
     await terminal.waitForExit();
     expect(terminal.output().output).toContain(JSON.stringify("\x1b[1;1R"));

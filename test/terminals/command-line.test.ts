@@ -8,7 +8,11 @@ describe("planCommand", () => {
   });
 
   it("runs a whole command line without args through /bin/sh -c", () => {
-    expect(planCommand("npm test -- --watch=false", [])).toEqual({ file: "/bin/sh", args: ["-c", "npm test -- --watch=false"], viaShell: true });
+    expect(planCommand("npm test -- --watch=false", [])).toEqual({
+      file: "/bin/sh",
+      args: ["-c", "npm test -- --watch=false"],
+      viaShell: true,
+    });
   });
 
   it("keeps a program path with spaces as a program when args are given", () => {

@@ -1,7 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientTerminal } from "../../src/terminals/client-terminal.js";
-import { collectProcessTree, newProcessTag, PROCESS_TAG_VAR, processRoot, signalProcessTree, terminateProcessTree, type ProcessRoot } from "../../src/terminals/process-tree.js";
+import {
+  collectProcessTree,
+  newProcessTag,
+  PROCESS_TAG_VAR,
+  processRoot,
+  signalProcessTree,
+  terminateProcessTree,
+  type ProcessRoot,
+} from "../../src/terminals/process-tree.js";
 import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
 import { waitUntil } from "./wait.js";
 
@@ -10,7 +18,8 @@ const idle = "setInterval(() => {}, 1e6)";
 const daemonize = (code: string, marker: string) =>
   `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(`require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(code)}, ${JSON.stringify(marker)}], { detached: true, stdio: "ignore" }).unref()`)}, ${JSON.stringify(marker)}], { stdio: "ignore" });`;
 /** A grandchild that ignores SIGTERM, in the root's group. */
-const stubborn = (marker: string) => `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(`process.on("SIGTERM", () => {}); ${idle}`)}, ${JSON.stringify(marker)}], { stdio: "ignore" });`;
+const stubborn = (marker: string) =>
+  `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(`process.on("SIGTERM", () => {}); ${idle}`)}, ${JSON.stringify(marker)}], { stdio: "ignore" });`;
 
 const markers: string[] = [];
 const children: ChildProcess[] = [];
@@ -22,7 +31,11 @@ afterEach(() => {
 /** Starts a process the way conch starts an agent: its own session, a tag in its environment. */
 function startRoot(code: string, marker: string): ProcessRoot {
   const tag = newProcessTag();
-  const child = spawn(process.execPath, ["-e", `${code} ${idle}`, marker], { detached: true, stdio: "ignore", env: { ...process.env, [PROCESS_TAG_VAR]: tag } });
+  const child = spawn(process.execPath, ["-e", `${code} ${idle}`, marker], {
+    detached: true,
+    stdio: "ignore",
+    env: { ...process.env, [PROCESS_TAG_VAR]: tag },
+  });
   children.push(child);
   return processRoot(child.pid!, tag);
 }
@@ -42,7 +55,10 @@ describe("a process tree conch started (Linux: /proc)", () => {
   it("is gone after terminateProcessTree, members that ignore SIGTERM included", async () => {
     const marker = newMarker();
     markers.push(marker);
-    const root = startRoot(`process.on("SIGTERM", () => {}); ${daemonize(`process.on("SIGTERM", () => {}); ${idle}`, marker)} ${stubborn(marker)}`, marker);
+    const root = startRoot(
+      `process.on("SIGTERM", () => {}); ${daemonize(`process.on("SIGTERM", () => {}); ${idle}`, marker)} ${stubborn(marker)}`,
+      marker,
+    );
     await waitUntil(() => markedProcesses(marker).length === 3, "the tree runs");
     await terminateProcessTree(root, 200);
     await waitUntil(() => markedProcesses(marker).length === 0, "nothing of the tree is left");

@@ -120,7 +120,12 @@ describe("a client terminal's screen, parsed on the screen thread", () => {
     expect(terminal.screen.cols).toBe(10);
     await waitUntil(() => changes > 0, "a frame after the resize");
     expect(terminal.screen.snapshot({ tail: 4 })).toEqual(screen.snapshot({ tail: 4 }));
-    expect(terminal.screen.snapshot({ tail: 4 }).map((line) => line.map((s) => s.text).join(""))).toEqual(["abcdefghij", "abcdefghij", "abcdefghij", "ok"]);
+    expect(terminal.screen.snapshot({ tail: 4 }).map((line) => line.map((s) => s.text).join(""))).toEqual([
+      "abcdefghij",
+      "abcdefghij",
+      "abcdefghij",
+      "ok",
+    ]);
   });
 });
 

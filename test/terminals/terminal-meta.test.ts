@@ -16,8 +16,12 @@ describe("readTerminalMeta", () => {
   });
 
   it("reads terminal_output and accepts terminal_output_delta the same way", () => {
-    expect(readTerminalMeta({ terminal_output: { terminal_id: "t", data: "tick\n" } })).toEqual({ output: { terminalId: "t", data: "tick\n" } });
-    expect(readTerminalMeta({ terminal_output_delta: { terminal_id: "t", data: "more" } })).toEqual({ output: { terminalId: "t", data: "more" } });
+    expect(readTerminalMeta({ terminal_output: { terminal_id: "t", data: "tick\n" } })).toEqual({
+      output: { terminalId: "t", data: "tick\n" },
+    });
+    expect(readTerminalMeta({ terminal_output_delta: { terminal_id: "t", data: "more" } })).toEqual({
+      output: { terminalId: "t", data: "more" },
+    });
   });
 
   it("reads terminal_exit, including claude's all-null exit", () => {
@@ -76,7 +80,9 @@ describe("readTerminalMeta", () => {
       { output: { terminalId: "call_c4_exec", data: "done\n" } },
       { exit: { terminalId: "call_c4_exec", exitCode: 0, signal: null } },
     ]);
-    const claude = toolCallMetas("claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl").map(readTerminalMeta).filter(hasTerminalMeta);
+    const claude = toolCallMetas("claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl")
+      .map(readTerminalMeta)
+      .filter(hasTerminalMeta);
     expect(claude.map((facts) => Object.keys(facts)[0])).toEqual(["info", "output", "info", "output", "exit", "exit"]);
   });
 });

@@ -147,7 +147,9 @@ describe("TerminalRegistry: client terminals", () => {
   it("refuses a cwd outside the session root, also through a symlink", async () => {
     const terminals = registry({ root });
     await expect(terminals.createClientTerminal({ command: "pwd", cwd: scratch })).rejects.toThrow(/outside the session root/);
-    await expect(terminals.createClientTerminal({ command: "pwd", cwd: path.join(root, "escape") })).rejects.toThrow(/outside the session root/);
+    await expect(terminals.createClientTerminal({ command: "pwd", cwd: path.join(root, "escape") })).rejects.toThrow(
+      /outside the session root/,
+    );
     await expect(terminals.createClientTerminal({ command: "pwd", cwd: path.join(root, "missing") })).rejects.toThrow(/does not exist/);
     expect(terminals.list()).toEqual([]);
   });
@@ -187,7 +189,10 @@ describe("TerminalRegistry: client terminals", () => {
     await terminals.dispose();
     expect(first.exitStatus?.signal).toBe("SIGTERM");
     expect(second.exitStatus?.signal).toBe("SIGTERM");
-    await waitUntil(() => liveProcessesInGroup(first.pid).length === 0 && liveProcessesInGroup(second.pid).length === 0, "no process is left");
+    await waitUntil(
+      () => liveProcessesInGroup(first.pid).length === 0 && liveProcessesInGroup(second.pid).length === 0,
+      "no process is left",
+    );
     await expect(terminals.createClientTerminal({ command: "true" })).rejects.toThrow(/closed/);
   });
 });

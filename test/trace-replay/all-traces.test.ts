@@ -3,14 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadTrace, processCount, selectProcess, type EofPolicy } from "../../src/demo/trace-replay/load-trace.js";
 import { classifyMessage } from "../../src/demo/trace-replay/jsonrpc.js";
 import { substitutePlaceholders } from "../../src/demo/trace-replay/placeholders.js";
-import {
-  playRecordedClient,
-  settlesSoon,
-  startReplay,
-  TEST_VALUES,
-  TRACES_DIR,
-  traceFiles,
-} from "./recorded-client.js";
+import { playRecordedClient, settlesSoon, startReplay, TEST_VALUES, TRACES_DIR, traceFiles } from "./recorded-client.js";
 
 /** What the traces README says each agent does when its stdin is closed. */
 function documentedEofPolicy(file: string): EofPolicy {
@@ -54,9 +47,7 @@ describe("replay of every recorded trace", () => {
         expect(surprises).toEqual([]);
 
         const recordedAnswers = segment.entries.flatMap((e) =>
-          e.dir === "client" && classifyMessage(e.msg)?.kind === "response"
-            ? [substitutePlaceholders(e.msg, TEST_VALUES)]
-            : [],
+          e.dir === "client" && classifyMessage(e.msg)?.kind === "response" ? [substitutePlaceholders(e.msg, TEST_VALUES)] : [],
         );
         expect(harness.agent.clientAnswers.map((a) => a.actual)).toEqual(recordedAnswers);
         expect(harness.agent.clientAnswers.map((a) => a.recorded)).toEqual(recordedAnswers);

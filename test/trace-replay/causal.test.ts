@@ -2,13 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planCausal, type CausalLine } from "../../src/demo/trace-replay/causal-plan.js";
 import { isJsonObject, type JsonObject } from "../../src/demo/trace-replay/jsonrpc.js";
-import {
-  loadTrace,
-  parseTrace,
-  processCount,
-  selectProcess,
-  type Trace,
-} from "../../src/demo/trace-replay/load-trace.js";
+import { loadTrace, parseTrace, processCount, selectProcess, type Trace } from "../../src/demo/trace-replay/load-trace.js";
 import { toSteps } from "../../src/demo/trace-replay/steps.js";
 import { playConchLike, sentAfter, type ConchLikeRun } from "./conch-like-client.js";
 import {
@@ -120,12 +114,8 @@ describe("causal replay with a conch-like client (prompts only after the turn we
     await expect(h.agent.finished).resolves.toBe("complete");
     expectEachOnce(h, run);
     const msgs = h.collector.messages;
-    expect(onlyIndex(msgs, (m) => isToolCall(m, "toolu_s4_task_notification_read_1_1"))).toBeLessThan(
-      sentAfter(run, "p2"),
-    );
-    expect(onlyIndex(msgs, (m) => isToolCall(m, "toolu_s4_task_notification_read_2_1"))).toBeLessThan(
-      sentAfter(run, "p4"),
-    );
+    expect(onlyIndex(msgs, (m) => isToolCall(m, "toolu_s4_task_notification_read_1_1"))).toBeLessThan(sentAfter(run, "p2"));
+    expect(onlyIndex(msgs, (m) => isToolCall(m, "toolu_s4_task_notification_read_2_1"))).toBeLessThan(sentAfter(run, "p4"));
     h.agent.stop();
   });
 
@@ -178,11 +168,7 @@ describe("causal replay with a conch-like client (prompts only after the turn we
 });
 
 describe("causal replay with a client that behaves like the recorded one: same as strict", () => {
-  const files = [
-    "codex-acp-0.16.0/c4-meta.jsonl",
-    "gemini-cli-0.61.0/g2.jsonl",
-    "claude-agent-acp-0.23.1/s5-cancel-permission.jsonl",
-  ];
+  const files = ["codex-acp-0.16.0/c4-meta.jsonl", "gemini-cli-0.61.0/g2.jsonl", "claude-agent-acp-0.23.1/s5-cancel-permission.jsonl"];
   it.each(files)("%s at speed 10", async (file) => {
     const trace = await load(file);
     const play = async (causal: boolean) => {
@@ -197,9 +183,7 @@ describe("causal replay with a client that behaves like the recorded one: same a
     expect(strict.h.collector.lines).toEqual(expectedLines);
     expect(causal.h.collector.lines).toEqual(strict.h.collector.lines);
     expect(causal.h.agent.clientAnswers).toEqual(strict.h.agent.clientAnswers);
-    expect(causal.h.logs.filter((l) => l.event !== "client-answer")).toEqual(
-      strict.h.logs.filter((l) => l.event !== "client-answer"),
-    );
+    expect(causal.h.logs.filter((l) => l.event !== "client-answer")).toEqual(strict.h.logs.filter((l) => l.event !== "client-answer"));
   });
 });
 

@@ -39,11 +39,7 @@ interface Child {
   exit: Promise<[number | null, string | null]>;
 }
 
-async function startChild(
-  file: string,
-  process = 1,
-  extra: { speed?: number; causal?: boolean } = {},
-): Promise<Child> {
+async function startChild(file: string, process = 1, extra: { speed?: number; causal?: boolean } = {}): Promise<Child> {
   const path = join(TRACES_DIR, file);
   const { command, args } = spawnReplayAgentCommand(path, {
     process,
@@ -57,9 +53,7 @@ async function startChild(
   children.push(child);
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exit = new Promise<[number | null, string | null]>((resolve) =>
-    child.on("exit", (code, signal) => resolve([code, signal])),
-  );
+  const exit = new Promise<[number | null, string | null]>((resolve) => child.on("exit", (code, signal) => resolve([code, signal])));
   const client: ClientSide = {
     collector: new OutputCollector(child.stdout),
     send: (msg) => child.stdin.write(`${JSON.stringify(msg)}\n`),

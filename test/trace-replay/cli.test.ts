@@ -8,9 +8,7 @@ describe("parseReplayArgs", () => {
   });
 
   it("reads every option, in either --flag value or --flag=value form", () => {
-    expect(
-      parseReplayArgs(["--process", "2", "t.jsonl", "--speed=inf", "--project", "/p", "--home=/h", "--tmpdir", "/t"]),
-    ).toEqual({
+    expect(parseReplayArgs(["--process", "2", "t.jsonl", "--speed=inf", "--project", "/p", "--home=/h", "--tmpdir", "/t"])).toEqual({
       tracePath: "t.jsonl",
       process: 2,
       speed: Number.POSITIVE_INFINITY,
@@ -58,10 +56,6 @@ describe("spawnReplayAgentCommand", () => {
       command: "node",
       args: ["/m.js", "/t.jsonl", "--speed", "10", "--home", "/h", "--tmpdir", "/t"],
     });
-    expect(spawnReplayAgentCommand("/t.jsonl", { causal: true, mainPath: "/m.js" }).args).toEqual([
-      "/m.js",
-      "/t.jsonl",
-      "--causal",
-    ]);
+    expect(spawnReplayAgentCommand("/t.jsonl", { causal: true, mainPath: "/m.js" }).args).toEqual(["/m.js", "/t.jsonl", "--causal"]);
   });
 });

@@ -43,9 +43,7 @@ describe("selectProcess", () => {
     const trace = await loadTrace(join(TRACES_DIR, "claude-agent-acp-0.23.1/s6-load-session.jsonl"));
     expect(processCount(trace)).toBe(3);
     const methods = [1, 2, 3].map((n) =>
-      selectProcess(trace, n).entries.flatMap((e) =>
-        e.dir === "client" && typeof e.msg.method === "string" ? [e.msg.method] : [],
-      ),
+      selectProcess(trace, n).entries.flatMap((e) => (e.dir === "client" && typeof e.msg.method === "string" ? [e.msg.method] : [])),
     );
     expect(methods[0]).toEqual(["initialize", "session/new", "session/prompt"]);
     expect(methods[1]).toEqual(["initialize", "session/load", "session/prompt"]);

@@ -4,12 +4,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { classifyMessage, withId, type JsonObject, type JsonRpcId } from "../../src/demo/trace-replay/jsonrpc.js";
-import {
-  substitutePlaceholders,
-  type PlaceholderValues,
-  type Trace,
-  type TraceSegment,
-} from "../../src/demo/trace-replay/load-trace.js";
+import { substitutePlaceholders, type PlaceholderValues, type Trace, type TraceSegment } from "../../src/demo/trace-replay/load-trace.js";
 import {
   runReplayAgent,
   type ReplayAgentHandle,

@@ -140,9 +140,7 @@ describe("replay agent: expectations", () => {
     const h = startReplay(trace, { project: "/opt/first", home: "/h", tmpdir: "/t" });
     expect(await h.collector.nth(0)).toEqual(notif("x/early", { path: "/opt/first/a", escaped: "-opt-first" }));
     h.send(req(1, "session/load", { sessionId: "s", cwd: "/srv/my.proj" }));
-    expect(await h.collector.nth(1)).toEqual(
-      notif("x/late", { path: "/srv/my.proj/a", escaped: "-srv-my-proj", tmp: "/t", home: "/h" }),
-    );
+    expect(await h.collector.nth(1)).toEqual(notif("x/late", { path: "/srv/my.proj/a", escaped: "-srv-my-proj", tmp: "/t", home: "/h" }));
     h.agent.stop();
   });
 });
@@ -184,10 +182,7 @@ describe("replay agent: timing", () => {
   });
 
   it("stop() ends a pending delay at once", async () => {
-    const trace = traceOf(
-      { t: 0, dir: "note", text: "agent process 1 started" },
-      { t: 60_000, dir: "agent", msg: update("never") },
-    );
+    const trace = traceOf({ t: 0, dir: "note", text: "agent process 1 started" }, { t: 60_000, dir: "agent", msg: update("never") });
     const h = startReplay(trace, { speed: 1 });
     h.agent.stop();
     await expect(h.agent.finished).resolves.toBe("stopped");

@@ -208,12 +208,17 @@ describe("the app", () => {
     const { frame } = renderApp(session, { launch });
     await tick();
     await until(() => expect(frame()).toContain("starting fake…"));
-    const boom = Object.assign(new Error("agent fake exited with code 1 before it answered initialize\n--- last lines of the agent's stderr ---\nNo API key"), {
-      stderrTail: "No API key",
-    });
+    const boom = Object.assign(
+      new Error("agent fake exited with code 1 before it answered initialize\n--- last lines of the agent's stderr ---\nNo API key"),
+      {
+        stderrTail: "No API key",
+      },
+    );
     await launch.run(() => Promise.reject(boom));
     await tick();
-    await until(() => expect(frame()).toContain("✗ agent fake exited with code 1 before it answered initialize\n  No API key\n  /restart to try again"));
+    await until(() =>
+      expect(frame()).toContain("✗ agent fake exited with code 1 before it answered initialize\n  No API key\n  /restart to try again"),
+    );
     await until(() => expect(frame()).not.toContain("at "));
   });
 });
@@ -222,7 +227,16 @@ describe("questions and logins in the app", () => {
   it("shows a question from the agent as a form and sends the answer", async () => {
     const session = new FakeSession().open();
     session.prompt("scaffold");
-    session.emit({ type: "question_asked", key: "agent:9", request: { sessionId: "s1", mode: "form", message: "Project name?", requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] } } as never });
+    session.emit({
+      type: "question_asked",
+      key: "agent:9",
+      request: {
+        sessionId: "s1",
+        mode: "form",
+        message: "Project name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] },
+      } as never,
+    });
     const app = render(<App session={session} agentName="fake" cwd="/tmp/project" frameMs={1} />);
     await until(() => expect(app.lastFrame()).toContain("Project name?"));
     app.stdin.write("x");
@@ -230,14 +244,25 @@ describe("questions and logins in the app", () => {
     app.stdin.write("\t");
     await until(() => expect(app.lastFrame()).toContain("› [ submit ]"));
     app.stdin.write("\r");
-    await until(() => expect(session.calls.find((c) => c.intent === "answerQuestion")?.args).toEqual(["agent:9", { action: "accept", content: { name: "x" } }]));
+    await until(() =>
+      expect(session.calls.find((c) => c.intent === "answerQuestion")?.args).toEqual([
+        "agent:9",
+        { action: "accept", content: { name: "x" } },
+      ]),
+    );
     app.unmount();
   });
 
   it("shows the agent's login methods and logs in with the chosen one", async () => {
     const session = new FakeSession();
-    session.emit({ type: "auth_required", methods: [{ id: "a", name: "Agent login" }, { id: "t", name: "Terminal login", type: "terminal", args: ["--login"] } as never], message: "Authentication required" });
-    const app = render(<App session={session} agentName="fake" agentCommand={{ command: "fake-agent", args: [] }} cwd="/tmp/project" frameMs={1} />);
+    session.emit({
+      type: "auth_required",
+      methods: [{ id: "a", name: "Agent login" }, { id: "t", name: "Terminal login", type: "terminal", args: ["--login"] } as never],
+      message: "Authentication required",
+    });
+    const app = render(
+      <App session={session} agentName="fake" agentCommand={{ command: "fake-agent", args: [] }} cwd="/tmp/project" frameMs={1} />,
+    );
     await until(() => expect(app.lastFrame()).toContain("needs you to log in"));
     expect(app.lastFrame()).toContain("fake-agent --login");
     app.stdin.write("2");

@@ -33,7 +33,14 @@ describe("the attach view", () => {
     // The running conch's keys are not this view's.
     expect(frame()).not.toContain("esc to cancel");
     session.apply([
-      update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress", rawInput: { command: "make" } }),
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "c1",
+        title: "make",
+        kind: "execute",
+        status: "in_progress",
+        rawInput: { command: "make" },
+      }),
       ev({ type: "terminal_started", terminalId: "term-1", command: "make", args: [], cwd: "/tmp/project" }),
       update({ sessionUpdate: "tool_call_update", toolCallId: "c1", content: [{ type: "terminal", terminalId: "term-1" }] }),
       ev({ type: "terminal_output", terminalId: "term-1", data: "compiling 3 files\r\n" }),

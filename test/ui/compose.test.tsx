@@ -66,7 +66,9 @@ describe("pasting an image from the clipboard (Alt-V)", () => {
 
   it("puts a label in the message and sends the image with it as an image block", async () => {
     const session = new FakeSession().open({ agentCapabilities: { promptCapabilities: { image: true } } });
-    const { stdin, frame } = renderApp(session, { readClipboard: clipboard({ ok: true, image: { mimeType: "image/png", data: PNG, tool: "xclip" } }) });
+    const { stdin, frame } = renderApp(session, {
+      readClipboard: clipboard({ ok: true, image: { mimeType: "image/png", data: PNG, tool: "xclip" } }),
+    });
     await tick();
     await type(stdin, "what is this? ");
     await type(stdin, ALT_V);
@@ -75,7 +77,13 @@ describe("pasting an image from the clipboard (Alt-V)", () => {
     await type(stdin, KEY.enter);
     expect(session.calls[0]).toEqual({
       intent: "send",
-      args: ["what is this? [image 1]", [{ type: "text", text: "what is this? [image 1]" }, { type: "image", mimeType: "image/png", data: PNG.toString("base64") }]],
+      args: [
+        "what is this? [image 1]",
+        [
+          { type: "text", text: "what is this? [image 1]" },
+          { type: "image", mimeType: "image/png", data: PNG.toString("base64") },
+        ],
+      ],
     });
     await until(() => expect(frame()).toContain("[image 1]: attached as an image"));
   });
@@ -91,7 +99,9 @@ describe("pasting an image from the clipboard (Alt-V)", () => {
     });
     await tick();
     await type(stdin, ALT_V);
-    await until(() => expect(frame()).toContain("fake does not take images (no promptCapabilities.image): send the file as a link with @path"));
+    await until(() =>
+      expect(frame()).toContain("fake does not take images (no promptCapabilities.image): send the file as a link with @path"),
+    );
     expect(read).toBe(0);
   });
 
@@ -112,7 +122,10 @@ describe("a prompt's pasted images", () => {
       { label: "[image 2]", mimeType: "image/jpeg", data: "BBB" },
     ];
     const built = buildPrompt("compare [image 2] with that", { cwd: "/", images: true, pasted });
-    expect(built.blocks).toEqual([{ type: "text", text: "compare [image 2] with that" }, { type: "image", mimeType: "image/jpeg", data: "BBB" }]);
+    expect(built.blocks).toEqual([
+      { type: "text", text: "compare [image 2] with that" },
+      { type: "image", mimeType: "image/jpeg", data: "BBB" },
+    ]);
     expect(built.notes).toEqual(["[image 2]: attached as an image"]);
     expect(buildPrompt("no label", { cwd: "/", images: true, pasted }).blocks).toBeNull();
   });

@@ -16,7 +16,17 @@ const MODEL: SessionConfigOption = {
     { value: "smart", name: "Smart" },
   ],
 };
-const CONTEXT: SessionConfigOption = { type: "select", id: "context", name: "Context window", category: "model_config", currentValue: "32k", options: [{ value: "32k", name: "32k" }, { value: "200k", name: "200k" }] };
+const CONTEXT: SessionConfigOption = {
+  type: "select",
+  id: "context",
+  name: "Context window",
+  category: "model_config",
+  currentValue: "32k",
+  options: [
+    { value: "32k", name: "32k" },
+    { value: "200k", name: "200k" },
+  ],
+};
 const THINKING: SessionConfigOption = { type: "boolean", id: "thinking", name: "Show thinking", currentValue: false };
 
 /** Runs `/name args` on a session, collecting what is shown and whether the screen was cleared. */
@@ -76,7 +86,14 @@ describe("/config with a boolean option", () => {
 describe("/model", () => {
   it("lists the models and, next to them, the model's settings (model_config)", () => {
     const { shown } = run(withOptions(MODEL, CONTEXT, THINKING), "model");
-    expect(shown).toEqual(["models:", "● fast · Fast", "○ smart · Smart", "", "model settings (/config <id> <value>):", "context = 32k · 32k, 200k · Context window"]);
+    expect(shown).toEqual([
+      "models:",
+      "● fast · Fast",
+      "○ smart · Smart",
+      "",
+      "model settings (/config <id> <value>):",
+      "context = 32k · 32k, 200k · Context window",
+    ]);
   });
 
   it("switches through the session's model intent, which prefers the config option", () => {

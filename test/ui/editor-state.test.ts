@@ -8,9 +8,27 @@ const typed = (text: string, history: string[] = []) => run([{ type: "insert", t
 
 function key(over: Partial<Key> = {}): Key {
   return {
-    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-    return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-    super: false, hyper: false, capsLock: false, numLock: false, ...over,
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...over,
   };
 }
 const ctx = { inPaste: false, bracketedPaste: true };
@@ -35,7 +53,10 @@ describe("the editor reducer", () => {
     expect(s.cursor).toBe("first line".length);
     s = run([{ type: "line-start" }], s);
     expect(s.cursor).toBe(0);
-    s = run([{ type: "right" }, { type: "right" }, { type: "right" }, { type: "right" }, { type: "right" }, { type: "kill-to-line-end" }], s);
+    s = run(
+      [{ type: "right" }, { type: "right" }, { type: "right" }, { type: "right" }, { type: "right" }, { type: "kill-to-line-end" }],
+      s,
+    );
     expect(s.text).toBe("first\nsecond line");
     s = run([{ type: "kill-to-line-end" }], s);
     expect(s.text).toBe("firstsecond line");
@@ -94,19 +115,31 @@ describe("the editor reducer", () => {
 describe("editor keys", () => {
   it("Enter sends; Shift+Enter, Alt+Enter and Ctrl-J break the line", () => {
     expect(editorCommandFor("\r", key({ return: true }), "\r", ctx)).toEqual({ kind: "enter" });
-    expect(editorCommandFor("\r", key({ return: true, shift: true }), "\x1b[13;2u", ctx)).toEqual({ kind: "edit", action: { type: "newline" } });
+    expect(editorCommandFor("\r", key({ return: true, shift: true }), "\x1b[13;2u", ctx)).toEqual({
+      kind: "edit",
+      action: { type: "newline" },
+    });
     expect(editorCommandFor("\r", key({ return: true, meta: true }), "\x1b\r", ctx)).toEqual({ kind: "edit", action: { type: "newline" } });
     expect(editorCommandFor("\n", key(), "\n", ctx)).toEqual({ kind: "edit", action: { type: "newline" } });
   });
 
   it("a paste inside bracketed-paste markers never sends, even on its line breaks", () => {
     expect(editorCommandFor("[200~", key(), "\x1b[200~", ctx)).toEqual({ kind: "paste-start" });
-    expect(editorCommandFor("", key({ return: true }), "\r", { ...ctx, inPaste: true })).toEqual({ kind: "edit", action: { type: "newline" } });
-    expect(editorCommandFor("a\rb", key(), "a\rb", { ...ctx, inPaste: true })).toEqual({ kind: "edit", action: { type: "insert", text: "a\rb" } });
+    expect(editorCommandFor("", key({ return: true }), "\r", { ...ctx, inPaste: true })).toEqual({
+      kind: "edit",
+      action: { type: "newline" },
+    });
+    expect(editorCommandFor("a\rb", key(), "a\rb", { ...ctx, inPaste: true })).toEqual({
+      kind: "edit",
+      action: { type: "insert", text: "a\rb" },
+    });
   });
 
   it("an unmarked multi-line paste stays in the buffer when the terminal has no bracketed paste", () => {
-    expect(editorCommandFor("one\rtwo\r", key(), "one\rtwo\r", { inPaste: false, bracketedPaste: false })).toEqual({ kind: "edit", action: { type: "insert", text: "one\rtwo\r" } });
+    expect(editorCommandFor("one\rtwo\r", key(), "one\rtwo\r", { inPaste: false, bracketedPaste: false })).toEqual({
+      kind: "edit",
+      action: { type: "insert", text: "one\rtwo\r" },
+    });
   });
 
   it("tells Backspace from forward Delete by their bytes", () => {

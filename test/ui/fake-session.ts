@@ -40,7 +40,13 @@ export class FakeSession implements SessionPort {
         agentName: "fake",
         agentInfo: { name: "fake-agent", title: "Fake Agent", version: "1" },
         origin: "new",
-        modes: { currentModeId: "code", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] },
+        modes: {
+          currentModeId: "code",
+          availableModes: [
+            { id: "ask", name: "Ask" },
+            { id: "code", name: "Code" },
+          ],
+        },
         ...extra,
       },
     });
@@ -101,7 +107,12 @@ export class FakeSession implements SessionPort {
   }
   answerPermission(key: string, optionId: string | null): void {
     this.record("answerPermission", key, optionId);
-    this.emit({ type: "permission_answered", key, outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" }, source: "user" });
+    this.emit({
+      type: "permission_answered",
+      key,
+      outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" },
+      source: "user",
+    });
   }
   answerQuestion(key: string, response: CreateElicitationResponse): void {
     this.record("answerQuestion", key, response);

@@ -71,7 +71,11 @@ describe("prompt blocks", () => {
   it("attaches an image as an image block when the agent takes images, else links it and says why", () => {
     const root = project();
     const withImages = buildPrompt("what is @shot.png", { cwd: root, images: true });
-    expect(withImages.blocks![1]).toMatchObject({ type: "image", mimeType: "image/png", data: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString("base64") });
+    expect(withImages.blocks![1]).toMatchObject({
+      type: "image",
+      mimeType: "image/png",
+      data: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString("base64"),
+    });
     expect(withImages.notes).toEqual(["@shot.png: attached as an image"]);
     const without = buildPrompt("what is @shot.png", { cwd: root, images: false });
     expect(without.blocks![1]).toMatchObject({ type: "resource_link", name: "shot.png" });

@@ -70,7 +70,18 @@ describe("a long queue", () => {
   it("lists a window that follows the selection and counts the rest", () => {
     const many = Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, text: `message ${i + 1}` }));
     const { lastFrame } = render(
-      <QueueView queue={many} selected={5} editingId={null} width={80} maxShown={3} isActive onSelect={() => {}} onEdit={() => {}} onRemove={() => {}} onLeave={() => {}} />,
+      <QueueView
+        queue={many}
+        selected={5}
+        editingId={null}
+        width={80}
+        maxShown={3}
+        isActive
+        onSelect={() => {}}
+        onEdit={() => {}}
+        onRemove={() => {}}
+        onLeave={() => {}}
+      />,
     );
     const frame = plain(lastFrame());
     expect(frame).toContain("… 3 more before\n  4. message 4\n  5. message 5\n› 6. message 6\n  … 4 more after");

@@ -22,7 +22,15 @@ async function type(stdin: { write(s: string): void }, text: string) {
 function session(): FakeSession {
   const s = new FakeSession().open();
   const t1 = s.prompt("why does the build fail?");
-  s.update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "Run tests", kind: "execute", status: "completed", rawInput: { command: "npm test" }, content: [{ type: "content", content: { type: "text", text: "```\n12 passed\nbuild step: FAILED at line 3\n```" } }] });
+  s.update({
+    sessionUpdate: "tool_call",
+    toolCallId: "c1",
+    title: "Run tests",
+    kind: "execute",
+    status: "completed",
+    rawInput: { command: "npm test" },
+    content: [{ type: "content", content: { type: "text", text: "```\n12 passed\nbuild step: FAILED at line 3\n```" } }],
+  });
   s.chunk("The build fails at line 3.");
   s.respond(t1);
   const t2 = s.prompt("and now?");

@@ -10,9 +10,27 @@ import { FakeSession } from "./fake-session.js";
 
 function key(over: Partial<Key> = {}): Key {
   return {
-    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-    return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-    super: false, hyper: false, capsLock: false, numLock: false, ...over,
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...over,
   };
 }
 
@@ -70,7 +88,11 @@ describe("the frame scheduler", () => {
   it("renders the first update at once and coalesces the rest of the frame into one, never dropping the last", () => {
     let now = 0;
     let flushes = 0;
-    const scheduler = new FrameScheduler(() => flushes++, 33, () => now);
+    const scheduler = new FrameScheduler(
+      () => flushes++,
+      33,
+      () => now,
+    );
     scheduler.request();
     expect(flushes).toBe(1);
     for (let i = 0; i < 100; i++) scheduler.request();
@@ -90,7 +112,14 @@ describe("status bar facts", () => {
       configOptions: [{ type: "select", id: "model", name: "Model", currentValue: "fast", options: [{ value: "fast", name: "Fast One" }] }],
     });
     s.update({ sessionUpdate: "usage_update", used: 42_000, size: 200_000, cost: { amount: 0.123, currency: "USD" } });
-    expect(barSegments(s.state, "fake", "/home/ada/project").map((b) => b.text)).toEqual(["Fake Agent", "Code", "Fast One", "ctx 21%", "$0.12", "/home/ada/project"]);
+    expect(barSegments(s.state, "fake", "/home/ada/project").map((b) => b.text)).toEqual([
+      "Fake Agent",
+      "Code",
+      "Fast One",
+      "ctx 21%",
+      "$0.12",
+      "/home/ada/project",
+    ]);
     expect(shortPath("/home/ada/project", "/home/ada")).toBe("~/project");
   });
 });

@@ -24,7 +24,11 @@ describe("slash command filtering", () => {
 
   it("puts prefix matches before names that only contain the query", () => {
     expect(slashSuggestions("mo", commands).map((c) => c.name)).toEqual(["mode", "model", "memory"]);
-    expect(slashSuggestions("e", commands).map((c) => c.name).slice(0, 3)).toEqual(["expand", "export", "help"]);
+    expect(
+      slashSuggestions("e", commands)
+        .map((c) => c.name)
+        .slice(0, 3),
+    ).toEqual(["expand", "export", "help"]);
     expect(slashSuggestions("mem", commands).map((c) => c.name)).toEqual(["memory"]);
     expect(slashSuggestions("zzz", commands)).toEqual([]);
   });

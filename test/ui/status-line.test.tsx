@@ -11,7 +11,10 @@ describe("the status line text per phase", () => {
   it("says the agent is starting, and how a failed start can be fixed", () => {
     const s = new FakeSession();
     expect(describeStatus(s.state, ctx)).toMatchObject({ busy: true, text: "starting demo…" });
-    const failed = describeStatus(s.state, { ...ctx, launch: { phase: "failed", message: "could not start agent demo: ENOENT", stderrTail: "line 1\nline 2\n" } });
+    const failed = describeStatus(s.state, {
+      ...ctx,
+      launch: { phase: "failed", message: "could not start agent demo: ENOENT", stderrTail: "line 1\nline 2\n" },
+    });
     expect(failed).toMatchObject({ busy: false, tone: "error", text: "could not start agent demo: ENOENT", detail: ["line 1", "line 2"] });
     expect(failed!.hints[0]).toBe("/restart to try again");
   });
@@ -73,12 +76,28 @@ describe("the status line text per phase", () => {
 
 describe("the status line", () => {
   it("draws the text, the elapsed time and the hints", () => {
-    const { lastFrame } = render(<StatusLine view={{ busy: true, tone: "normal", text: "working", detail: [], hints: ["esc to cancel"], since: Date.now() - 3_000 }} width={80} />);
+    const { lastFrame } = render(
+      <StatusLine
+        view={{ busy: true, tone: "normal", text: "working", detail: [], hints: ["esc to cancel"], since: Date.now() - 3_000 }}
+        width={80}
+      />,
+    );
     expect(plain(lastFrame())).toMatch(/working · 3s · esc to cancel/);
   });
 
   it("draws a failure with its stderr lines", () => {
-    const { lastFrame } = render(<StatusLine view={{ busy: false, tone: "error", text: "agent exited with code 1", detail: ["Error: boom"], hints: ["/restart to start the agent again"] }} width={80} />);
+    const { lastFrame } = render(
+      <StatusLine
+        view={{
+          busy: false,
+          tone: "error",
+          text: "agent exited with code 1",
+          detail: ["Error: boom"],
+          hints: ["/restart to start the agent again"],
+        }}
+        width={80}
+      />,
+    );
     const frame = plain(lastFrame());
     expect(frame).toContain("✗ agent exited with code 1\n  Error: boom\n  /restart to start the agent again");
   });

@@ -49,7 +49,9 @@ describe("Ctrl-S: steer or queue", () => {
     await type(stdin, CTRL_S);
     await until(() => expect(session.calls).toContainEqual({ intent: "send", args: ["later", undefined] }));
     expect(session.intents()).not.toContain("steer");
-    await until(() => expect(frame()).toContain("fake does not take steered messages (no _session/steering): queued, sent when the turn ends"));
+    await until(() =>
+      expect(frame()).toContain("fake does not take steered messages (no _session/steering): queued, sent when the turn ends"),
+    );
   });
 
   it("sends as Enter does when nothing runs", async () => {

@@ -22,7 +22,15 @@ const PLAN: UndoPlan = {
   turnId: "t3",
   label: "fix the tests",
   files: [
-    { path: "/tmp/project/a.ts", shown: "a.ts", action: "restore", now: { text: "const a = 2;\n" }, restored: { text: "const a = 1;\n" }, bytes: Buffer.from("const a = 1;\n"), expect: "x" },
+    {
+      path: "/tmp/project/a.ts",
+      shown: "a.ts",
+      action: "restore",
+      now: { text: "const a = 2;\n" },
+      restored: { text: "const a = 1;\n" },
+      bytes: Buffer.from("const a = 1;\n"),
+      expect: "x",
+    },
     { path: "/tmp/project/new.ts", shown: "new.ts", action: "delete", now: { text: "export {};\n" }, expect: "y" },
   ],
   skipped: [{ path: "/tmp/project/b.ts", shown: "b.ts", reason: "it changed since the agent wrote it (by you or another program)" }],
@@ -79,8 +87,19 @@ describe("/undo", () => {
 
   it("/help names the command, and the keys of the undo prompt and of steering", () => {
     const shown: string[] = [];
-    runConchCommand("help", "", { port: new FakeSession(), state: new FakeSession().open().state, show: (lines) => shown.push(...[lines].flat()), clearScreen() {}, toggleExpanded: () => false, restart() {}, launchFailed: false, quit() {} });
-    expect(shown).toContain("/undo [turn | list] · put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits");
+    runConchCommand("help", "", {
+      port: new FakeSession(),
+      state: new FakeSession().open().state,
+      show: (lines) => shown.push(...[lines].flat()),
+      clearScreen() {},
+      toggleExpanded: () => false,
+      restart() {},
+      launchFailed: false,
+      quit() {},
+    });
+    expect(shown).toContain(
+      "/undo [turn | list] · put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits",
+    );
     expect(shown).toContain("y / n, Esc · put the files shown back, or leave them as they are (in the undo prompt)");
     expect(shown.some((l) => l.startsWith("Ctrl-S · while a turn runs: send the message into it (steer)"))).toBe(true);
   });

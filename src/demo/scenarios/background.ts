@@ -34,7 +34,9 @@ async function startWithDisplayTerminal(turn: Turn, command: string): Promise<vo
   const { session, config } = turn;
   const toolCallId = turn.newToolCallId("bg");
   const terminalId = toolCallId;
-  await turn.send(jobStarted(toolCallId, command, { type: "terminal", terminalId }, { terminal_info: { terminal_id: terminalId, cwd: session.cwd } }));
+  await turn.send(
+    jobStarted(toolCallId, command, { type: "terminal", terminalId }, { terminal_info: { terminal_id: terminalId, cwd: session.cwd } }),
+  );
   turn.runAfterTurn(toolCallId, async (signal) => {
     await sleep(config.backgroundMs, signal);
     if (signal.aborted) {

@@ -59,5 +59,6 @@ export const fallbackScenario: Scenario = createHelpScenario(() => SCENARIOS, {
 /** What a greeting gets: a welcome and the keywords, starting with the tour. */
 export const greetingScenario: Scenario = createHelpScenario(() => SCENARIOS, {
   keywords: [],
-  intro: "Hello! I'm the conch demo agent: I play scripted scenarios so you can see everything conch shows without a real agent. Type `tour` for a walk through all of it, or pick one:",
+  intro:
+    "Hello! I'm the conch demo agent: I play scripted scenarios so you can see everything conch shows without a real agent. Type `tour` for a walk through all of it, or pick one:",
 });

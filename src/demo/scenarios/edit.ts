@@ -28,7 +28,9 @@ export const editScenario: Scenario = {
     const path = resolve(turn.session.cwd, args.trim() || DEFAULT_EDIT_FILE);
     const shown = relative(turn.session.cwd, path) || path;
     if (turn.session.record.modeId === "plan") {
-      await turn.say(`Plan mode: I would add a line to \`${shown}\`, but plan mode changes no files. Switch to **Code** or **Ask before edits** to let me write.`);
+      await turn.say(
+        `Plan mode: I would add a line to \`${shown}\`, but plan mode changes no files. Switch to **Code** or **Ask before edits** to let me write.`,
+      );
       return;
     }
 
@@ -40,7 +42,16 @@ export const editScenario: Scenario = {
     const locations: ToolCallLocation[] = [{ path, line: newText.split("\n").length - 1 }];
     const toolCallId = turn.newToolCallId("edit");
     const title = `Edit ${shown}`;
-    await turn.send({ sessionUpdate: "tool_call", toolCallId, title, kind: "edit", status: "pending", locations, content: [diff], rawInput: { path } });
+    await turn.send({
+      sessionUpdate: "tool_call",
+      toolCallId,
+      title,
+      kind: "edit",
+      status: "pending",
+      locations,
+      content: [diff],
+      rawInput: { path },
+    });
 
     if (!turn.capabilities.fs?.writeTextFile) {
       await turn.send(failedUpdate(toolCallId, diff, "not written: the client did not advertise fs.writeTextFile"));
@@ -49,7 +60,11 @@ export const editScenario: Scenario = {
     }
 
     if (needsPermission(turn)) {
-      const decision = await askPermission(turn, { toolCallId, title, kind: "edit", status: "pending", locations, content: [diff] }, EDIT_OPTIONS);
+      const decision = await askPermission(
+        turn,
+        { toolCallId, title, kind: "edit", status: "pending", locations, content: [diff] },
+        EDIT_OPTIONS,
+      );
       if (decision.outcome === "cancelled") {
         await turn.send(failedUpdate(toolCallId, diff, "cancelled"));
         return "cancelled";

@@ -10,10 +10,7 @@ export function helpText(scenarios: readonly Scenario[], intro: string): string 
  * Builds the help scenario. It takes the list lazily because the catalog that
  * holds help is the list it describes.
  */
-export function createHelpScenario(
-  list: () => readonly Scenario[],
-  options: { keywords: readonly string[]; intro: string },
-): Scenario {
+export function createHelpScenario(list: () => readonly Scenario[], options: { keywords: readonly string[]; intro: string }): Scenario {
   return {
     name: "help",
     keywords: options.keywords,

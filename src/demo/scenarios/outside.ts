@@ -12,14 +12,26 @@ export const outsideScenario: Scenario = {
   async run(turn, args) {
     const path = resolve(turn.session.cwd, args.trim() || "../outside-the-workspace.txt");
     const toolCallId = turn.newToolCallId("read");
-    await turn.send({ sessionUpdate: "tool_call", toolCallId, title: `Read ${path}`, kind: "read", status: "in_progress", locations: [{ path }] });
+    await turn.send({
+      sessionUpdate: "tool_call",
+      toolCallId,
+      title: `Read ${path}`,
+      kind: "read",
+      status: "in_progress",
+      locations: [{ path }],
+    });
     try {
       const response = await turn.client.request("fs/read_text_file", { sessionId: turn.session.id, path });
       await turn.send({ sessionUpdate: "tool_call_update", toolCallId, status: "completed" });
       await turn.say(`The client let me read \`${path}\` (${response.content.length} characters). It should not have.`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await turn.send({ sessionUpdate: "tool_call_update", toolCallId, status: "failed", content: [{ type: "content", content: { type: "text", text: message } }] });
+      await turn.send({
+        sessionUpdate: "tool_call_update",
+        toolCallId,
+        status: "failed",
+        content: [{ type: "content", content: { type: "text", text: message } }],
+      });
       await turn.say(`The client refused to read \`${path}\`: ${message}`);
     }
   },

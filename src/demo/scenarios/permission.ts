@@ -38,11 +38,7 @@ export async function announceCommand(turn: Turn, command: string, why: string):
 export async function settleCommand(turn: Turn, toolCallId: string, decision: PermissionDecision): Promise<void> {
   const allowed = decision.outcome === "selected" && decision.option.kind.startsWith("allow");
   const text =
-    decision.outcome === "cancelled"
-      ? "cancelled"
-      : allowed
-        ? "(demo) pretended to run it: nothing was changed"
-        : "rejected by user";
+    decision.outcome === "cancelled" ? "cancelled" : allowed ? "(demo) pretended to run it: nothing was changed" : "rejected by user";
   await turn.send({
     sessionUpdate: "tool_call_update",
     toolCallId,

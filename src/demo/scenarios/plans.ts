@@ -4,7 +4,9 @@ import { planScenario } from "./plan.js";
 import type { Scenario } from "./scenario.js";
 
 /** An unstable identified-plan update, sent on the stable connection as it is. */
-function planUpdate(update: (PlanUpdate & { sessionUpdate: "plan_update" }) | (PlanRemoved & { sessionUpdate: "plan_removed" })): SessionUpdate {
+function planUpdate(
+  update: (PlanUpdate & { sessionUpdate: "plan_update" }) | (PlanRemoved & { sessionUpdate: "plan_removed" }),
+): SessionUpdate {
   return update as unknown as SessionUpdate;
 }
 
@@ -27,7 +29,15 @@ export const plansScenario: Scenario = {
       turn.send(
         planUpdate({
           sessionUpdate: "plan_update",
-          plan: { type: "items", planId: "work", entries: steps.map((content, i) => ({ content, priority: "medium", status: i < done ? "completed" : i === done ? "in_progress" : "pending" })) },
+          plan: {
+            type: "items",
+            planId: "work",
+            entries: steps.map((content, i) => ({
+              content,
+              priority: "medium",
+              status: i < done ? "completed" : i === done ? "in_progress" : "pending",
+            })),
+          },
         }),
       );
     for (let done = 0; done <= steps.length; done++) {
@@ -35,7 +45,12 @@ export const plansScenario: Scenario = {
       await send(done);
       await turn.sleep(turn.config.delayMs * 5);
     }
-    await turn.send(planUpdate({ sessionUpdate: "plan_update", plan: { type: "markdown", planId: "notes", content: "- [x] write the notes\n- [ ] share them" } }));
+    await turn.send(
+      planUpdate({
+        sessionUpdate: "plan_update",
+        plan: { type: "markdown", planId: "notes", content: "- [x] write the notes\n- [ ] share them" },
+      }),
+    );
     await turn.say("Two plans: the work (done) and the notes. The notes plan is no longer needed.");
     await turn.send(planUpdate({ sessionUpdate: "plan_removed", planId: "notes" }));
   },

@@ -12,7 +12,7 @@ export function buildScript(step: string): string {
     "bar=''",
     "i=1",
     "while [ $i -le 10 ]; do",
-    "  bar=\"$bar#\"",
+    '  bar="$bar#"',
     "  printf '\\r[%-10s] %3d%%' \"$bar\" $((i * 10))",
     `  sleep ${step}`,
     "  i=$((i + 1))",

@@ -1,11 +1,4 @@
-export {
-  planCausal,
-  toolCallIds,
-  type CausalLine,
-  type CausalPlan,
-  type CausalReason,
-  type DepRef,
-} from "./causal-plan.js";
+export { planCausal, toolCallIds, type CausalLine, type CausalPlan, type CausalReason, type DepRef } from "./causal-plan.js";
 export { parseReplayArgs, parseSpeed, type ReplayCliArgs } from "./cli-args.js";
 export type { JsonObject, JsonRpcId } from "./jsonrpc.js";
 export {

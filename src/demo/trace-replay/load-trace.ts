@@ -1,17 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 
-export {
-  escapeProjectPath,
-  substituteInString,
-  substitutePlaceholders,
-  type PlaceholderValues,
-} from "./placeholders.js";
+export { escapeProjectPath, substituteInString, substitutePlaceholders, type PlaceholderValues } from "./placeholders.js";
 
 /** One line of a trace file: a wire message in either direction, or a note. */
-export type TraceEntry =
-  | { t: number; dir: "client" | "agent"; msg: JsonObject }
-  | { t: number; dir: "note"; text: string };
+export type TraceEntry = { t: number; dir: "client" | "agent"; msg: JsonObject } | { t: number; dir: "note"; text: string };
 
 /** A whole parsed trace file. */
 export interface Trace {

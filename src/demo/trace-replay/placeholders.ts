@@ -44,9 +44,7 @@ function substituteValue(value: unknown, values: PlaceholderValues): unknown {
   if (Array.isArray(value)) return value.map((item) => substituteValue(item, values));
   if (typeof value === "object" && value !== null) {
     // fromEntries defines properties, so a "__proto__" key stays data, as JSON.parse made it.
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [substituteInString(key, values), substituteValue(item, values)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [substituteInString(key, values), substituteValue(item, values)]));
   }
   return value;
 }

@@ -24,10 +24,7 @@ export function replayMainPath(): string {
 }
 
 /** `{command, args}` that spawn the replay agent for `tracePath` (needs a build: `tsc` → dist/). */
-export function spawnReplayAgentCommand(
-  tracePath: string,
-  opts: SpawnReplayOptions = {},
-): { command: string; args: string[] } {
+export function spawnReplayAgentCommand(tracePath: string, opts: SpawnReplayOptions = {}): { command: string; args: string[] } {
   const args = [opts.mainPath ?? replayMainPath(), tracePath];
   if (opts.process !== undefined) args.push("--process", String(opts.process));
   if (opts.speed !== undefined) args.push("--speed", Number.isFinite(opts.speed) ? String(opts.speed) : "inf");

@@ -49,7 +49,8 @@ function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normaliz
       const exit = record(record(update._meta)?.terminal_exit);
       const task = exit ? taskOfCall(ctx, update.toolCallId) : undefined;
       // With `_meta.terminal_output`, the bare update carrying the exit is the job's real end (0.100).
-      if (task && update.sessionUpdate === "tool_call_update" && update.status == null) out.push({ signal: "background_ended", taskId: task });
+      if (task && update.sessionUpdate === "tool_call_update" && update.status == null)
+        out.push({ signal: "background_ended", taskId: task });
       return out;
     }
     default:

@@ -26,7 +26,8 @@ function normalizeCodex(update: SessionUpdate, ctx: NormalizeContext): Normalize
   if (update.sessionUpdate !== "tool_call_update" && update.sessionUpdate !== "tool_call") return normalizePlain(update);
   const out: Normalized[] = [{ update }];
   const tool = ctx.tool(update.toolCallId);
-  const final = update.status === "completed" || update.status === "failed" || (tool !== undefined && isFinalStatus(tool) && update.status == null);
+  const final =
+    update.status === "completed" || update.status === "failed" || (tool !== undefined && isFinalStatus(tool) && update.status == null);
   if (!final) {
     // The exec's end event can lose a race with the turn's end; its own poll output already said so.
     for (const text of reportedTexts(update)) {

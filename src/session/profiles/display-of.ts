@@ -34,7 +34,15 @@ export function requestDisplayOf(state: SessionState, permission: PendingPermiss
   const asked = permission.request.toolCall;
   const known = state.toolCalls[permission.toolCallId];
   const merged: ToolCallView = {
-    ...(known ?? { toolCallId: permission.toolCallId, turnId: "", status: "pending", meta: {}, history: false, lastSeq: 0, startedAt: permission.askedAt }),
+    ...(known ?? {
+      toolCallId: permission.toolCallId,
+      turnId: "",
+      status: "pending",
+      meta: {},
+      history: false,
+      lastSeq: 0,
+      startedAt: permission.askedAt,
+    }),
     title: asked.title ?? known?.title ?? permission.toolCallId,
     kind: asked.kind ?? known?.kind ?? undefined,
     content: asked.content ?? known?.content ?? [],

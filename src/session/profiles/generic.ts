@@ -12,7 +12,11 @@ const RUN_STATES = new Set<string>(["running", "idle", "requires_action"]);
 export function readStateUpdate(update: SessionUpdate): Normalized | undefined {
   const u = update as { sessionUpdate?: unknown; state?: unknown; background?: unknown };
   if (u.sessionUpdate !== "state_update" || typeof u.state !== "string" || !RUN_STATES.has(u.state)) return undefined;
-  return { signal: "agent_state", state: u.state as AgentRunState, background: Array.isArray(u.background) ? u.background.length : undefined };
+  return {
+    signal: "agent_state",
+    state: u.state as AgentRunState,
+    background: Array.isArray(u.background) ? u.background.length : undefined,
+  };
 }
 
 /** The protocol's own normalization, shared by every profile: v2 state updates become signals. */

@@ -20,10 +20,7 @@ import { safeLine } from "../../text/terminal-safe.js";
 
 /** Where the process writing the session stands, as the attach view shows it. */
 export type WriterView =
-  | { kind: "live"; pid: number }
-  | { kind: "gone"; pid?: number }
-  | { kind: "none" }
-  | { kind: "deleted"; reason: string };
+  { kind: "live"; pid: number } | { kind: "gone"; pid?: number } | { kind: "none" } | { kind: "deleted"; reason: string };
 
 /** Props of the attach view. */
 export interface AttachAppProps {
@@ -104,10 +101,20 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
   const view = status ? { ...status, hints: [] } : null;
   return (
     <Box flexDirection="column" width={width}>
-      <LiveRegion state={state} items={transcript.plan.live} rowsOf={transcript.rowsOf} continued={transcript.continued} extra={loose} preview={transcript.plan.preview} maxRows={liveMax} />
+      <LiveRegion
+        state={state}
+        items={transcript.plan.live}
+        rowsOf={transcript.rowsOf}
+        continued={transcript.continued}
+        extra={loose}
+        preview={transcript.plan.preview}
+        maxRows={liveMax}
+      />
       <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
         <StatusLine view={view} width={width} />
-        <Text dimColor wrap="truncate-end">{writerWords(writer)}</Text>
+        <Text dimColor wrap="truncate-end">
+          {writerWords(writer)}
+        </Text>
         <Text dimColor wrap="truncate-end">{`attached to ${safeLine(sessionId)}, read-only · q quits`}</Text>
         <StatusBar state={state} agentName={agentName} cwd={state.info?.cwd ?? ""} width={width} keyHints={false} />
       </Box>

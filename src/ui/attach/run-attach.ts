@@ -126,7 +126,10 @@ async function attachPlain(opts: AttachOptions, { session, catchUp, writer, chec
     catchUp();
     const plan = print();
     // The writer is gone: what never settled is printed as it stands.
-    const rest = plan.live.flatMap((item) => [...(item.kind === "user" ? [] : [""]), ...cache.settled(item, session.state, { width: PLAIN_WIDTH, expanded: false })]);
+    const rest = plan.live.flatMap((item) => [
+      ...(item.kind === "user" ? [] : [""]),
+      ...cache.settled(item, session.state, { width: PLAIN_WIDTH, expanded: false }),
+    ]);
     if (rest.length) opts.out(`${rest.join("\n")}\n`);
   };
   return new Promise<number>((resolve) => {

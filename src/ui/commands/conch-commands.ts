@@ -50,16 +50,31 @@ function runMode(args: string, ctx: CommandContext): void {
   const modes = ctx.state.modes;
   if (!modes?.availableModes?.length) return ctx.show("this agent has no modes");
   if (!args) {
-    return ctx.show(["modes (shift+tab cycles):", ...modes.availableModes.map((m) => `${m.id === modes.currentModeId ? "●" : "○"} ${m.id} · ${m.name}${m.description ? ` · ${m.description}` : ""}`)]);
+    return ctx.show([
+      "modes (shift+tab cycles):",
+      ...modes.availableModes.map(
+        (m) => `${m.id === modes.currentModeId ? "●" : "○"} ${m.id} · ${m.name}${m.description ? ` · ${m.description}` : ""}`,
+      ),
+    ]);
   }
-  const mode = findByIdOrName(modes.availableModes, args, (m) => m.id, (m) => m.name);
+  const mode = findByIdOrName(
+    modes.availableModes,
+    args,
+    (m) => m.id,
+    (m) => m.name,
+  );
   if (!mode) return ctx.show(`no mode "${args}": ${modes.availableModes.map((m) => m.id).join(", ")}`, "error");
   void ctx.port.setMode(mode.id);
 }
 
 /** One config option as a line of a list: its value, and what it can be set to. */
 function optionLine(o: SessionConfigOption): string {
-  const values = o.type === "select" ? selectValues(o).map((v) => v.value).join(", ") : "on, off, toggle";
+  const values =
+    o.type === "select"
+      ? selectValues(o)
+          .map((v) => v.value)
+          .join(", ")
+      : "on, off, toggle";
   return `${o.id} = ${optionValueText(o)} · ${values}${o.name && o.name !== o.id ? ` · ${o.name}` : ""}`;
 }
 
@@ -81,7 +96,12 @@ function runModel(args: string, ctx: CommandContext): void {
       ...(tuning.length ? [...(choices.length ? [""] : []), "model settings (/config <id> <value>):", ...tuning.map(optionLine)] : []),
     ]);
   }
-  const choice = findByIdOrName(choices, args, (c) => c.id, (c) => c.name);
+  const choice = findByIdOrName(
+    choices,
+    args,
+    (c) => c.id,
+    (c) => c.name,
+  );
   if (!choice) return ctx.show(`no model "${args}": ${choices.map((c) => c.id).join(", ")}`, "error");
   void ctx.port.setModel(choice.id);
 }
@@ -111,7 +131,12 @@ function runConfig(args: string, ctx: CommandContext): void {
     return;
   }
   if (!selectValues(option).some((v) => v.value === value)) {
-    return ctx.show(`"${value}" is not a value of ${option.id}: ${selectValues(option).map((v) => v.value).join(", ")}`, "error");
+    return ctx.show(
+      `"${value}" is not a value of ${option.id}: ${selectValues(option)
+        .map((v) => v.value)
+        .join(", ")}`,
+      "error",
+    );
   }
   void ctx.port.setConfigOption(option.id, value);
 }

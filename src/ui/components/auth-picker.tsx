@@ -50,8 +50,10 @@ export function AuthPicker(props: AuthPickerProps): React.ReactElement {
             {i === cursor ? "›" : " "} {i + 1}. {p.label}
             {p.description ? <Text dimColor> — {safeLine(p.description)}</Text> : null}
           </Text>
-          {p.kind === "terminal" ? <Text dimColor>      runs {safeLine(shellLine(p.command))} in a terminal pane (ctrl-t to type into it)</Text> : null}
-          {p.kind === "env_var" ? <Text dimColor>      set {p.vars.join(", ")} and start conch again</Text> : null}
+          {p.kind === "terminal" ? (
+            <Text dimColor> runs {safeLine(shellLine(p.command))} in a terminal pane (ctrl-t to type into it)</Text>
+          ) : null}
+          {p.kind === "env_var" ? <Text dimColor> set {p.vars.join(", ")} and start conch again</Text> : null}
         </Box>
       ))}
       <Text dimColor>↑↓ select · enter or a number to log in</Text>

@@ -38,9 +38,7 @@ export interface InputEditorProps {
 const MENU_LIMIT = 50;
 
 type Menu =
-  | { kind: "slash"; items: SlashCommand[] }
-  | { kind: "file"; items: string[]; mention: NonNullable<ReturnType<typeof mentionAt>> }
-  | null;
+  { kind: "slash"; items: SlashCommand[] } | { kind: "file"; items: string[]; mention: NonNullable<ReturnType<typeof mentionAt>> } | null;
 
 function useMenu(props: InputEditorProps, dismissed: string | null): Menu {
   const { editor, commands, files } = props;
@@ -77,7 +75,14 @@ function visibleLines(editor: EditorState, maxLines: number) {
   const max = Math.max(1, maxLines);
   let start = 0;
   if (lines.length > max) start = Math.min(Math.max(0, cursorRow - Math.floor(max / 2)), lines.length - max);
-  return { lines: lines.slice(start, start + max), start, cursorRow, column, hiddenAbove: start, hiddenBelow: Math.max(0, lines.length - start - max) };
+  return {
+    lines: lines.slice(start, start + max),
+    start,
+    cursorRow,
+    column,
+    hiddenAbove: start,
+    hiddenBelow: Math.max(0, lines.length - start - max),
+  };
 }
 
 /** Tabs would break the cursor's column; two spaces look the same to a reader. */
@@ -165,7 +170,9 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
   const empty = editor.text === "";
   return (
     <Box flexDirection="column" width={width}>
-      {view.hiddenAbove > 0 ? <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenAbove} more line${view.hiddenAbove > 1 ? "s" : ""}`}</Text> : null}
+      {view.hiddenAbove > 0 ? (
+        <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenAbove} more line${view.hiddenAbove > 1 ? "s" : ""}`}</Text>
+      ) : null}
       {view.lines.map((line, i) => {
         const row = view.start + i;
         const onCursor = isActive && row === view.cursorRow;
@@ -186,7 +193,9 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
                 <Text>
                   {show(line.slice(0, view.column))}
                   <Text inverse>{line.length > view.column ? show(String.fromCodePoint(line.codePointAt(view.column)!)) : " "}</Text>
-                  {show(line.slice(view.column + (line.length > view.column ? String.fromCodePoint(line.codePointAt(view.column)!).length : 0)))}
+                  {show(
+                    line.slice(view.column + (line.length > view.column ? String.fromCodePoint(line.codePointAt(view.column)!).length : 0)),
+                  )}
                 </Text>
               ) : (
                 <Text dimColor={!isActive}>{show(line) || " "}</Text>
@@ -195,10 +204,17 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
           </Box>
         );
       })}
-      {view.hiddenBelow > 0 ? <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenBelow} more line${view.hiddenBelow > 1 ? "s" : ""}`}</Text> : null}
+      {view.hiddenBelow > 0 ? (
+        <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenBelow} more line${view.hiddenBelow > 1 ? "s" : ""}`}</Text>
+      ) : null}
       {isActive && menu?.kind === "slash" ? <SlashMenu commands={menu.items} selected={index} width={width} /> : null}
       {isActive && menu?.kind === "file" ? (
-        <CompletionMenu entries={menu.items.map((p) => ({ label: `@${p}` }))} selected={index} width={width} footer="↑↓ choose · tab/enter complete · esc close" />
+        <CompletionMenu
+          entries={menu.items.map((p) => ({ label: `@${p}` }))}
+          selected={index}
+          width={width}
+          footer="↑↓ choose · tab/enter complete · esc close"
+        />
       ) : null}
     </Box>
   );

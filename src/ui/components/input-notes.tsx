@@ -16,7 +16,9 @@ export function InputNotes({ notes, ctrlCArmed, editingIndex, width }: InputNote
   if (!notes.length && !ctrlCArmed && editingIndex < 0) return null;
   return (
     <Box flexDirection="column" width={width}>
-      {editingIndex >= 0 ? <Text dimColor wrap="truncate-end">{`  editing queued message ${editingIndex + 1}: enter saves · esc discards the edit`}</Text> : null}
+      {editingIndex >= 0 ? (
+        <Text dimColor wrap="truncate-end">{`  editing queued message ${editingIndex + 1}: enter saves · esc discards the edit`}</Text>
+      ) : null}
       {notes.map((n, i) => (
         <Text key={i} dimColor wrap="truncate-end">
           {`  ${n}`}

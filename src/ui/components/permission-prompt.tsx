@@ -69,9 +69,15 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   if (!first) return null;
   const keys = optionKeys(options);
   const waiting = permissions.length - 1;
-  const hint = `↑↓ select · enter confirm · keys ${keys.map((k) => k.letter).filter(Boolean).join("/") || "1-9"}${waiting > 0 ? ` · ${waiting} more waiting` : ""}`;
+  const hint = `↑↓ select · enter confirm · keys ${
+    keys
+      .map((k) => k.letter)
+      .filter(Boolean)
+      .join("/") || "1-9"
+  }${waiting > 0 ? ` · ${waiting} more waiting` : ""}`;
   // The border, the blank row above the options, the options and the hint are never cut.
-  const fixed = 3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;
+  const fixed =
+    3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;
   const details = clipRequestRows(request, (props.maxRows ?? Infinity) - fixed);
 
   return (

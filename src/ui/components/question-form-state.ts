@@ -40,8 +40,25 @@ export function fieldsOf(request: CreateElicitationRequest): FormField[] {
     const choices = choicesOf(prop);
     const type = prop.type;
     const kind: FormField["kind"] =
-      type === "boolean" ? "boolean" : type === "number" ? "number" : type === "integer" ? "integer" : type === "array" ? "multi" : choices.length ? "choice" : "text";
-    return { name, label: typeof prop.title === "string" ? prop.title : name, description: typeof prop.description === "string" ? prop.description : undefined, kind, choices, required: required.has(name) };
+      type === "boolean"
+        ? "boolean"
+        : type === "number"
+          ? "number"
+          : type === "integer"
+            ? "integer"
+            : type === "array"
+              ? "multi"
+              : choices.length
+                ? "choice"
+                : "text";
+    return {
+      name,
+      label: typeof prop.title === "string" ? prop.title : name,
+      description: typeof prop.description === "string" ? prop.description : undefined,
+      kind,
+      choices,
+      required: required.has(name),
+    };
   });
 }
 
@@ -54,7 +71,7 @@ export function initialForm(request: CreateElicitationRequest): FormState {
     const def = schema.properties?.[f.name]?.default;
     if (f.kind === "boolean") values[f.name] = def === true;
     else if (f.kind === "multi") values[f.name] = Array.isArray(def) ? def.map(String) : [];
-    else if (f.kind === "choice") values[f.name] = typeof def === "string" ? def : f.choices[0] ?? "";
+    else if (f.kind === "choice") values[f.name] = typeof def === "string" ? def : (f.choices[0] ?? "");
     else values[f.name] = def === undefined || def === null ? "" : String(def);
   }
   return { fields, values, focus: 0, choice: 0 };
@@ -81,7 +98,8 @@ export function formReducer(state: FormState, key: FormKey): FormState {
       return { ...state, focus: Math.max(0, state.focus - 1), choice: 0, error: undefined };
     case "up":
     case "down": {
-      if (!field || (field.kind !== "choice" && field.kind !== "multi")) return formReducer(state, { type: key.type === "up" ? "prev" : "next" });
+      if (!field || (field.kind !== "choice" && field.kind !== "multi"))
+        return formReducer(state, { type: key.type === "up" ? "prev" : "next" });
       const n = field.choices.length;
       const choice = (state.choice + (key.type === "up" ? n - 1 : 1)) % Math.max(1, n);
       return field.kind === "choice" ? { ...set(field.choices[choice]), choice } : { ...state, choice };
@@ -116,7 +134,8 @@ export function formContent(state: FormState): { content: Record<string, Elicita
         continue;
       }
       const n = Number(v);
-      if (!Number.isFinite(n) || (f.kind === "integer" && !Number.isInteger(n))) return { error: `${f.label} must be ${f.kind === "integer" ? "a whole number" : "a number"}` };
+      if (!Number.isFinite(n) || (f.kind === "integer" && !Number.isInteger(n)))
+        return { error: `${f.label} must be ${f.kind === "integer" ? "a whole number" : "a number"}` };
       content[f.name] = n;
     } else if (typeof v === "string") {
       if (v === "" && f.required) return { error: `${f.label} is required` };

@@ -15,7 +15,17 @@ export interface QuestionFormProps {
   onAnswer(key: string, response: CreateElicitationResponse): void;
 }
 
-function FieldRow({ field, value, focused, choice }: { field: FormField; value: FormState["values"][string]; focused: boolean; choice: number }): React.ReactElement {
+function FieldRow({
+  field,
+  value,
+  focused,
+  choice,
+}: {
+  field: FormField;
+  value: FormState["values"][string];
+  focused: boolean;
+  choice: number;
+}): React.ReactElement {
   const mark = focused ? "›" : " ";
   const label = `${safeLine(field.label)}${field.required ? " *" : ""}`;
   let shown: React.ReactNode;
@@ -31,15 +41,23 @@ function FieldRow({ field, value, focused, choice }: { field: FormField; value: 
         ))}
       </Box>
     );
-  } else shown = <Text>{safeLine(String(value))}{focused ? <Text inverse> </Text> : null}</Text>;
+  } else
+    shown = (
+      <Text>
+        {safeLine(String(value))}
+        {focused ? <Text inverse> </Text> : null}
+      </Text>
+    );
   return (
     <Box flexDirection="column">
       <Box>
-        <Text color={focused ? color("focus") : undefined}>{mark} {label}: </Text>
+        <Text color={focused ? color("focus") : undefined}>
+          {mark} {label}:{" "}
+        </Text>
         {field.kind === "choice" || field.kind === "multi" ? null : shown}
       </Box>
       {field.kind === "choice" || field.kind === "multi" ? <Box marginLeft={4}>{shown}</Box> : null}
-      {focused && field.description ? <Text dimColor>    {safeLine(field.description)}</Text> : null}
+      {focused && field.description ? <Text dimColor> {safeLine(field.description)}</Text> : null}
     </Box>
   );
 }
@@ -109,9 +127,14 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
           {form.fields.map((f, i) => (
             <FieldRow key={f.name} field={f} value={form.values[f.name]} focused={form.focus === i} choice={form.choice} />
           ))}
-          <Text color={form.focus >= form.fields.length ? color("focus") : undefined}>{form.focus >= form.fields.length ? "›" : " "} [ submit ]</Text>
+          <Text color={form.focus >= form.fields.length ? color("focus") : undefined}>
+            {form.focus >= form.fields.length ? "›" : " "} [ submit ]
+          </Text>
           {form.error ? <Text color={color("error")}>{form.error}</Text> : null}
-          <Text dimColor>tab/enter next field · ↑↓ choose · space toggle · enter on submit sends · ctrl-d decline{questions.length > 1 ? ` · ${questions.length - 1} more waiting` : ""}</Text>
+          <Text dimColor>
+            tab/enter next field · ↑↓ choose · space toggle · enter on submit sends · ctrl-d decline
+            {questions.length > 1 ? ` · ${questions.length - 1} more waiting` : ""}
+          </Text>
         </Box>
       )}
     </Box>

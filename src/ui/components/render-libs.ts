@@ -24,8 +24,16 @@ export function loadRenderLibs(): Promise<RenderLibs> {
     // cli-highlight is CommonJS. Node and vitest give its exports by name; the bundle gives only
     // `default` (module.exports).
     const byName = highlightModule as Partial<typeof Highlight>;
-    const highlighting = typeof byName.supportsLanguage === "function" ? (byName as typeof Highlight) : (highlightModule as unknown as { default: typeof Highlight }).default;
-    libs = { Lexer: marked.Lexer, highlight: highlighting.highlight, supportsLanguage: highlighting.supportsLanguage, structuredPatch: diff.structuredPatch };
+    const highlighting =
+      typeof byName.supportsLanguage === "function"
+        ? (byName as typeof Highlight)
+        : (highlightModule as unknown as { default: typeof Highlight }).default;
+    libs = {
+      Lexer: marked.Lexer,
+      highlight: highlighting.highlight,
+      supportsLanguage: highlighting.supportsLanguage,
+      structuredPatch: diff.structuredPatch,
+    };
     return libs;
   });
   return loading;

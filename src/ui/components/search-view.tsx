@@ -46,14 +46,18 @@ function listRows(hits: SearchHit[], selected: number, rows: number, width: numb
     const room = Math.max(10, width - LABEL_WIDTH - 2);
     const { before, match, after } = hitSnippet(hit, room);
     const lead = chosen ? paint("▸ ", { role: "accent", bold: true }) : "  ";
-    const text = paint(before, { dim: !chosen }) + paint(match, chosen ? { inverse: true, bold: true } : { underline: true }) + paint(after, { dim: !chosen });
+    const text =
+      paint(before, { dim: !chosen }) +
+      paint(match, chosen ? { inverse: true, bold: true } : { underline: true }) +
+      paint(after, { dim: !chosen });
     return truncateRow(lead + paint(label, { role: chosen ? "accent" : "muted" }) + text, width);
   });
 }
 
 /** The first line: the query with a cursor, how many hits, and the keys. */
 function headerRow(query: string, hits: number, selected: number, width: number): string {
-  const count = query === "" ? "" : hits === 0 ? paint("  no match", { role: "warning" }) : paint(`  ${selected + 1}/${hits}`, { dim: true });
+  const count =
+    query === "" ? "" : hits === 0 ? paint("  no match", { role: "warning" }) : paint(`  ${selected + 1}/${hits}`, { dim: true });
   const keys = paint("  ↑↓ hits · pgup/pgdn scroll · esc leaves", { dim: true });
   const row = `${paint("search ›", { role: "accent", bold: true })} ${query}${paint(" ", { inverse: true })}${count}`;
   return truncateRow(cellWidth(row) + cellWidth(keys) <= width ? row + keys : row, width);

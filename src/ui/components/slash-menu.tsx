@@ -66,7 +66,11 @@ export function CompletionMenu({ entries, selected, width, footer, maxShown = 8 
 
 /** Menu rows for slash commands: `/name hint`, the description, and which ones the agent provides. */
 export function slashEntries(commands: SlashCommand[]): MenuEntry[] {
-  return commands.map((c) => ({ label: `/${c.name}${c.hint ? ` ${c.hint}` : ""}`, description: c.description, tag: c.source === "agent" ? "agent" : undefined }));
+  return commands.map((c) => ({
+    label: `/${c.name}${c.hint ? ` ${c.hint}` : ""}`,
+    description: c.description,
+    tag: c.source === "agent" ? "agent" : undefined,
+  }));
 }
 
 /** Props of the slash menu. */
@@ -79,5 +83,13 @@ export interface SlashMenuProps {
 
 /** The `/` menu: conch's commands and the agent's, filtered by what was typed. */
 export function SlashMenu({ commands, selected, width, maxShown }: SlashMenuProps): React.ReactElement | null {
-  return <CompletionMenu entries={slashEntries(commands)} selected={selected} width={width} maxShown={maxShown} footer="↑↓ choose · tab complete · enter run · esc close" />;
+  return (
+    <CompletionMenu
+      entries={slashEntries(commands)}
+      selected={selected}
+      width={width}
+      maxShown={maxShown}
+      footer="↑↓ choose · tab complete · enter run · esc close"
+    />
+  );
 }

@@ -38,7 +38,11 @@ export function StatusBar({ state, agentName, cwd, width, keyHints = true }: Sta
         {segments.map((s, i) => (
           <Text key={s.key}>
             {i > 0 ? <Text dimColor>{" · "}</Text> : null}
-            <Text color={s.key === "agent" ? color("accent") : s.key === "mode" ? color("heading") : undefined} dimColor={s.key !== "agent" && s.key !== "mode"} bold={s.key === "agent"}>
+            <Text
+              color={s.key === "agent" ? color("accent") : s.key === "mode" ? color("heading") : undefined}
+              dimColor={s.key !== "agent" && s.key !== "mode"}
+              bold={s.key === "agent"}
+            >
               {s.text}
             </Text>
             {s.key === "mode" && modes > 1 && keyHints ? <Text dimColor>{" (shift+tab)"}</Text> : null}

@@ -18,7 +18,14 @@ export function StatusPanel({ lines, tone, width, maxLines }: StatusPanelProps):
   const shown = lines.length > max ? lines.slice(0, max - 1) : lines;
   const hidden = lines.length - shown.length;
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor={tone === "error" ? color("error") : color("border")} borderDimColor={tone !== "error"} paddingX={1}>
+    <Box
+      flexDirection="column"
+      width={width}
+      borderStyle="round"
+      borderColor={tone === "error" ? color("error") : color("border")}
+      borderDimColor={tone !== "error"}
+      paddingX={1}
+    >
       {shown.map((line, i) => (
         <Text key={i} color={tone === "error" ? color("error") : undefined} wrap="truncate-end">
           {safeText(line) || " "}

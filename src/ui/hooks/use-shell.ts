@@ -135,7 +135,8 @@ export function useShell(opts: ShellOptions): Shell {
     if (terminalFocus && !focusedTerminalAlive) dispatch({ type: "terminal-left" });
   }, [terminalFocus, focusedTerminalAlive]);
   useEffect(() => {
-    if (queueSelected !== null && queueSelected >= state.queue.length) dispatch({ type: "queue-selected", index: state.queue.length ? state.queue.length - 1 : null });
+    if (queueSelected !== null && queueSelected >= state.queue.length)
+      dispatch({ type: "queue-selected", index: state.queue.length ? state.queue.length - 1 : null });
   }, [queueSelected, state.queue.length]);
 
   const show = useCallback((lines: string | string[], tone: Panel["tone"] = "info") => {
@@ -213,9 +214,12 @@ export function useShell(opts: ShellOptions): Shell {
       if (state.queue.some((m) => m.id === editingQueuedId)) port.removeQueued(editingQueuedId);
       dispatch({ type: "queue-edit-ended" });
     }
-    if (state.phase === "cancelling" || state.phase === "replaying") return deliver(text, "send", ["the turn is ending: queued, sent when it is over"]);
+    if (state.phase === "cancelling" || state.phase === "replaying")
+      return deliver(text, "send", ["the turn is ending: queued, sent when it is over"]);
     if (!state.agent?.steering) {
-      return deliver(text, "send", [`${state.info?.agentName ?? "the agent"} does not take steered messages (no _session/steering): queued, sent when the turn ends`]);
+      return deliver(text, "send", [
+        `${state.info?.agentName ?? "the agent"} does not take steered messages (no _session/steering): queued, sent when the turn ends`,
+      ]);
     }
     deliver(text, "steer");
   };
@@ -232,14 +236,19 @@ export function useShell(opts: ShellOptions): Shell {
   const pasteImage = () => {
     if (!state.info) return show("the agent has not said yet whether it takes images: paste again once the session is open", "error");
     if (state.info.agentCapabilities?.promptCapabilities?.image !== true) {
-      return show(`${state.info.agentName} does not take images (no promptCapabilities.image): send the file as a link with @path`, "error");
+      return show(
+        `${state.info.agentName} does not take images (no promptCapabilities.image): send the file as a link with @path`,
+        "error",
+      );
     }
     void (opts.readClipboard ?? readClipboardImage)().then((read) => {
       if (!read.ok) return show(read.message, "error");
       const label = `[image ${++pasted.current}]`;
       dispatch({ type: "image-pasted", image: { label, mimeType: read.image.mimeType, data: read.image.data.toString("base64") } });
       store.dispatch({ type: "insert", text: label });
-      show(`${label}: ${Math.max(1, Math.round(read.image.data.length / 1024))} KB ${read.image.mimeType} from the clipboard (${read.image.tool}), sent with the message`);
+      show(
+        `${label}: ${Math.max(1, Math.round(read.image.data.length / 1024))} KB ${read.image.mimeType} from the clipboard (${read.image.tool}), sent with the message`,
+      );
     });
   };
 

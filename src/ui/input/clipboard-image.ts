@@ -37,7 +37,11 @@ function pickType(listed: string): string | undefined {
 /** An image's bytes, refused when too big to send. */
 function sized(image: ClipboardImage): ClipboardRead {
   if (image.data.length === 0) return { ok: false, message: "the clipboard holds no image" };
-  if (image.data.length > MAX_IMAGE_BYTES) return { ok: false, message: `the clipboard image is ${(image.data.length / 1024 / 1024).toFixed(1)} MB, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB an image may be` };
+  if (image.data.length > MAX_IMAGE_BYTES)
+    return {
+      ok: false,
+      message: `the clipboard image is ${(image.data.length / 1024 / 1024).toFixed(1)} MB, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB an image may be`,
+    };
   return { ok: true, image };
 }
 
@@ -47,7 +51,9 @@ async function wayland(run: ProgramRunner): Promise<ClipboardRead | undefined> {
   const type = listed.ok ? pickType(listed.stdout.toString("utf8")) : undefined;
   if (!type) return { ok: false, message: "the clipboard holds no image" };
   const got = await run("wl-paste", ["--no-newline", "--type", type]);
-  return got.ok ? sized({ mimeType: type, data: got.stdout, tool: "wl-paste" }) : { ok: false, message: "wl-paste could not read the clipboard" };
+  return got.ok
+    ? sized({ mimeType: type, data: got.stdout, tool: "wl-paste" })
+    : { ok: false, message: "wl-paste could not read the clipboard" };
 }
 
 async function x11(run: ProgramRunner): Promise<ClipboardRead | undefined> {
@@ -72,13 +78,17 @@ async function mac(run: ProgramRunner): Promise<ClipboardRead> {
  * `xclip` (X11), `osascript` (macOS). Says why not when there is no image, no tool, or no display
  * to reach the clipboard through (over SSH).
  */
-export async function readClipboardImage(opts: { platform?: NodeJS.Platform; env?: NodeJS.ProcessEnv; run?: ProgramRunner } = {}): Promise<ClipboardRead> {
+export async function readClipboardImage(
+  opts: { platform?: NodeJS.Platform; env?: NodeJS.ProcessEnv; run?: ProgramRunner } = {},
+): Promise<ClipboardRead> {
   const platform = opts.platform ?? process.platform;
   const env = opts.env ?? process.env;
   const run = opts.run ?? runProgram;
   if (platform === "darwin") return mac(run);
-  if (platform === "win32") return { ok: false, message: "reading images from the clipboard is not supported on Windows: attach the file with @path" };
-  if (!env.WAYLAND_DISPLAY && !env.DISPLAY) return { ok: false, message: "no display to read the clipboard from (over SSH, attach the file with @path)" };
+  if (platform === "win32")
+    return { ok: false, message: "reading images from the clipboard is not supported on Windows: attach the file with @path" };
+  if (!env.WAYLAND_DISPLAY && !env.DISPLAY)
+    return { ok: false, message: "no display to read the clipboard from (over SSH, attach the file with @path)" };
   if (env.WAYLAND_DISPLAY) {
     const read = await wayland(run);
     if (read) return read;
@@ -87,5 +97,8 @@ export async function readClipboardImage(opts: { platform?: NodeJS.Platform; env
     const read = await x11(run);
     if (read) return read;
   }
-  return { ok: false, message: `no clipboard tool found: install ${env.WAYLAND_DISPLAY ? "wl-clipboard (wl-paste)" : "xclip"}, or attach the file with @path` };
+  return {
+    ok: false,
+    message: `no clipboard tool found: install ${env.WAYLAND_DISPLAY ? "wl-clipboard (wl-paste)" : "xclip"}, or attach the file with @path`,
+  };
 }

@@ -237,7 +237,8 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, text: "", cursor: 0, historyIndex: null, draft: "", goalColumn: null };
     case "submitted": {
       const entry = text;
-      const history = entry.trim() && state.history[state.history.length - 1] !== entry ? [...state.history, entry].slice(-HISTORY_LIMIT) : state.history;
+      const history =
+        entry.trim() && state.history[state.history.length - 1] !== entry ? [...state.history, entry].slice(-HISTORY_LIMIT) : state.history;
       return { ...initialEditorState(history) };
     }
   }

@@ -30,7 +30,9 @@ export interface TtyOutput {
  */
 export function speaksKittyKeyboard(env: NodeJS.ProcessEnv): boolean {
   if (env.CI !== undefined && env.CI !== "0" && env.CI !== "false") return false;
-  return env.KITTY_WINDOW_ID !== undefined || env.TERM === "xterm-kitty" || env.TERM_PROGRAM === "WezTerm" || env.TERM_PROGRAM === "ghostty";
+  return (
+    env.KITTY_WINDOW_ID !== undefined || env.TERM === "xterm-kitty" || env.TERM_PROGRAM === "WezTerm" || env.TERM_PROGRAM === "ghostty"
+  );
 }
 
 /**

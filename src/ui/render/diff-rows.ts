@@ -4,8 +4,7 @@ import { cellWidth, truncateRow, wrapRows } from "./text.js";
 
 /** One line of the unified diff as shown: a hunk header or a line with its old/new numbers. */
 export type DiffLine =
-  | { kind: "hunk"; text: string }
-  | { kind: "context" | "added" | "removed"; text: string; oldNo?: number; newNo?: number };
+  { kind: "hunk"; text: string } | { kind: "context" | "added" | "removed"; text: string; oldNo?: number; newNo?: number };
 
 /**
  * A unified diff with old and new line numbers, coloured, clipped at `maxLines` diff lines:
@@ -20,7 +19,11 @@ export function diffRows(path: string, oldText: string | null | undefined, newTe
   const shown = lines.length > max ? lines.slice(0, Math.max(0, max)) : lines;
   const hidden = lines.length - shown.length;
   const numberWidth = String(Math.max(1, ...lines.map((l) => (l.kind === "hunk" ? 0 : Math.max(l.oldNo ?? 0, l.newNo ?? 0))))).length;
-  const head = paint(path, { bold: true }) + (isNew ? paint(" (new file)", { role: "added" }) : "") + paint(` +${added}`, { role: "added" }) + paint(` -${removed}`, { role: "removed" });
+  const head =
+    paint(path, { bold: true }) +
+    (isNew ? paint(" (new file)", { role: "added" }) : "") +
+    paint(` +${added}`, { role: "added" }) +
+    paint(` -${removed}`, { role: "removed" });
   const rows = [truncateRow(head, width)];
   if (lines.length === 0) rows.push(paint("(no changes)", { dim: true }));
   for (const line of shown) rows.push(...diffRow(line, numberWidth, width));

@@ -60,12 +60,20 @@ const NOTICE: Record<"info" | "warning" | "error", { icon: string; role: "info" 
 /** A message from conch itself, coloured by level. */
 export function noticeRows(level: "info" | "warning" | "error", text: string, width: number): string[] {
   const look = NOTICE[level] ?? NOTICE.info;
-  return hang(`${paint(look.icon, { role: look.role, bold: true })} `, "  ", paint(safeText(text), { role: look.role, dim: level === "info" }), width);
+  return hang(
+    `${paint(look.icon, { role: look.role, bold: true })} `,
+    "  ",
+    paint(safeText(text), { role: look.role, dim: level === "info" }),
+    width,
+  );
 }
 
 /** The agent's reasoning, dim and italic; its first line unless expanded. */
 export function thoughtRows(text: string, width: number, expanded: boolean): string[] {
-  const lines = safeText(text).replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n");
+  const lines = safeText(text)
+    .replace(/^\s*\n/, "")
+    .replace(/\s+$/, "")
+    .split("\n");
   if (lines.length === 1 && lines[0].trim() === "") return [];
   const shown = expanded ? lines : lines.slice(0, 1);
   const hidden = lines.length - shown.length;
@@ -83,10 +91,18 @@ export function planRows(entries: PlanEntry[], width: number): string[] {
   for (const entry of entries) {
     const running = entry.status === "in_progress";
     const completed = entry.status === "completed";
-    const icon = paint(PLAN_ICONS[entry.status] ?? PLAN_ICONS.pending, { role: running ? "accent" : completed ? "success" : undefined, dim: completed });
+    const icon = paint(PLAN_ICONS[entry.status] ?? PLAN_ICONS.pending, {
+      role: running ? "accent" : completed ? "success" : undefined,
+      dim: completed,
+    });
     // Only "high" gets a mark: agents that send every entry as "medium" would make any other mark noise.
     const mark = entry.priority === "high" ? `${paint("!", { role: "error", bold: true })} ` : "";
-    const text = paint(safeText(entry.content), { bold: running, role: running ? "accent" : undefined, dim: completed || (entry.priority === "low" && !running), strike: completed });
+    const text = paint(safeText(entry.content), {
+      bold: running,
+      role: running ? "accent" : undefined,
+      dim: completed || (entry.priority === "low" && !running),
+      strike: completed,
+    });
     rows.push(...hang(`${icon} ${mark}`, mark ? "    " : "  ", text, width));
   }
   return rows;
@@ -115,7 +131,10 @@ export function itemRows(item: TranscriptItem, ctx: ItemContext): string[] {
     case "notice":
       return noticeRows(item.level, item.text, width);
     case "unknown":
-      return [paint(`unknown update ${item.updateKind}`, { dim: true }), truncateRow(paint(compactJson(item.raw, expanded ? 10_000 : Math.max(20, width * 2)), { dim: true }), width)];
+      return [
+        paint(`unknown update ${item.updateKind}`, { dim: true }),
+        truncateRow(paint(compactJson(item.raw, expanded ? 10_000 : Math.max(20, width * 2)), { dim: true }), width),
+      ];
     default:
       return wrapRows("", width);
   }

@@ -31,7 +31,10 @@ function inlineToken(token: Token): string {
     case "link": {
       const label = inlinePlainText(token.tokens) || token.href;
       const showUrl = label !== token.href && !token.href.startsWith("mailto:");
-      return role("link", inlineAnsi(token.tokens) || token.href, { underline: true }) + (showUrl ? paint(` (${token.href})`, { dim: true }) : "");
+      return (
+        role("link", inlineAnsi(token.tokens) || token.href, { underline: true }) +
+        (showUrl ? paint(` (${token.href})`, { dim: true }) : "")
+      );
     }
     case "image":
       return paint(`[image${token.text ? `: ${token.text}` : ""}] (${token.href})`, { dim: true });

@@ -10,7 +10,9 @@ import { prefixRows, wrapRows } from "./text.js";
 
 function lexBlocks(text: string): Token[] {
   if (text.trim() === "") return [];
-  return renderLibs().Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space" && t.type !== "def");
+  return renderLibs()
+    .Lexer.lex(text, { gfm: true })
+    .filter((t) => t.type !== "space" && t.type !== "def");
 }
 
 /** Blocks as rows, one blank row between blocks (as between paragraphs); a nested list follows its text directly. */
@@ -28,7 +30,10 @@ function blocksRows(tokens: Token[], width: number, streaming: boolean, nested =
 function blockRows(token: Token, width: number, streaming: boolean): string[] {
   switch (token.type) {
     case "heading":
-      return wrapRows(paint(inlineAnsi(token.tokens), { bold: true, underline: token.depth === 1, role: token.depth <= 2 ? "heading" : undefined }), width);
+      return wrapRows(
+        paint(inlineAnsi(token.tokens), { bold: true, underline: token.depth === 1, role: token.depth <= 2 ? "heading" : undefined }),
+        width,
+      );
     case "paragraph":
       return wrapRows(inlineAnsi(token.tokens), width);
     case "text":
@@ -128,7 +133,8 @@ function segmentRows(seg: Segment, width: number, streaming: boolean): string[] 
   const text = safeText(seg.text);
   if (seg.kind === "md") return blocksRows(lexBlocks(text), width, streaming);
   const rows: string[] = [];
-  for (const line of highlightCode(text, seg.lang, streaming).split("\n")) rows.push(...prefixRows(wrapRows(line, Math.max(1, width - 2)), "  "));
+  for (const line of highlightCode(text, seg.lang, streaming).split("\n"))
+    rows.push(...prefixRows(wrapRows(line, Math.max(1, width - 2)), "  "));
   return text === "" ? [] : rows;
 }
 

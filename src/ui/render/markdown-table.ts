@@ -9,7 +9,11 @@ const MIN_COLUMN = 3;
 /** A GFM table whose columns share `width`; cells that do not fit wrap inside their column. */
 export function tableRows(token: Tokens.Table, width: number): string[] {
   const natural = token.header.map((cell, col) =>
-    Math.max(MIN_COLUMN, cellWidth(inlinePlainText(cell.tokens)), ...token.rows.map((row) => (row[col] ? longestLine(inlinePlainText(row[col].tokens)) : 0))),
+    Math.max(
+      MIN_COLUMN,
+      cellWidth(inlinePlainText(cell.tokens)),
+      ...token.rows.map((row) => (row[col] ? longestLine(inlinePlainText(row[col].tokens)) : 0)),
+    ),
   );
   const widths = fitColumns(natural, width - SEPARATOR.length * Math.max(0, natural.length - 1));
   const sep = paint(SEPARATOR, { role: "border", dim: true });
@@ -22,7 +26,12 @@ export function tableRows(token: Tokens.Table, width: number): string[] {
     const height = Math.max(1, ...columns.map((c) => c.rows.length));
     const out: string[] = [];
     for (let r = 0; r < height; r++) {
-      out.push(columns.map((c) => alignCell(c.rows[r] ?? "", c.w, c.align)).join(sep).replace(/\s+$/, ""));
+      out.push(
+        columns
+          .map((c) => alignCell(c.rows[r] ?? "", c.w, c.align))
+          .join(sep)
+          .replace(/\s+$/, ""),
+      );
     }
     return out;
   };

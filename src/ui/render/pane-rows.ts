@@ -8,7 +8,17 @@ import { cellWidth, truncateRow } from "./text.js";
 function screenRowAnsi(line: ScreenLine, width: number): string {
   if (line.length === 0) return "";
   const text = line
-    .map((seg) => paint(seg.text, { fg: inkColor(seg.fg), bg: inkColor(seg.bg), bold: seg.bold, dim: seg.dim, italic: seg.italic, underline: seg.underline, inverse: seg.inverse }))
+    .map((seg) =>
+      paint(seg.text, {
+        fg: inkColor(seg.fg),
+        bg: inkColor(seg.bg),
+        bold: seg.bold,
+        dim: seg.dim,
+        italic: seg.italic,
+        underline: seg.underline,
+        inverse: seg.inverse,
+      }),
+    )
     .join("");
   return truncateRow(text, width);
 }
@@ -80,7 +90,10 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   const offset = opts.scrollOffset ?? 0;
   const lines = offset > 0 ? terminal.screen.snapshot({ scrollOffset: offset, rows }) : terminal.screen.snapshot({ tail: rows });
   const side = paint("│", border);
-  const body = lines.length === 0 ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })] : lines.map((l) => screenRowAnsi(l, inner));
+  const body =
+    lines.length === 0
+      ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })]
+      : lines.map((l) => screenRowAnsi(l, inner));
   const framed = body.map((row) => `${side}${row}${" ".repeat(Math.max(0, inner - cellWidth(row)))}${side}`);
   return [truncateRow(top, width), ...framed, paint(`╰${"─".repeat(inner)}╯`, border)];
 }

@@ -28,12 +28,17 @@ export function requestRows(permission: PendingPermission, state: SessionState, 
   const command = kind === "execute" ? (display.command ?? display.title) : undefined;
   const commandCwd = kind === "execute" ? (display.cwd ?? cwd) : undefined;
   const diffs = display.blocks.flatMap((b) => (b.type === "diff" ? [b] : []));
-  const texts = display.blocks.flatMap((b) => ((b.type === "prose" || b.type === "output") && b.text.trim() !== command?.trim() ? [b] : []));
+  const texts = display.blocks.flatMap((b) =>
+    (b.type === "prose" || b.type === "output") && b.text.trim() !== command?.trim() ? [b] : [],
+  );
   const diffPaths = new Set(diffs.map((d) => d.path));
   const paths = locations.filter((l) => !diffPaths.has(l.path));
   const rawInput = permission.request.toolCall.rawInput ?? known?.rawInput;
 
-  const head = paint("Permission ", { role: "warning", bold: true }) + paint(`${KIND_ICONS[kind] ?? KIND_ICONS.other} ${kind} `, { dim: true }) + paint(safeLine(display.title), { bold: true });
+  const head =
+    paint("Permission ", { role: "warning", bold: true }) +
+    paint(`${KIND_ICONS[kind] ?? KIND_ICONS.other} ${kind} `, { dim: true }) +
+    paint(safeLine(display.title), { bold: true });
   const rows = wrapRows(head, width);
   if (command !== undefined) {
     rows.push("", ...hang(paint("$ ", { role: "accent" }), "  ", paint(safeText(command), { bold: true }), width));
@@ -44,10 +49,22 @@ export function requestRows(permission: PendingPermission, state: SessionState, 
     rows.push("", ...diffRows(safeLine(relativePath(d.path, cwd)), oldText, safeText(d.newText), width, REQUEST_DIFF_LINES));
   }
   if (paths.length > 0) {
-    rows.push(...wrapRows(paint(safeLine(paths.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  ")), { dim: true }), width));
+    rows.push(
+      ...wrapRows(
+        paint(safeLine(paths.map((l) => `${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`).join("  ")), {
+          dim: true,
+        }),
+        width,
+      ),
+    );
   }
   for (const t of texts) {
-    rows.push("", ...(t.type === "prose" ? clippedMarkdownRows(t.text, width, false, REQUEST_TEXT_LINES) : clippedOutputRows(t.text, width, false, REQUEST_TEXT_LINES)));
+    rows.push(
+      "",
+      ...(t.type === "prose"
+        ? clippedMarkdownRows(t.text, width, false, REQUEST_TEXT_LINES)
+        : clippedOutputRows(t.text, width, false, REQUEST_TEXT_LINES)),
+    );
   }
   if (command === undefined && diffs.length === 0 && texts.length === 0 && rawInput !== undefined) {
     rows.push(truncateRow(paint(safeLine(compactJson(rawInput, Infinity)), { dim: true }), width));

@@ -79,16 +79,16 @@ export function paint(text: string, style: Style): string {
   const fg = style.role ? color(style.role) : style.fg;
   const fgCode = colors && fg ? colorCode(fg, false) : undefined;
   const bgCode = colors && style.bg ? colorCode(style.bg, true) : undefined;
-  if (fgCode) open.push(fgCode), close.push("39");
-  if (bgCode) open.push(bgCode), close.push("49");
+  if (fgCode) (open.push(fgCode), close.push("39"));
+  if (bgCode) (open.push(bgCode), close.push("49"));
   // Attributes need no colour support, but a stream that is not a terminal gets plain text.
   if (level > 0) {
-    if (style.bold) open.push("1"), close.push("22");
-    if (style.dim) open.push("2"), close.push("22");
-    if (style.italic) open.push("3"), close.push("23");
-    if (style.underline) open.push("4"), close.push("24");
-    if (style.inverse) open.push("7"), close.push("27");
-    if (style.strike) open.push("9"), close.push("29");
+    if (style.bold) (open.push("1"), close.push("22"));
+    if (style.dim) (open.push("2"), close.push("22"));
+    if (style.italic) (open.push("3"), close.push("23"));
+    if (style.underline) (open.push("4"), close.push("24"));
+    if (style.inverse) (open.push("7"), close.push("27"));
+    if (style.strike) (open.push("9"), close.push("29"));
   }
   if (open.length === 0) return text;
   const start = `\u001b[${open.join(";")}m`;
@@ -96,7 +96,10 @@ export function paint(text: string, style: Style): string {
   // Styles nest: an inner run's close codes would end the outer style, so it is opened again after them.
   const body = text.replace(/\u001b\[(22|23|24|27|29|39|49)m/g, (m) => m + start);
   // A style never runs over a line break: rows are cut at breaks and must each close what they open.
-  return body.split("\n").map((line) => (line === "" ? "" : start + line + end)).join("\n");
+  return body
+    .split("\n")
+    .map((line) => (line === "" ? "" : start + line + end))
+    .join("\n");
 }
 
 /** Shorthands for the styles used most. */

@@ -15,7 +15,12 @@ import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
 
 /** A display with the agent's strings made safe to print (blocks are made safe where they are drawn). */
 function safeDisplay(d: ToolDisplay): ToolDisplay {
-  return { ...d, title: safeLine(d.title), command: d.command === undefined ? undefined : safeText(d.command), cwd: d.cwd === undefined ? undefined : safeLine(d.cwd) };
+  return {
+    ...d,
+    title: safeLine(d.title),
+    command: d.command === undefined ? undefined : safeText(d.command),
+    cwd: d.cwd === undefined ? undefined : safeLine(d.cwd),
+  };
 }
 
 /** A path's text as a link to the file, when the terminal takes links. */
@@ -80,7 +85,13 @@ export function clippedOutputRows(text: string, width: number, expanded: boolean
   return [...shown.flatMap((l) => wrapRows(l, width)), ...(lines.length > shown.length ? [more(lines.length - shown.length)] : [])];
 }
 
-function terminalRows(terminalId: string, ctx: CardContext, width: number, title: string | undefined, startedAt: number | undefined): string[] {
+function terminalRows(
+  terminalId: string,
+  ctx: CardContext,
+  width: number,
+  title: string | undefined,
+  startedAt: number | undefined,
+): string[] {
   const expanded = ctx.expanded === true;
   const live = ctx.terminal?.(terminalId);
   const known = ctx.state.terminals[terminalId];
@@ -105,7 +116,13 @@ function blockRows(block: ToolBlock, ctx: CardContext, width: number, title: str
     case "media":
       return [paint(safeLine(block.text), { dim: true })];
     case "diff":
-      return diffRows(linked(ctx, safeLine(relativePath(block.path, ctx.state.info?.cwd)), block.path), nullable(block.oldText), safeText(block.newText), width, expanded ? undefined : DIFF_LINES);
+      return diffRows(
+        linked(ctx, safeLine(relativePath(block.path, ctx.state.info?.cwd)), block.path),
+        nullable(block.oldText),
+        safeText(block.newText),
+        width,
+        expanded ? undefined : DIFF_LINES,
+      );
     case "terminal":
       return terminalRows(block.terminalId, ctx, width, title, startedAt);
   }
@@ -136,12 +153,15 @@ export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
   const wordWidth = look.word ? cellWidth(look.word) + 1 : 0;
   const lead = `${paint(icon, { role: look.role })} ${paint(KIND_ICONS[kind] ?? KIND_ICONS.other, { dim: true })} `;
   const rows = hang(lead, "    ", paint(display.title, { bold: true }), width - wordWidth);
-  if (look.word) rows[0] = `${rows[0]}${" ".repeat(Math.max(0, width - wordWidth - cellWidth(rows[0])))} ${paint(look.word, { role: look.role })}`;
+  if (look.word)
+    rows[0] = `${rows[0]}${" ".repeat(Math.max(0, width - wordWidth - cellWidth(rows[0])))} ${paint(look.word, { role: look.role })}`;
   const body: string[] = [];
   const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
   const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
   if (locations.length > 0) {
-    const shown = locations.map((l) => linked(ctx, safeLine(`${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`), l.path));
+    const shown = locations.map((l) =>
+      linked(ctx, safeLine(`${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`), l.path),
+    );
     body.push(truncateRow(paint(shown.join("  "), { dim: true }), inner));
   }
   if (display.command !== undefined && display.command.trim() !== display.title.trim()) {

@@ -15,19 +15,32 @@ const textOf = (t: FileText | undefined) => (t && "text" in t ? safeText(t.text)
  * did that conch did not see.
  */
 export function undoRows(plan: UndoPlan, width: number): string[] {
-  const rows = [truncateRow(paint("Undo ", { role: "warning", bold: true }) + paint(`turn ${plan.turnId} · ${safeLine(plan.label)}`, { bold: true }), width)];
+  const rows = [
+    truncateRow(
+      paint("Undo ", { role: "warning", bold: true }) + paint(`turn ${plan.turnId} · ${safeLine(plan.label)}`, { bold: true }),
+      width,
+    ),
+  ];
   for (const f of plan.files) {
     rows.push("");
     const shown = safeLine(f.shown);
     const now = textOf(f.now);
     if (f.action === "delete") {
-      rows.push(truncateRow(paint(`delete ${shown}`, { role: "removed", bold: true }) + paint(" (the turn created it)", { dim: true }), width));
+      rows.push(
+        truncateRow(paint(`delete ${shown}`, { role: "removed", bold: true }) + paint(" (the turn created it)", { dim: true }), width),
+      );
       if (now !== undefined) rows.push(...diffRows(shown, now, "", width, DIFF_LINES).slice(1));
       continue;
     }
     const restored = textOf(f.restored);
     if (now === undefined || restored === undefined) {
-      rows.push(truncateRow(paint(shown, { bold: true }) + paint(` binary content: ${bytesOf(f.restored)} bytes put back over ${bytesOf(f.now)}`, { dim: true }), width));
+      rows.push(
+        truncateRow(
+          paint(shown, { bold: true }) +
+            paint(` binary content: ${bytesOf(f.restored)} bytes put back over ${bytesOf(f.now)}`, { dim: true }),
+          width,
+        ),
+      );
       continue;
     }
     rows.push(...diffRows(shown, now, restored, width, DIFF_LINES));
@@ -36,7 +49,8 @@ export function undoRows(plan: UndoPlan, width: number): string[] {
   for (const s of plan.skipped) {
     rows.push(...hang(paint("left ", { role: "warning" }), "  ", `${safeLine(s.shown)}: ${safeLine(s.reason)}`, width));
   }
-  for (const line of plan.unseen) rows.push(...hang(paint("! ", { role: "warning", bold: true }), "  ", paint(safeLine(line), { dim: true }), width));
+  for (const line of plan.unseen)
+    rows.push(...hang(paint("! ", { role: "warning", bold: true }), "  ", paint(safeLine(line), { dim: true }), width));
   return rows;
 }
 

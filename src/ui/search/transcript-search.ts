@@ -48,11 +48,13 @@ function toolTexts(state: SessionState, tool: ToolCallView): SearchText[] {
   // In the order the card draws them, so the nth occurrence here is the nth one on the card.
   const texts: SearchText[] = [searchText("title", safeLine(display.title))];
   for (const l of tool.locations) texts.push(searchText("title", safeLine(l.path)));
-  if (display.command !== undefined && display.command.trim() !== display.title.trim()) texts.push(searchText("command", safeText(display.command)));
+  if (display.command !== undefined && display.command.trim() !== display.title.trim())
+    texts.push(searchText("command", safeText(display.command)));
   for (const block of display.blocks) {
     if (block.type === "prose") texts.push(searchText("output", safeText(block.text)));
     else if (block.type === "output") texts.push(searchText("output", plainOutput(block.text)));
-    else if (block.type === "diff") texts.push(searchText("output", [block.path, block.oldText ?? "", block.newText].map(safeText).join("\n")));
+    else if (block.type === "diff")
+      texts.push(searchText("output", [block.path, block.oldText ?? "", block.newText].map(safeText).join("\n")));
     else if (block.type === "terminal") {
       const tail = state.terminals[block.terminalId]?.outputTail;
       if (tail) texts.push(searchText("output", plainOutput(tail)));
@@ -121,7 +123,8 @@ export function findHits(state: SessionState, query: string, limit = MAX_HITS): 
     const item = state.items[i];
     const own: SearchHit[] = [];
     for (const { field, text, lower } of searchableTexts(state, item)) {
-      for (const start of occurrences(text, query, exact, lower)) own.push({ itemId: item.id, itemIndex: i, field, text, start, length: query.length, occurrence: own.length });
+      for (const start of occurrences(text, query, exact, lower))
+        own.push({ itemId: item.id, itemIndex: i, field, text, start, length: query.length, occurrence: own.length });
     }
     hits.push(...own.reverse());
   }

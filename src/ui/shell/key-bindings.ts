@@ -70,11 +70,21 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     hint: "to steer",
     match: ctrl("s"),
   },
-  { command: "newline", keys: "Alt+Enter, Ctrl-J, `\\` then Enter", where: INPUT, does: "new line (Shift+Enter in terminals with the kitty keyboard protocol)" },
+  {
+    command: "newline",
+    keys: "Alt+Enter, Ctrl-J, `\\` then Enter",
+    where: INPUT,
+    does: "new line (Shift+Enter in terminals with the kitty keyboard protocol)",
+  },
   { command: "history", keys: "Up / Down", where: INPUT, does: "history (on the first/last line)" },
   { command: "edit-line", keys: "Ctrl-A/E/K/U/W, Alt-B/F", where: INPUT, does: "line editing" },
   { command: "slash-menu", keys: "`/`", where: INPUT, does: "commands: the agent's, and conch's (see /help)" },
-  { command: "mention", keys: "`@`", where: INPUT, does: "complete a file path; it is sent as a resource link (an image as an image block when the agent takes images)" },
+  {
+    command: "mention",
+    keys: "`@`",
+    where: INPUT,
+    does: "complete a file path; it is sent as a resource link (an image as an image block when the agent takes images)",
+  },
   {
     command: "cancel",
     keys: "Esc",
@@ -91,7 +101,13 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     hint: "send next now",
     match: ctrl("d"),
   },
-  { command: "cycle-mode", keys: "Shift+Tab", where: ["input", "permission"], does: "next mode", match: (_input, key) => key.tab && key.shift },
+  {
+    command: "cycle-mode",
+    keys: "Shift+Tab",
+    where: ["input", "permission"],
+    does: "next mode",
+    match: (_input, key) => key.tab && key.shift,
+  },
   {
     command: "focus-terminal",
     keys: "Ctrl-T",
@@ -100,7 +116,12 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     hint: "focus terminal",
     match: ctrl("t"),
   },
-  { command: "leave-terminal", keys: "Esc, Ctrl-T", where: ["terminal"], does: "leave the terminal pane; every other key goes to the program" },
+  {
+    command: "leave-terminal",
+    keys: "Esc, Ctrl-T",
+    where: ["terminal"],
+    does: "leave the terminal pane; every other key goes to the program",
+  },
   { command: "scroll-terminal", keys: "PgUp / PgDn", where: ["terminal"], does: "scroll the terminal pane" },
   {
     command: "select-queued",
@@ -112,11 +133,33 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: "edit-queued", keys: "Enter, e", where: ["queue"], does: "edit the selected queued message" },
   { command: "remove-queued", keys: "d", where: ["queue"], does: "remove the selected queued message" },
   { command: "leave-queue", keys: "Esc", where: ["queue"], does: "back to the input" },
-  { command: "answer-permission", keys: "y / a / n, 1–9, ↑↓ Enter", where: ["permission"], does: "answer the request; several requests wait in a queue" },
-  { command: "skip-permission", keys: "Tab", where: ["permission", "input"], does: "type a message instead (Tab again: back to the prompt)", match: (_input, key) => key.tab && !key.shift },
-  { command: "decline-question", keys: "Ctrl-D", where: ["question"], does: "decline the agent's question (Tab moves between fields, space toggles, Enter on submit sends)" },
+  {
+    command: "answer-permission",
+    keys: "y / a / n, 1–9, ↑↓ Enter",
+    where: ["permission"],
+    does: "answer the request; several requests wait in a queue",
+  },
+  {
+    command: "skip-permission",
+    keys: "Tab",
+    where: ["permission", "input"],
+    does: "type a message instead (Tab again: back to the prompt)",
+    match: (_input, key) => key.tab && !key.shift,
+  },
+  {
+    command: "decline-question",
+    keys: "Ctrl-D",
+    where: ["question"],
+    does: "decline the agent's question (Tab moves between fields, space toggles, Enter on submit sends)",
+  },
   { command: "confirm-undo", keys: "y / n, Esc", where: ["undo"], does: "put the files shown back, or leave them as they are" },
-  { command: "external-editor", keys: "Ctrl-G", where: INPUT, does: "write the message in $VISUAL / $EDITOR (else vi); it comes back into the input when the editor exits", match: ctrl("g") },
+  {
+    command: "external-editor",
+    keys: "Ctrl-G",
+    where: INPUT,
+    does: "write the message in $VISUAL / $EDITOR (else vi); it comes back into the input when the editor exits",
+    match: ctrl("g"),
+  },
   {
     command: "paste-image",
     keys: "Alt-V",
@@ -124,13 +167,48 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     does: "attach the image on the clipboard (wl-paste, xclip or osascript), when the agent takes images; also /paste-image",
     match: (input, key) => key.meta && input === "v",
   },
-  { command: "search", keys: "Ctrl-R", where: INPUT, does: "search the session: prompts, answers, thoughts, tool titles, commands and output (also /search <text>)", match: ctrl("r") },
-  { command: "search-older", keys: "Up, Ctrl-R", where: ["search"], does: "the hit before (older)", match: (input, key) => key.upArrow || (key.ctrl && input === "r") },
-  { command: "search-newer", keys: "Down, Ctrl-S", where: ["search"], does: "the hit after (newer)", match: (input, key) => key.downArrow || (key.ctrl && input === "s") },
+  {
+    command: "search",
+    keys: "Ctrl-R",
+    where: INPUT,
+    does: "search the session: prompts, answers, thoughts, tool titles, commands and output (also /search <text>)",
+    match: ctrl("r"),
+  },
+  {
+    command: "search-older",
+    keys: "Up, Ctrl-R",
+    where: ["search"],
+    does: "the hit before (older)",
+    match: (input, key) => key.upArrow || (key.ctrl && input === "r"),
+  },
+  {
+    command: "search-newer",
+    keys: "Down, Ctrl-S",
+    where: ["search"],
+    does: "the hit after (newer)",
+    match: (input, key) => key.downArrow || (key.ctrl && input === "s"),
+  },
   { command: "scroll-search", keys: "PgUp / PgDn", where: ["search"], does: "scroll the item the hit is in" },
-  { command: "edit-search", keys: "typing, Backspace, Ctrl-U", where: ["search"], does: "edit what is searched for (a capital letter makes it match case)" },
-  { command: "leave-search", keys: "Esc, Enter", where: ["search"], does: "leave the search", match: (_input, key) => key.escape || key.return },
-  { command: "clear-input", keys: "Ctrl-C", where: ["input", "queue", "permission", "question", "auth", "undo", "search"], does: "clear the input; twice in a row: quit", match: ctrl("c") },
+  {
+    command: "edit-search",
+    keys: "typing, Backspace, Ctrl-U",
+    where: ["search"],
+    does: "edit what is searched for (a capital letter makes it match case)",
+  },
+  {
+    command: "leave-search",
+    keys: "Esc, Enter",
+    where: ["search"],
+    does: "leave the search",
+    match: (_input, key) => key.escape || key.return,
+  },
+  {
+    command: "clear-input",
+    keys: "Ctrl-C",
+    where: ["input", "queue", "permission", "question", "auth", "undo", "search"],
+    does: "clear the input; twice in a row: quit",
+    match: ctrl("c"),
+  },
 ];
 
 /** The binding of a command. */
@@ -156,7 +234,16 @@ export function shellCommandFor(focus: Focus, input: string, key: Key, raw: stri
   return undefined;
 }
 
-const PLACE: Record<Focus, string> = { input: "", queue: "the queue", permission: "a permission prompt", question: "a question", auth: "a login", terminal: "a terminal pane", undo: "the undo prompt", search: "the search" };
+const PLACE: Record<Focus, string> = {
+  input: "",
+  queue: "the queue",
+  permission: "a permission prompt",
+  question: "a question",
+  auth: "a login",
+  terminal: "a terminal pane",
+  undo: "the undo prompt",
+  search: "the search",
+};
 
 /** Where a binding works, in words, when it is not (only) the input. */
 function placeOf(b: KeyBinding): string {

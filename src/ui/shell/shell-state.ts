@@ -102,7 +102,9 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
     case "terminal-left":
       return { ...state, terminalFocus: null };
     case "terminal-scrolled":
-      return state.terminalFocus ? { ...state, terminalFocus: { ...state.terminalFocus, scroll: Math.max(0, state.terminalFocus.scroll + action.by) } } : state;
+      return state.terminalFocus
+        ? { ...state, terminalFocus: { ...state.terminalFocus, scroll: Math.max(0, state.terminalFocus.scroll + action.by) } }
+        : state;
     case "permission-skipped":
       return { ...state, permissionSkipped: action.key };
     case "permission-returned":

@@ -19,7 +19,12 @@ export const INITIAL_ATTENTION: AttentionMemory = { busySince: null, announced: 
  * or a permission is waiting in a turn that already took a while. Pure; returns the message to
  * show in the notification, if any.
  */
-export function attentionStep(memory: AttentionMemory, state: SessionState, now: number, afterMs = ATTENTION_AFTER_MS): { memory: AttentionMemory; message?: string } {
+export function attentionStep(
+  memory: AttentionMemory,
+  state: SessionState,
+  now: number,
+  afterMs = ATTENTION_AFTER_MS,
+): { memory: AttentionMemory; message?: string } {
   const busy = isBusy(state) && state.phase !== "replaying";
   let message: string | undefined;
   let busySince = memory.busySince;

@@ -97,7 +97,14 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
     case "prompting": {
       const n = state.permissions.length;
       hints.unshift(...escHint);
-      return { busy: true, tone: n ? "warning" : "normal", text: n ? `waiting for permission (${n})` : "working", detail: [], hints, since };
+      return {
+        busy: true,
+        tone: n ? "warning" : "normal",
+        text: n ? `waiting for permission (${n})` : "working",
+        detail: [],
+        hints,
+        since,
+      };
     }
     case "draining": {
       const work = describeOpenWork(openWork(state), agentLabel(state));

@@ -24,7 +24,15 @@ export interface LiveRegionProps {
  * gets one text of at most `maxRows` rows, so a frame costs the screen, not the session. The line
  * above says how much is not shown and what holds it back.
  */
-export function LiveRegion({ state, items, rowsOf, continued, extra = [], preview = [], maxRows }: LiveRegionProps): React.ReactElement | null {
+export function LiveRegion({
+  state,
+  items,
+  rowsOf,
+  continued,
+  extra = [],
+  preview = [],
+  maxRows,
+}: LiveRegionProps): React.ReactElement | null {
   const budget = Math.max(2, maxRows - extra.length);
   const live = liveRows(items, rowsOf, budget, continued);
   const rows = [...preview.slice(Math.max(0, preview.length - (budget - live.rows.length))), ...live.rows, ...extra];
@@ -32,7 +40,10 @@ export function LiveRegion({ state, items, rowsOf, continued, extra = [], previe
   let header: string | undefined;
   if (live.hidden > 0) {
     const by = heldBy(state, items);
-    header = paint(`⋮ ${live.hidden} more line${live.hidden === 1 ? "" : "s"} above${by ? ` · printed once ${by} is done` : " (printed in full when done)"}`, { dim: true });
+    header = paint(
+      `⋮ ${live.hidden} more line${live.hidden === 1 ? "" : "s"} above${by ? ` · printed once ${by} is done` : " (printed in full when done)"}`,
+      { dim: true },
+    );
   }
   return <Text>{(header ? [header, ...rows] : rows).join("\n")}</Text>;
 }

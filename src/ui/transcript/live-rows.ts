@@ -11,7 +11,12 @@ export interface LiveRows {
  * the rows that fit, not the whole length of a long streaming message (whose own rows are kept
  * between frames by `rowsOf`). One row is kept for the line that says what is above.
  */
-export function liveRows(items: TranscriptItem[], rowsOf: (item: TranscriptItem) => string[], maxRows: number, continued?: (item: TranscriptItem) => boolean): LiveRows {
+export function liveRows(
+  items: TranscriptItem[],
+  rowsOf: (item: TranscriptItem) => string[],
+  maxRows: number,
+  continued?: (item: TranscriptItem) => boolean,
+): LiveRows {
   const limit = Math.max(2, maxRows);
   const parts: string[][] = [];
   let count = 0;

@@ -7,6 +7,8 @@ import { LOOSE_PANE_ROWS, looseTerminals } from "./pane-sizes.js";
 export function loosePaneRows(state: SessionState, access: TerminalAccess | undefined, width: number, now: number): string[] {
   return looseTerminals(state).flatMap((p) => {
     const t = access?.get(p.id);
-    return t ? ["", ...paneRows(t, { rows: LOOSE_PANE_ROWS, width, title: p.title, elapsedMs: now - (state.terminals[p.id]?.startedAt ?? now) })] : [];
+    return t
+      ? ["", ...paneRows(t, { rows: LOOSE_PANE_ROWS, width, title: p.title, elapsedMs: now - (state.terminals[p.id]?.startedAt ?? now) })]
+      : [];
   });
 }

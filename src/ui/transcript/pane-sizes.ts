@@ -20,7 +20,12 @@ export function looseTerminals(state: SessionState): { id: string; title: string
  * pane: inside a tool card (two cells of indent, two of border), a pane of its own (two of border),
  * or the focused pane. A finished command's screen is history: it is not reflowed.
  */
-export function sizeRunningTerminals(state: SessionState, access: TerminalAccess | undefined, width: number, focus: { id: string; rows: number } | undefined): void {
+export function sizeRunningTerminals(
+  state: SessionState,
+  access: TerminalAccess | undefined,
+  width: number,
+  focus: { id: string; rows: number } | undefined,
+): void {
   if (!access) return;
   const loose = new Set(looseTerminals(state).map((t) => t.id));
   for (const view of Object.values(state.terminals)) {

@@ -65,7 +65,9 @@ export class RowCache {
 
   private rows(item: TranscriptItem, state: SessionState, opts: RowOptions, live: boolean): string[] {
     const tool = item.kind === "tool" ? state.toolCalls[item.toolCallId] : undefined;
-    const animated = tool !== undefined && (tool.status === "in_progress" || (tool.terminalId !== undefined && opts.terminal?.(tool.terminalId) !== undefined));
+    const animated =
+      tool !== undefined &&
+      (tool.status === "in_progress" || (tool.terminalId !== undefined && opts.terminal?.(tool.terminalId) !== undefined));
     const hit = this.entries.get(item.id);
     const terminals = tool ? terminalViewsOf(state, tool) : [];
     const awaiting = tool !== undefined && state.permissions.some((p) => p.toolCallId === tool.toolCallId);
@@ -83,7 +85,17 @@ export class RowCache {
     }
     let memo = this.memos.get(item.id);
     if (!memo && item.kind === "agent") this.memos.set(item.id, (memo = {}));
-    const rows = itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, frame: opts.frame, now: opts.now, live, memo, links: opts.links });
+    const rows = itemRows(item, {
+      state,
+      width: opts.width,
+      expanded: opts.expanded,
+      terminal: opts.terminal,
+      frame: opts.frame,
+      now: opts.now,
+      live,
+      memo,
+      links: opts.links,
+    });
     this.entries.set(item.id, { item, tool, terminals, awaiting, width: opts.width, expanded: opts.expanded, rows });
     return rows;
   }

@@ -196,12 +196,14 @@ function stepShell(step: Step, safetyTimeoutS: number): string {
 
 /** The shell command a scenario runs inside with-agent (printable, for repro). */
 export function scenarioShell(steps: Step[], files: string[] = [], safetyTimeoutS = SAFETY_TIMEOUT_S): string {
-  const head = [
-    `OUT="$REAL_AGENTS_RUN/conch-out"; mkdir -p "$OUT/files"`,
-    `export CONCH_STATE_DIR="$REAL_AGENTS_RUN/conch-state"`,
-  ];
+  const head = [`OUT="$REAL_AGENTS_RUN/conch-out"; mkdir -p "$OUT/files"`, `export CONCH_STATE_DIR="$REAL_AGENTS_RUN/conch-state"`];
   const snap = files.map((f, i) => `if [ -f ${sq(f)} ]; then cp ${sq(f)} "$OUT/files/${i}"; fi`);
-  return [...head, ...steps.map((step) => stepShell(step, safetyTimeoutS)), ...snap, `node ${sq(COLLECT)} "$OUT" ${files.map(sq).join(" ")}`].join("\n");
+  return [
+    ...head,
+    ...steps.map((step) => stepShell(step, safetyTimeoutS)),
+    ...snap,
+    `node ${sq(COLLECT)} "$OUT" ${files.map(sq).join(" ")}`,
+  ].join("\n");
 }
 
 export interface ToolCallResult {
@@ -306,7 +308,18 @@ export async function runScenario(agent: AgentName, script: string, steps: Step[
   const out = await runWithAgent(agent, script, sh, { timeoutMs: opts.timeoutMs, env: { FAKE_MODEL_LATENCY_MS: String(latencyMs) } });
   const at = out.stdout.lastIndexOf(RESULT_MARKER);
   let bundle: {
-    steps: Record<string, { command: string; code: string | null; stdout: string; stderr: string; ms: string | null; interrupted: boolean; trace: string | null }>;
+    steps: Record<
+      string,
+      {
+        command: string;
+        code: string | null;
+        stdout: string;
+        stderr: string;
+        ms: string | null;
+        interrupted: boolean;
+        trace: string | null;
+      }
+    >;
     files: Record<string, string | null>;
     extras: Record<string, string>;
   } = { steps: {}, files: {}, extras: {} };

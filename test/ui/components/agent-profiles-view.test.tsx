@@ -47,7 +47,9 @@ describe("what each agent's tool calls show, read through its profile", () => {
     const s = finalState(OPENCODE_B);
     const tool = toolByTitle(s, /echo hello/);
     expect(displayOf(s, tool).blocks.filter((b) => b.type === "output")).toHaveLength(1);
-    const lines = card(s, /echo hello/).split("\n").map((l) => l.trim());
+    const lines = card(s, /echo hello/)
+      .split("\n")
+      .map((l) => l.trim());
     expect(lines.filter((l) => l === "shell-ok")).toHaveLength(1);
     expect(lines.filter((l) => l === "hello")).toHaveLength(1);
   });
@@ -66,7 +68,15 @@ describe("what each agent's tool calls show, read through its profile", () => {
     expect(display.command).toBe("echo hello");
     expect(display.cwd).toBe("${PROJECT}");
     expect(display.blocks).toEqual([{ type: "prose", text: "Allow running `echo hello` outside the sandbox?" }]);
-    const out = frame(<PermissionPrompt permissions={[permission]} state={{ ...s, permissions: [permission] }} width={100} isActive={false} onAnswer={() => undefined} />);
+    const out = frame(
+      <PermissionPrompt
+        permissions={[permission]}
+        state={{ ...s, permissions: [permission] }}
+        width={100}
+        isActive={false}
+        onAnswer={() => undefined}
+      />,
+    );
     expect(out).toContain("$ echo hello");
     expect(out).toContain("outside the sandbox?");
     expect(out).not.toContain("Proposed Amendment");

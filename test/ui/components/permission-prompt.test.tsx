@@ -149,7 +149,14 @@ describe("PermissionPrompt", () => {
     const newText = Array.from({ length: 200 }, (_, i) => `new line ${i + 1}`).join("\n");
     const big: PendingPermission = {
       ...claudeEdit,
-      request: { ...claudeEdit.request, toolCall: { ...claudeEdit.request.toolCall, title: "Write big.txt", content: [{ type: "diff", path: "/tmp/big.txt", oldText: null, newText }] } },
+      request: {
+        ...claudeEdit.request,
+        toolCall: {
+          ...claudeEdit.request.toolCall,
+          title: "Write big.txt",
+          content: [{ type: "diff", path: "/tmp/big.txt", oldText: null, newText }],
+        },
+      },
     };
     const view = render(<PermissionPrompt permissions={[big]} state={state} width={90} maxRows={20} isActive onAnswer={vi.fn()} />);
     const lines = (view.lastFrame() ?? "").split("\n");

@@ -76,7 +76,11 @@ describe("the question form (elicitation/create)", () => {
 
   it("url mode shows the link and accepts on enter", async () => {
     const onAnswer = vi.fn();
-    const url = { key: "agent:2", askedAt: 0, request: { sessionId: "s", mode: "url", message: "Log in to the service", url: "https://example.com/auth", elicitationId: "e1" } } as unknown as PendingQuestion;
+    const url = {
+      key: "agent:2",
+      askedAt: 0,
+      request: { sessionId: "s", mode: "url", message: "Log in to the service", url: "https://example.com/auth", elicitationId: "e1" },
+    } as unknown as PendingQuestion;
     const { lastFrame, stdin } = render(<QuestionForm questions={[url]} width={80} isActive onAnswer={onAnswer} />);
     expect(lastFrame()).toContain("https://example.com/auth");
     stdin.write("\r");

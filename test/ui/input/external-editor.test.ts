@@ -27,14 +27,20 @@ describe("the external editor", () => {
   it("gets the message in a file, runs with the terminal lent to it, and its file becomes the message", () => {
     const editor = fakeEditor(`test "$(cat "$1")" = "draft" || exit 3\nprintf 'rewritten\\nby the editor\\n' > "$1"`);
     const { calls, handoff } = recordingHandoff();
-    expect(editExternally("draft", { env: { ...process.env, VISUAL: editor }, handoff })).toEqual({ ok: true, text: "rewritten\nby the editor" });
+    expect(editExternally("draft", { env: { ...process.env, VISUAL: editor }, handoff })).toEqual({
+      ok: true,
+      text: "rewritten\nby the editor",
+    });
     expect(calls).toEqual(["release", "reclaim"]);
   });
 
   it("passes the arguments $VISUAL carries", () => {
     const editor = fakeEditor(`printf '%s' "$1" > "$2"`);
     const { handoff } = recordingHandoff();
-    expect(editExternally("x", { env: { ...process.env, VISUAL: `${editor} from-args` }, handoff })).toEqual({ ok: true, text: "from-args" });
+    expect(editExternally("x", { env: { ...process.env, VISUAL: `${editor} from-args` }, handoff })).toEqual({
+      ok: true,
+      text: "from-args",
+    });
   });
 
   it("leaves the input as it was when the editor fails or is missing, and takes the terminal back either way", () => {

@@ -50,7 +50,13 @@ describe("transcript item rows", () => {
 
   it("collapses a thought to its first line unless expanded", () => {
     const state = finalState(CODEX_C2);
-    const thought: TranscriptItem = { kind: "thought", id: "th", turnId: "t", text: "\n\n**Planning**\nstep one\nstep two", history: false };
+    const thought: TranscriptItem = {
+      kind: "thought",
+      id: "th",
+      turnId: "t",
+      text: "\n\n**Planning**\nstep one\nstep two",
+      history: false,
+    };
     const collapsed = plainOf(thought, state);
     expect(collapsed).toContain("Planning");
     expect(collapsed).not.toContain("**");
@@ -61,7 +67,9 @@ describe("transcript item rows", () => {
 
   it("shows notices with their level, in the level's colour", () => {
     const state = finalState(CODEX_C2);
-    expect(plainOf({ kind: "notice", id: "n", level: "error", text: "agent exited with code 1" }, state)).toBe("✗ agent exited with code 1");
+    expect(plainOf({ kind: "notice", id: "n", level: "error", text: "agent exited with code 1" }, state)).toBe(
+      "✗ agent exited with code 1",
+    );
     expect(plainOf({ kind: "notice", id: "n", level: "warning", text: "permission withdrawn" }, state)).toBe("! permission withdrawn");
     const [error] = atColorLevel(1, () => itemRows({ kind: "notice", id: "n", level: "error", text: "boom" }, { state, width: 80 }));
     expect(error).toContain(`${sgr("31")}boom`);

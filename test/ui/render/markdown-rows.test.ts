@@ -116,7 +116,10 @@ describe("markdown rows", () => {
     };
     expect(cuts("para one\n\npara tw")).toEqual({ segs: [["md", "para one\n\n", "soft"]], tail: "para tw" });
     // A blank line in a fence is code; the fenced block is cut after its closing line.
-    expect(cuts("intro\n\n```ts\nconst a = 1;\n\nconst b")).toEqual({ segs: [["md", "intro\n\n", "soft"]], tail: "```ts\nconst a = 1;\n\nconst b" });
+    expect(cuts("intro\n\n```ts\nconst a = 1;\n\nconst b")).toEqual({
+      segs: [["md", "intro\n\n", "soft"]],
+      tail: "```ts\nconst a = 1;\n\nconst b",
+    });
     expect(cuts("```\ncode\n```\nafter")).toEqual({ segs: [["md", "```\ncode\n```\n", "soft"]], tail: "after" });
     // The items of a loose list, and a list item's indented paragraph, stay together.
     expect(cuts("- a\n\n- b\n\n  more of b\n").segs).toEqual([]);

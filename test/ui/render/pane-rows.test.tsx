@@ -106,7 +106,14 @@ describe("running terminals on screen", () => {
     s.emit({ type: "terminal_started", terminalId: "loose", command: "npm test", args: [], cwd: "/tmp/project" });
     s.emit({ type: "terminal_started", terminalId: "done", command: "ls", args: [], cwd: "/tmp/project" });
     s.emit({ type: "terminal_exited", terminalId: "done", exitCode: 0, signal: null });
-    s.update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "card" }] });
+    s.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "c1",
+      title: "make",
+      kind: "execute",
+      status: "in_progress",
+      content: [{ type: "terminal", terminalId: "card" }],
+    });
     const terms = ["card", "loose", "done"].map((id) => new DisplayTerminal(id, { cols: 80, rows: 24 }));
     const [card, loose, done] = terms;
     sizeRunningTerminals(s.state, accessTo(terms), 50, undefined);

@@ -49,7 +49,8 @@ describe("a tool call's card", () => {
   it("a finished card is not drawn again on the next frame, a running one is", () => {
     const cache = new RowCache();
     const item: TranscriptItem = s2.items.find((i) => i.kind === "tool" && i.toolCallId === echo.toolCallId)!;
-    const at = (tool: ToolCallView, frame: number) => cache.live(item, { ...s2, toolCalls: { ...s2.toolCalls, [echo.toolCallId]: tool } }, { width: 80, expanded: false, frame });
+    const at = (tool: ToolCallView, frame: number) =>
+      cache.live(item, { ...s2, toolCalls: { ...s2.toolCalls, [echo.toolCallId]: tool } }, { width: 80, expanded: false, frame });
     const running = withStatus("in_progress");
     expect(plainRows(at(running, 1))[0]).not.toBe(plainRows(at(running, 2))[0]);
     const completed = withStatus("completed");
@@ -84,7 +85,10 @@ describe("a tool call's card", () => {
   it("claude s3: an edit shows its diff, its location relative to the cwd, and a rejected decision", () => {
     const s3 = finalState(CLAUDE_S3);
     const edit = toolByTitle(s3, "Edit hello.txt");
-    const rejected: ToolCallView = { ...edit, permission: { outcome: "selected", optionKind: "reject_once", optionName: "Reject", source: "user" } };
+    const rejected: ToolCallView = {
+      ...edit,
+      permission: { outcome: "selected", optionKind: "reject_once", optionName: "Reject", source: "user" },
+    };
     const out = card(rejected, { state: s3 });
     expect(out).toContain("hello.txt:1");
     expect(out).not.toContain("${PROJECT}");

@@ -8,7 +8,11 @@ import { liveRows } from "../../../src/ui/transcript/live-rows.js";
 
 const text = (t: string) => ({ type: "text" as const, text: t });
 const rowsOf = (item: TranscriptItem) => [`${item.kind}:${"text" in item ? item.text : "toolCallId" in item ? item.toolCallId : item.id}`];
-const update = (at: number, u: Record<string, unknown>): SessionEvent => ({ type: "update", at, notification: { sessionId: "s", update: u as never } });
+const update = (at: number, u: Record<string, unknown>): SessionEvent => ({
+  type: "update",
+  at,
+  notification: { sessionId: "s", update: u as never },
+});
 
 /** A session: a prompt, a background call, the answer after it, and the turn still draining. */
 function session(extra: SessionEvent[] = []) {
@@ -30,7 +34,12 @@ describe("the transcript is printed in its true order", () => {
     const running = printer.plan(session(), 80, 1000, 10);
     expect(running.rows).toEqual(["", "turn:i1", "user:go"]);
     expect(running.live.map(rowsOf).flat()).toEqual(["tool:bg", "agent:Started it."]);
-    const done = printer.plan(session([update(5, { sessionUpdate: "tool_call_update", toolCallId: "bg", status: "completed" }), { type: "settled", at: 6 }]), 80, 1000, 10);
+    const done = printer.plan(
+      session([update(5, { sessionUpdate: "tool_call_update", toolCallId: "bg", status: "completed" }), { type: "settled", at: 6 }]),
+      80,
+      1000,
+      10,
+    );
     expect(done.rows).toEqual(["", "tool:bg", "", "agent:Started it."]);
     expect(done.live).toEqual([]);
   });
@@ -39,7 +48,16 @@ describe("the transcript is printed in its true order", () => {
     const s = foldEvents([
       { type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } },
       { type: "prompt_sent", at: 1, turnId: "t1", prompt: [text("rm")] },
-      { type: "permission_asked", at: 2, key: "agent:0", request: { sessionId: "s", toolCall: { toolCallId: "x", title: "rm -f a", kind: "execute", _meta: { terminal_info: { terminal_id: "x" } } }, options: [{ optionId: "no", name: "No", kind: "reject_once" }] } },
+      {
+        type: "permission_asked",
+        at: 2,
+        key: "agent:0",
+        request: {
+          sessionId: "s",
+          toolCall: { toolCallId: "x", title: "rm -f a", kind: "execute", _meta: { terminal_info: { terminal_id: "x" } } },
+          options: [{ optionId: "no", name: "No", kind: "reject_once" }],
+        },
+      },
       { type: "permission_answered", at: 3, key: "agent:0", outcome: { outcome: "selected", optionId: "no" }, source: "user" },
       update(4, { sessionUpdate: "agent_message_chunk", content: text("Understood.") }),
     ]);

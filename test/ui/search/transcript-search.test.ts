@@ -19,7 +19,17 @@ const SESSION = fold([
   { type: "session_started", info: { sessionId: "s", cwd: "/w", agentName: "fake", origin: "new" } },
   { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "Why is the Build red?" }] },
   update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "the build log will say" } }),
-  update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "Run the build", kind: "execute", status: "completed", rawInput: { command: "npm run build" }, content: [{ type: "content", content: { type: "text", text: "```\nerror TS2304: Cannot find name 'x'\n\u001b[31mbuild failed\u001b[0m\n```" } }] }),
+  update({
+    sessionUpdate: "tool_call",
+    toolCallId: "c1",
+    title: "Run the build",
+    kind: "execute",
+    status: "completed",
+    rawInput: { command: "npm run build" },
+    content: [
+      { type: "content", content: { type: "text", text: "```\nerror TS2304: Cannot find name 'x'\n\u001b[31mbuild failed\u001b[0m\n```" } },
+    ],
+  }),
   update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "The build fails on a missing name." } }),
   { type: "prompt_response", turnId: "t1", response: { stopReason: "end_turn" } },
   { type: "notice", level: "warning", text: "nothing about builds here" },

@@ -4,13 +4,42 @@ import { initialSessionState, type SessionState } from "../../../src/session/sta
 import { KEY_BINDINGS, keyHelpLines, shellCommandFor } from "../../../src/ui/shell/key-bindings.js";
 import { focusOf, INITIAL_SHELL, shellReducer } from "../../../src/ui/shell/shell-state.js";
 
-const key = (k: Partial<Key>): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...k }) as Key;
+const key = (k: Partial<Key>): Key =>
+  ({
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...k,
+  }) as Key;
 
 function session(patch: Partial<SessionState>): SessionState {
   return { ...initialSessionState(), phase: "idle", ...patch };
 }
 
-const permission = { key: "agent:1", toolCallId: "x", options: [], request: { sessionId: "s", toolCall: { toolCallId: "x" }, options: [] }, askedAt: 0 };
+const permission = {
+  key: "agent:1",
+  toolCallId: "x",
+  options: [],
+  request: { sessionId: "s", toolCall: { toolCallId: "x" }, options: [] },
+  askedAt: 0,
+};
 
 describe("who has the keys", () => {
   it("a focused running terminal first, then a selected queued message, a permission, a question, a login, else the input", () => {
@@ -66,7 +95,19 @@ describe("the key table", () => {
   });
 
   it("no two shell bindings take the same key in the same place", () => {
-    const samples: [string, Partial<Key>, string][] = [["", { escape: true }, "\x1b"], ["", { tab: true }, "\t"], ["", { tab: true, shift: true }, "\x1b[Z"], ["d", { ctrl: true }, "\x04"], ["t", { ctrl: true }, "\x14"], ["c", { ctrl: true }, "\x03"], ["", { upArrow: true }, "\x1b[A"], ["", { downArrow: true }, "\x1b[B"], ["r", { ctrl: true }, "\x12"], ["s", { ctrl: true }, "\x13"], ["", { return: true }, "\r"]];
+    const samples: [string, Partial<Key>, string][] = [
+      ["", { escape: true }, "\x1b"],
+      ["", { tab: true }, "\t"],
+      ["", { tab: true, shift: true }, "\x1b[Z"],
+      ["d", { ctrl: true }, "\x04"],
+      ["t", { ctrl: true }, "\x14"],
+      ["c", { ctrl: true }, "\x03"],
+      ["", { upArrow: true }, "\x1b[A"],
+      ["", { downArrow: true }, "\x1b[B"],
+      ["r", { ctrl: true }, "\x12"],
+      ["s", { ctrl: true }, "\x13"],
+      ["", { return: true }, "\r"],
+    ];
     for (const focus of ["input", "queue", "permission", "question", "auth", "terminal", "search"] as const) {
       for (const [input, k, raw] of samples) {
         const hits = KEY_BINDINGS.filter((b) => b.match && b.where.includes(focus) && b.match(input, key(k), raw));
