@@ -55,7 +55,7 @@ const dir = tempDir("replay");
 const turns = generateTurns({ updates: UPDATES, marker: MARKER });
 const tGen = performance.now();
 const written = await writeSession(turns, path.join(dir, "pristine"));
-const { id, root, demoState, cwd, logBytes, logEvents } = written;
+const { id, root, cwd, logBytes, logEvents } = written;
 log(
   `replay: wrote session ${id}: ${UPDATES} updates in ${turns.length} turns, log ${(logBytes / 1e6).toFixed(1)} MB / ${logEvents} events, demo replays ${written.replayUpdates} updates (${(performance.now() - tGen).toFixed(0)} ms)`,
 );

@@ -304,7 +304,7 @@ async function profileLaunch() {
     if (!out) return url.startsWith("node:") || !url ? "Node itself (module loader, fs, GC, …)" : path.basename(url);
     const pkgs = {};
     for (const [f, v] of Object.entries(meta.outputs[out].inputs)) {
-      const k = (f.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? [, "conch"])[1];
+      const k = (f.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? [undefined, "conch"])[1];
       pkgs[k] = (pkgs[k] ?? 0) + v.bytesInOutput;
     }
     return `${path.basename(out)} (${Object.entries(pkgs)

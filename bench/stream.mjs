@@ -104,7 +104,6 @@ const orch = new Orchestrator({
 });
 
 // A long session already on screen: turns of divider + prompt + a few lines of answer.
-let clock = Date.now();
 for (let t = 0; orch.state.items.length < PREFILL_ITEMS; t++) {
   const turnId = `pre${t}`;
   orch.dispatch({ type: "prompt_sent", turnId, prompt: [{ type: "text", text: `earlier question ${t}` }] });
@@ -120,7 +119,6 @@ for (let t = 0; orch.state.items.length < PREFILL_ITEMS; t++) {
   });
   orch.dispatch({ type: "prompt_response", turnId, response: { stopReason: "end_turn" } });
   orch.dispatch({ type: "settled" });
-  clock++;
 }
 const prefilled = orch.state.items.length;
 

@@ -34,7 +34,6 @@ const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = {
   interrupted: "⊘",
 };
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;:]*m/g;
 
 /** Program output as plain text: colours dropped, every other sequence already made a visible mark by the gate. */

@@ -8,13 +8,13 @@
 
 // ESC followed by: CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST),
 // or any other single character; and the 8-bit forms of CSI, OSC and the string introducers.
-// eslint-disable-next-line no-control-regex
+
 const SEQUENCE =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[^[\]PX^_]?|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?|[\u0090\u0098\u009e\u009f][^\u009c]*\u009c?/g;
-// eslint-disable-next-line no-control-regex
+
 const SGR = /^\u001b\[[0-9;:]*m$/;
 // C0 controls but tab and line feed, DEL, and the C1 range.
-// eslint-disable-next-line no-control-regex
+
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // Bidirectional overrides can make text read differently from what it is ("Trojan Source").
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
@@ -24,7 +24,6 @@ export const REMOVED_MARK = "␛";
 
 /** Whether a string holds anything the gate would change (the common case is a fast no). */
 function suspicious(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
   return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text);
 }
 

@@ -89,7 +89,7 @@ export function App(props: AppProps): React.ReactElement {
   // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
   const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
   const terminals = session.terminals;
-  const access = useMemo(() => terminalAccess(session), [session, terminals]);
+  const access = useMemo(() => terminalAccess({ terminals }), [terminals]);
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const [expanded, setExpanded] = useState(false);
   const running = state.phase !== "idle" && state.phase !== "failed";

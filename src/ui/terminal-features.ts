@@ -78,7 +78,6 @@ export function featureFilteredOutput(stdout: NodeJS.WriteStream, features: Term
 
 /** OSC 8: `text` as a link to a file, for a terminal that takes links; the path must be absolute and plain. */
 export function fileLink(text: string, absolutePath: string, features: TerminalFeatures, host = ""): string {
-  // eslint-disable-next-line no-control-regex
   if (!features.hyperlinks || !absolutePath.startsWith("/") || /[\u0000-\u001f\u007f-\u009f]/.test(absolutePath)) return text;
   const url = `file://${host}${encodeURI(absolutePath).replace(/[;?#]/g, encodeURIComponent)}`;
   return `\u001b]8;;${url}\u001b\\${text}\u001b]8;;\u001b\\`;

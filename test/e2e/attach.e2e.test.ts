@@ -103,7 +103,7 @@ describe("conch attach", () => {
     expect(printed.stdout).toContain("› slow");
     expect(printed.stdout).toContain("This answer is deliberately slow");
     expect(printed.stdout).toContain("which is also fine.");
-    // eslint-disable-next-line no-control-regex
+
     expect(printed.stdout).not.toMatch(/\u001b/);
   });
 

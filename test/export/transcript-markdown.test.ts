@@ -136,7 +136,7 @@ describe("the transcript as Markdown", () => {
       ]),
       META,
     );
-    // eslint-disable-next-line no-control-regex
+
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(md).toContain("pwned");
     expect(md).toContain("red");

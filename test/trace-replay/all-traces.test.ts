@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTrace, processCount, selectProcess, type EofPolicy } from "../../src/demo/trace-replay/load-trace.js";
+import { loadTrace, processCount, type EofPolicy } from "../../src/demo/trace-replay/load-trace.js";
 import { classifyMessage } from "../../src/demo/trace-replay/jsonrpc.js";
 import { substitutePlaceholders } from "../../src/demo/trace-replay/placeholders.js";
 import { playRecordedClient, settlesSoon, startReplay, TEST_VALUES, TRACES_DIR, traceFiles } from "./recorded-client.js";

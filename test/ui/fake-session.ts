@@ -203,6 +203,5 @@ export const KEY = {
 
 /** Strips ANSI styling from a frame. */
 export function plain(frame: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
   return (frame ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
 }

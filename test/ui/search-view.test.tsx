@@ -50,8 +50,8 @@ describe("the search view", () => {
     await type(stdin, "build");
     await until(() => expect(frame()).toContain("search › build   3/3"));
     // The hits, the newest selected, and its item drawn below.
-    expect(frame()).toMatch(/  you +why does the build fail\?/);
-    expect(frame()).toMatch(/  output +.*build step: FAILED at line 3/);
+    expect(frame()).toMatch(/ {2}you +why does the build fail\?/);
+    expect(frame()).toMatch(/ {2}output +.*build step: FAILED at line 3/);
     expect(frame()).toMatch(/▸ agent +The build fails at line 3\./);
   });
 

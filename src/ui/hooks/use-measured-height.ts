@@ -8,6 +8,8 @@ import { useLayoutEffect, useRef, useState, type RefObject } from "react";
 export function useMeasuredHeight(): [RefObject<DOMElement | null>, number] {
   const ref = useRef<DOMElement | null>(null);
   const [height, setHeight] = useState(0);
+  // After every render on purpose: any render may change the laid-out height.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     if (!ref.current) return;
     const h = measureElement(ref.current).height;

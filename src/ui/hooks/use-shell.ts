@@ -122,7 +122,8 @@ export function useShell(opts: ShellOptions): Shell {
   const running = runningClientTerminals(state, terminals);
   const focus = focusOf(shell, state, running);
   const search = shell.search;
-  const searchHits = useMemo(() => (search ? findHits(state, search.query) : []), [state, search?.query]);
+  const query = search?.query;
+  const searchHits = useMemo(() => (query === undefined ? [] : findHits(state, query)), [state, query]);
   const selectedHit = search?.selected ? searchHits.findIndex((h) => hitKey(h) === search.selected) : -1;
   // A hit that was not chosen, or is gone, leaves the newest one shown.
   const searchIndex = selectedHit >= 0 ? selectedHit : searchHits.length - 1;

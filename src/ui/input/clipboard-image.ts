@@ -68,7 +68,7 @@ async function x11(run: ProgramRunner): Promise<ClipboardRead | undefined> {
 /** macOS: AppleScript gives the clipboard's PNG as `«data PNGf89504E47…»`. */
 async function mac(run: ProgramRunner): Promise<ClipboardRead> {
   const got = await run("osascript", ["-e", "the clipboard as «class PNGf»"]);
-  const hex = /«data PNGf([0-9A-Fa-f]+)»/.exec(got.stdout.toString("utf8"))?.[1];
+  const hex = /\u00abdata PNGf([0-9A-Fa-f]+)\u00bb/.exec(got.stdout.toString("utf8"))?.[1];
   if (!got.ok || !hex) return { ok: false, message: "the clipboard holds no image" };
   return sized({ mimeType: "image/png", data: Buffer.from(hex, "hex"), tool: "osascript" });
 }

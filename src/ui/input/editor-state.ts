@@ -54,7 +54,7 @@ export function initialEditorState(history: string[] = []): EditorState {
 export const HISTORY_LIMIT = 200;
 
 // Control characters a paste can carry that would corrupt the layout; tabs and newlines stay.
-// eslint-disable-next-line no-control-regex
+
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 /** Normalises typed or pasted text: CR and CRLF become LF, stray control characters go. */

@@ -79,16 +79,21 @@ export function paint(text: string, style: Style): string {
   const fg = style.role ? color(style.role) : style.fg;
   const fgCode = colors && fg ? colorCode(fg, false) : undefined;
   const bgCode = colors && style.bg ? colorCode(style.bg, true) : undefined;
-  if (fgCode) (open.push(fgCode), close.push("39"));
-  if (bgCode) (open.push(bgCode), close.push("49"));
+  const add = (on: string | undefined | false, off: string) => {
+    if (!on) return;
+    open.push(on);
+    close.push(off);
+  };
+  add(fgCode, "39");
+  add(bgCode, "49");
   // Attributes need no colour support, but a stream that is not a terminal gets plain text.
   if (level > 0) {
-    if (style.bold) (open.push("1"), close.push("22"));
-    if (style.dim) (open.push("2"), close.push("22"));
-    if (style.italic) (open.push("3"), close.push("23"));
-    if (style.underline) (open.push("4"), close.push("24"));
-    if (style.inverse) (open.push("7"), close.push("27"));
-    if (style.strike) (open.push("9"), close.push("29"));
+    add(style.bold && "1", "22");
+    add(style.dim && "2", "22");
+    add(style.italic && "3", "23");
+    add(style.underline && "4", "24");
+    add(style.inverse && "7", "27");
+    add(style.strike && "9", "29");
   }
   if (open.length === 0) return text;
   const start = `\u001b[${open.join(";")}m`;

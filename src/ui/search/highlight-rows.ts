@@ -2,7 +2,7 @@ import { colorLevel } from "../render/style.js";
 import { caseSensitive, occurrences } from "./transcript-search.js";
 
 // A CSI sequence (colours) or an OSC one (a link): they take no cells and are kept as they are.
-// eslint-disable-next-line no-control-regex
+
 const SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
 /** How a match looks: the current one in reverse video, the others underlined (both survive NO_COLOR). */

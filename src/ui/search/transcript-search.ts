@@ -34,7 +34,6 @@ export function hitKey(hit: Pick<SearchHit, "itemId" | "occurrence">): string {
   return `${hit.itemId}#${hit.occurrence}`;
 }
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;:]*m/g;
 const plainOutput = (text: string) => safeOutput(text).replace(SGR, "");
 

@@ -45,7 +45,6 @@ export function attentionStep(
 
 /** The bytes that ring the bell and post a desktop notification (OSC 9, understood by iTerm2, kitty, WezTerm, …). */
 export function attentionBytes(message: string): string {
-  // eslint-disable-next-line no-control-regex
   const clean = message.replace(/[\x00-\x1f\x7f]/g, " ").slice(0, 200);
   return `\x07\x1b]9;conch: ${clean}\x07`;
 }

@@ -18,7 +18,9 @@ try {
         result = o;
         break;
       }
-    } catch {}
+    } catch {
+      // Not a JSON line: the agent's own output.
+    }
   }
 }
 if (result && result.sessionId) process.stdout.write(String(result.sessionId));
