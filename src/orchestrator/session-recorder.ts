@@ -4,7 +4,7 @@ import { errorCode } from "../store/private-fs.js";
 import { findSession, upsertSession } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
 import { openSessionLog } from "../store/session-log.js";
-import type { EventSink } from "./orchestrator.js";
+import type { EventSink } from "./ports.js";
 import { TerminalOutputBudget } from "./terminal-output-budget.js";
 
 /** Where the recorder writes events; `openSessionLog` in real use, a failing disk in tests. */
