@@ -69,7 +69,7 @@ export function passedMcpServers(
 export function openedSession(
   known: Pick<SessionInfo, "cwd" | "agentName" | "agentInfo" | "agentCapabilities">,
   sessionId: string,
-  resp: Pick<SessionInfo, "modes" | "configOptions">,
+  resp: Pick<SessionInfo, "modes" | "configOptions"> & { models?: unknown },
   origin: SessionInfo["origin"],
 ): SessionInfo {
   return { ...known, sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin };
