@@ -25,12 +25,12 @@ export type { OpenMode } from "./session-opener.js";
 
 /**
  * One per session: the intents facade the UI, print mode and the cli call. It composes the parts
- * and delegates: the serial event queue (`event-queue.ts`, owns the state and is the only writer
- * of the session log), the session opener (`session-opener.ts`: start, open, login, restart) and the way out
- * (`session-close.ts`), the
- * turn driver (`turn-driver.ts`: prompts, the queue, steering, cancel, the turn machine's decisions
- * and its timer), the session switch (`/clear`, `/fork`, `/logout`), the settings, the desks for
- * the agent's permission requests and questions, and the edit history (`/undo`).
+ * and delegates: the serial event queue (`event-queue.ts`: owns the state, the only writer of the
+ * session log), the session opener (`session-opener.ts`: start, open, login, restart) and the way
+ * out (`session-close.ts`), the turn driver (`turn-driver.ts`: prompts, the queue, steering,
+ * cancel, the turn machine's decisions and its timer), the session switch (`/clear`, `/fork`,
+ * `/logout`), the settings, the desks for the agent's permission requests and questions, and the
+ * edit history (`/undo`).
  */
 export class Orchestrator {
   readonly timing: TurnTiming;

@@ -5,19 +5,20 @@ import type { AgentRequests, AgentSlot, Clock, PendingDecisions, SessionEvents }
 import { nextAction, type TurnTiming } from "./turn-machine.js";
 
 /*
- * "Settle" used to mean four different things here. Each now has a name of its own:
- * - The drain is over and the turn ends: the turn machine's `settle` decision, which `decide` below
- *   turns into the `settled` event (`endDrain`). That event keeps its name because the session log
- *   is a persisted format (session/events.ts says what it means); "settled" means only this.
- * - A request is answered: conch's own settings request to the agent (`changeSetting` in
- *   session-settings.ts), and a question from the agent answered by the person, the cancel sweep or
- *   the agent's withdrawal (`QuestionDesk.respond`).
+ * "Settle" named three different things in orchestrator/ and session/; each now has its own name:
+ * - The end of a drain: nothing the turn opened is still waited on, and the turn is over. Only this
+ *   is "settle": the turn machine's `settle` decision, which `decide` below carries out
+ *   (`endDrain`) as the `settled` event. That event keeps its name, as the session log is a
+ *   persisted format; session/events.ts says what it means.
+ * - A request answered: conch's own settings request to the agent is `changeSetting`
+ *   (session-settings.ts); a question from the agent, answered by the person, by the cancel sweep
+ *   or withdrawn by the agent, is `QuestionDesk.respond`; in session/, a poll that saw a command
+ *   exit resolves its "unknown after resume" status (`resolveFromPoll`).
  * - The quiet period: the wait, with no open work left, for an agent that gives no word of its own
- *   that its turn is over (`quietPeriod` and the `TurnTiming` knobs in turn-machine.ts). Its end is
- *   "the quiet period passed", after which the drain ends.
- * - Outside this layer: the UI's "settled items" (ui/transcript/settled-items.ts) are transcript
- *   items that can no longer change and go to the scrollback, and in session/ a poll that saw a
- *   command exit resolves its "unknown after resume" status (`resolveFromPoll`).
+ *   that its turn is over (`quietPeriod` and the `TurnTiming` knobs in turn-machine.ts). It
+ *   passes, then the drain ends.
+ * The UI's "settled items" (ui/transcript/settled-items.ts) are yet another thing: transcript items
+ * that can no longer change and go to the scrollback; a turn may still run while they print.
  */
 
 /** What the turn driver needs: the queue, the agent, its own requests, the pending decisions, a clock. */
