@@ -95,8 +95,8 @@ for (let run = 0; run < RUNS; run++) {
   log(
     `memory: run ${run + 1}/${RUNS}: ${updates} updates → ${items} items in ${ms.toFixed(0)} ms; retained ${(after - before).toFixed(1)} MiB`,
   );
-  // Keep the orchestrator alive until measured, then drop it.
-  orch.state = undefined;
+  // Keep the orchestrator alive until measured, then stop it so the next run starts clean.
+  await orch.shutdown();
 }
 const r0 = results[0];
 report(args, {

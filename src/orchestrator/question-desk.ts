@@ -22,18 +22,18 @@ export class QuestionDesk {
     }
     return new Promise((resolve) => {
       this.pending.set(key, resolve);
-      signal.addEventListener("abort", () => this.settle(key, { action: "cancel" }, "agent"));
+      signal.addEventListener("abort", () => this.respond(key, { action: "cancel" }, "agent"));
     });
   }
 
   /** The person's answer: accept with content, decline, or cancel. */
   answer(key: string, response: CreateElicitationResponse): void {
-    this.settle(key, response, "user");
+    this.respond(key, response, "user");
   }
 
   /** The turn was cancelled: every open question is cancelled too. */
   cancelAll(): void {
-    for (const key of [...this.pending.keys()]) this.settle(key, { action: "cancel" }, "cancel");
+    for (const key of [...this.pending.keys()]) this.respond(key, { action: "cancel" }, "cancel");
   }
 
   drop(): void {
@@ -41,7 +41,8 @@ export class QuestionDesk {
     this.pending.clear();
   }
 
-  private settle(key: string, response: CreateElicitationResponse, source: "user" | "cancel" | "agent"): void {
+  /** Answers the agent's question once, from whichever source comes first; later ones find it gone. */
+  private respond(key: string, response: CreateElicitationResponse, source: "user" | "cancel" | "agent"): void {
     const resolve = this.pending.get(key);
     if (!resolve) return;
     this.pending.delete(key);

@@ -1,5 +1,5 @@
 import type { AgentCapabilities, McpServer } from "@agentclientprotocol/sdk";
-import type { ModelState } from "../session/events.js";
+import type { ModelState, SessionInfo } from "../session/events.js";
 
 /** ACP's auth_required error code. */
 export function isAuthRequired(err: unknown): boolean {
@@ -40,4 +40,37 @@ export function reopenMode(
     if (kind === "load" ? caps.loadSession : canResume) return { kind, sessionId };
   }
   return { kind: "new" };
+}
+
+/** The `--add-dir` directories, when the agent takes them; else none, and a warning that says they were not passed. */
+export function passedDirectories(
+  dirs: readonly string[],
+  caps: AgentCapabilities,
+  agentName: string,
+): { dirs: string[]; warning?: string } {
+  if (!dirs.length) return { dirs: [] };
+  if (caps.sessionCapabilities?.additionalDirectories) return { dirs: [...dirs] };
+  return { dirs: [], warning: `${agentName} does not take additional directories, so these were not passed: ${dirs.join(", ")}` };
+}
+
+/** The configured MCP servers this agent can take; the others are named in a warning. */
+export function passedMcpServers(
+  servers: McpServer[],
+  caps: AgentCapabilities,
+  agentName: string,
+): { servers: McpServer[]; warning?: string } {
+  const { usable, skipped } = usableMcpServers(servers, caps);
+  if (!skipped.length) return { servers: usable };
+  const names = skipped.map((s) => `${s.name} (${"type" in s ? s.type : "stdio"})`).join(", ");
+  return { servers: usable, warning: `${agentName} does not support these MCP servers' transports, so they were not passed: ${names}` };
+}
+
+/** The session a session/new, load or resume answer opened: what conch knew before, and what the answer says. */
+export function openedSession(
+  known: Pick<SessionInfo, "cwd" | "agentName" | "agentInfo" | "agentCapabilities">,
+  sessionId: string,
+  resp: Pick<SessionInfo, "modes" | "configOptions"> & { models?: unknown },
+  origin: SessionInfo["origin"],
+): SessionInfo {
+  return { ...known, sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin };
 }

@@ -21,6 +21,7 @@ export const DEFAULT_TIMING: TurnTiming = { quietMs: 500, backgroundQuietMs: 500
 /** What the orchestrator should do next, decided from state alone. */
 export type TurnAction =
   | { type: "send_queued"; id: string; text: string; blocks?: ContentBlock[] }
+  /** The drain is over: the turn ends (the orchestrator emits `settled`). */
   | { type: "settle" }
   | { type: "stall"; kind: OpenWorkKind; id: string }
   | { type: "wait"; until?: number }

@@ -81,12 +81,12 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
   }
   d.setTool(tool);
   applyTerminalMeta(d, tmeta, id, history);
-  if (tool.pollOf) settleFromPoll(d, tool, profile.hasExitStatus(tool));
+  if (tool.pollOf) resolveFromPoll(d, tool, profile.hasExitStatus(tool));
   return tool;
 }
 
-/** A poll that saw the process exit settles its command's "unknown after resume" state. */
-function settleFromPoll(d: Draft, poll: ToolCallView, sawExit: boolean): void {
+/** A poll that saw the process exit resolves its command's "unknown after resume" state. */
+function resolveFromPoll(d: Draft, poll: ToolCallView, sawExit: boolean): void {
   const parent = d.tool(poll.pollOf!);
   if (!parent || parent.localStatus !== "unknown" || !sawExit) return;
   d.setTool({ ...parent, localStatus: undefined });

@@ -97,7 +97,13 @@ export type SessionEvent =
   | { type: "cancel_requested"; at: number }
   /** The user sent the next prompt while the previous turn was still draining. */
   | { type: "detached"; at: number }
-  /** Orchestrator's quiet-period timer fired with no open work left. */
+  /**
+   * The drain is over and the turn ends: nothing the turn opened is still waited on (what went
+   * silent was given up as stalled), and the agent's own word (or, for an agent that gives none,
+   * the quiet period) says its work is done. Emitted by the orchestrator when the turn machine
+   * decides `settle`, at once or from its timer. Only this: not a request answered, not the UI's
+   * settled (printed) items. The name is kept as the session log's format.
+   */
   | { type: "settled"; at: number }
   /** A tool call showed no sign of life for the stall timeout (logs before `work_stalled`). */
   | { type: "tool_stalled"; at: number; toolCallId: string }

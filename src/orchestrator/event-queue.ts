@@ -1,0 +1,173 @@
+import type { SessionEvent, SessionEventInput } from "../session/events.js";
+import { reduce, reduceBatch } from "../session/reduce.js";
+import { initialSessionState, type SessionState } from "../session/state.js";
+import type { Clock, EventSink, SessionEvents } from "./ports.js";
+
+/** Events after which the log is made durable: the turn boundaries, and what the user queued. */
+const SYNC_EVENTS: ReadonlySet<SessionEvent["type"]> = new Set(["prompt_response", "settled", "agent_exited", "queue_added"]);
+
+/** Called after every transition with the new state and the event that made it. */
+export type Listener = (state: SessionState, event?: SessionEvent) => void;
+
+/** What the queue writes to and tells after each transition. */
+export interface EventQueueOptions {
+  /** The durable log (the recorder); none for a session that is not recorded. */
+  sink?: EventSink;
+  now: Clock;
+  /** Sees every event, live and from the log: the terminals keep their screens current with it. */
+  observe: (ev: SessionEvent) => void;
+  /** Runs after each transition (after the listeners): the turn driver decides what comes next. */
+  decide: () => void;
+}
+
+/**
+ * The serial event queue: every input becomes an event handled in order by one transition
+ * (reduce, append to the log, publish, decide). It owns the session's state; it is the only
+ * writer of the session log.
+ */
+export class SessionEventQueue implements SessionEvents {
+  state: SessionState = initialSessionState();
+  private listeners = new Set<Listener>();
+  private queue: SessionEvent[] = [];
+  private running = false;
+  private inBurst = false;
+  private burstEnd?: NodeJS.Immediate;
+
+  constructor(private readonly opts: EventQueueOptions) {}
+
+  /** Listens to every state change. Returns the unsubscribe function. */
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /**
+   * Events are handled in arrival order, even when handlers emit more. What came in one read of the
+   * agent's output (a burst) is handled as one batch: one copy of the state, one write to the log,
+   * one decision of the turn machine.
+   */
+  dispatch(input: SessionEventInput): void {
+    this.queue.push({ ...input, at: this.opts.now() } as SessionEvent);
+    // Only the agent's updates wait for the end of a burst: conch's own events (a session opened,
+    // a prompt answered) must be in the state when the code that dispatched them goes on.
+    if (this.running || (this.inBurst && input.type === "update")) return;
+    this.drain();
+  }
+
+  /**
+   * The connection is reading the agent's output: its updates wait in the queue until the reads of
+   * this turn of the event loop are done (the pipe may deliver many 64 KiB reads in one go), then go
+   * as one batch. Any other event dispatched meanwhile takes the waiting updates along before it, so
+   * the order is the wire's.
+   */
+  onBurst(phase: "start" | "end"): void {
+    if (phase === "start") {
+      this.inBurst = true;
+      return;
+    }
+    if (this.burstEnd) return;
+    this.burstEnd = setImmediate(() => {
+      this.burstEnd = undefined;
+      this.inBurst = false;
+      this.catchUp();
+    });
+  }
+
+  /** Handles the updates a burst is holding back, now. */
+  catchUp(): void {
+    if (!this.running && this.queue.length) this.drain();
+  }
+
+  /** Folds events read back from the local log without logging or deciding: to show its transcript. */
+  foldQuietly(events: readonly SessionEvent[]): void {
+    for (const ev of events) {
+      this.state = reduce(this.state, ev);
+      this.opts.observe(ev);
+    }
+    for (const fn of this.listeners) fn(this.state);
+  }
+
+  /** Resolves with the first state (this one or a later one) for which `pred` holds. */
+  until(pred: (s: SessionState) => boolean): Promise<SessionState> {
+    return new Promise((resolve) => {
+      const check = (s: SessionState) => {
+        if (!pred(s)) return;
+        unsubscribe();
+        resolve(s);
+      };
+      const unsubscribe = this.subscribe(check);
+      check(this.state);
+    });
+  }
+
+  private drain(): void {
+    this.running = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue;
+        this.queue = [];
+        if (batch.length === 1) this.transition(batch[0]);
+        else this.transitionBatch(batch);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * A batch of events through one transient draft: the queue owns its state and only the latest is
+   * read (listeners get it after every transition), so nothing is copied per event. If the reducer
+   * refuses one, the session fails with the reason, as one by one.
+   */
+  private transitionBatch(events: SessionEvent[]): void {
+    let next: SessionState;
+    try {
+      next = reduceBatch(this.state, events, { transient: true });
+    } catch (err) {
+      this.fail(events[events.length - 1].at, `internal error handling a burst of ${events.length} events: ${(err as Error).message}`);
+      return;
+    }
+    this.state = next;
+    const { sink } = this.opts;
+    let sync = false;
+    for (const ev of events) {
+      sink?.append(ev);
+      this.opts.observe(ev);
+      sync ||= SYNC_EVENTS.has(ev.type);
+    }
+    if (sync) sink?.sync();
+    else sink?.flush?.();
+    for (const ev of events) this.publish(ev);
+    this.opts.decide();
+  }
+
+  private transition(ev: SessionEvent): void {
+    let next: SessionState;
+    try {
+      next = reduce(this.state, ev);
+    } catch (err) {
+      // The reducer refused an input: keep what is logged, show why, stop the turn.
+      this.fail(ev.at, `internal error handling ${ev.type}: ${(err as Error).message}`);
+      return;
+    }
+    this.state = next;
+    const { sink } = this.opts;
+    sink?.append(ev);
+    this.opts.observe(ev);
+    if (SYNC_EVENTS.has(ev.type)) sink?.sync();
+    else sink?.flush?.();
+    this.publish(ev);
+    this.opts.decide();
+  }
+
+  private fail(at: number, message: string): void {
+    const failure: SessionEvent = { type: "failed", at, message };
+    this.opts.sink?.append(failure);
+    this.state = reduce(this.state, failure);
+    this.publish(failure);
+  }
+
+  private publish(ev: SessionEvent): void {
+    for (const fn of this.listeners) fn(this.state, ev);
+  }
+}

@@ -1,0 +1,34 @@
+import type { McpServer } from "@agentclientprotocol/sdk";
+import type { ClientHooks } from "../acp/agent-connection.js";
+import type { ResolvedAgent } from "../agents/presets.js";
+import type { SessionEvent, SessionEventInput } from "../session/events.js";
+import type { PreImageStore } from "../store/pre-image-store.js";
+import type { AgentPort } from "./agent-link.js";
+import type { PermissionPolicy } from "./permission-policy.js";
+import type { EventSink, TerminalService } from "./ports.js";
+import type { TurnTiming } from "./turn-machine.js";
+
+/** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */
+export interface OrchestratorOptions {
+  agent: ResolvedAgent;
+  cwd: string;
+  policy: PermissionPolicy;
+  timing?: Partial<TurnTiming>;
+  traceFile?: string;
+  logFile?: string;
+  sink?: EventSink;
+  mcpServers?: McpServer[];
+  /** Directories beyond `cwd` the session may use (`--add-dir`): passed to agents that take them, and open to fs/*. */
+  additionalDirectories?: string[];
+  /** Builds the terminal service; it reports output and exits as events through `emit`. */
+  terminals?: (emit: (ev: SessionEventInput) => void, cwd: string) => TerminalService;
+  /** Starts the agent; defaults to spawning it. Tests pass a scripted fake. */
+  connect?: (hooks: ClientHooks, withTerminals: boolean) => Promise<AgentPort>;
+  /** Events to fold before anything happens: a session log read back for `--resume`. */
+  history?: SessionEvent[];
+  /** How long the agent may take to answer `initialize`. */
+  startTimeoutMs?: number;
+  /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */
+  preImages?: PreImageStore;
+  now?: () => number;
+}

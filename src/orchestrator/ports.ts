@@ -1,0 +1,54 @@
+import type { RequestControl, TerminalHost } from "../acp/agent-connection.js";
+import type { AgentCommand } from "../agents/agent-process.js";
+import type { SessionEvent, SessionEventInput } from "../session/events.js";
+import type { SessionState } from "../session/state.js";
+import type { AgentPort } from "./agent-link.js";
+
+// What the orchestrator's parts need from outside and from each other, each as small as one part
+// uses it. The agent itself is `AgentPort` (agent-link.ts).
+
+/** Where the orchestrator writes its events: the durable session log (the recorder). */
+export interface EventSink {
+  append(event: SessionEvent): void;
+  /** Write out what was appended (after each transition; a sink may gather a burst into one write). */
+  flush?(): void;
+  /** Make what was appended durable; called at turn boundaries. */
+  sync(): void;
+}
+
+/** Client-owned terminals for `terminal/create`, plus a way to free them all. */
+export interface TerminalService extends TerminalHost {
+  /** Runs a login command in a pane the user can type into; resolves with its exit. */
+  runLogin?(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }>;
+  /** Sees every event (live and from the log), to keep display terminals' screens current. */
+  observe?(ev: SessionEvent): void;
+  dispose(): void;
+}
+
+/** The clock: milliseconds since the epoch. Tests pass a fake one. */
+export type Clock = () => number;
+
+/** The serial event queue as a part sees it: the state it folded so far, and a way to add an event. */
+export interface SessionEvents {
+  readonly state: SessionState;
+  dispatch(input: SessionEventInput): void;
+}
+
+/** The agent conch talks to: undefined before it starts, while it restarts, and after it was stopped. */
+export interface AgentSlot {
+  readonly link?: AgentPort;
+}
+
+/** conch's own requests to the agent, each of which `cancel` and `shutdown` can give up. */
+export interface AgentRequests {
+  /** Runs one request so that it can be given up (`$/cancel_request`); `mark` is aborted too, so the caller can tell. */
+  run<R>(call: (ctl: RequestControl) => Promise<R>, mark?: AbortController): Promise<R>;
+  /** Gives up every request still waiting for the agent. */
+  abandonAll(): void;
+}
+
+/** Decisions the agent waits for (permissions, questions): cancelled with the turn, dropped when the agent is gone. */
+export interface PendingDecisions {
+  cancelAll(): void;
+  drop(): void;
+}

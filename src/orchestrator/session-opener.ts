@@ -1,0 +1,272 @@
+import type { McpServer, SessionNotification } from "@agentclientprotocol/sdk";
+import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSetup } from "../acp/agent-connection.js";
+import { planAuth, shellLine } from "../agents/auth-methods.js";
+import type { SessionInfo } from "../session/events.js";
+import { localHistoryOf } from "../session/local-history.js";
+import { foldEvents } from "../session/reduce.js";
+import type { AgentPort } from "./agent-link.js";
+import { startAgentLink } from "./connect-agent.js";
+import type { OrchestratorOptions } from "./orchestrator-options.js";
+import type { AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
+import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode } from "./session-response.js";
+
+/**
+ * How to open the session: a new one, an agent replay (`session/load`), `session/resume`, or
+ * `reopen`: whichever of those the agent supports, best first, falling back to the local log.
+ */
+export type OpenMode =
+  { kind: "new" } | { kind: "load"; sessionId: string } | { kind: "resume"; sessionId: string } | { kind: "reopen"; sessionId: string };
+
+/** The client hooks the other parts answer (bursts, permissions, questions, notices, writes); the opener adds the rest. */
+export type PartHooks = Omit<ClientHooks, "onUpdate" | "root" | "additionalRoots" | "terminals">;
+
+/** What the opener needs: the options, the queue, its own requests, the desks, and the turn to halt when conch is killed. */
+export interface SessionOpenerPorts {
+  opts: OrchestratorOptions;
+  events: SessionEvents;
+  requests: AgentRequests;
+  /** The permission and question desks: answered `cancelled` on quitting, dropped when the agent exits. */
+  decisions: PendingDecisions[];
+  hooks: PartHooks;
+  /** Shows the local log's transcript: for agents that cannot replay it. */
+  showLocalHistory(): void;
+  /** The turn driver: it makes no more decisions once conch is killed. */
+  turn: { halt(): void };
+}
+
+/**
+ * Starts the agent and opens the session at it: new, load, resume, or reopen (at start and after a
+ * restart), and the login the agent may want first. It holds the agent's link and the terminals;
+ * `session-close.ts` is the way out.
+ */
+export class SessionOpener implements AgentSlot {
+  link?: AgentPort;
+  /** The session's terminals (client PTYs and display-only panes), once started. */
+  terminals?: TerminalService;
+  private closing = false;
+  /** Aborts an agent start still in flight when conch quits. */
+  private readonly starting = new AbortController();
+  private openMode: OpenMode = { kind: "new" };
+  private mcp: McpServer[] = [];
+  /** The additional directories the open session was given (empty when the agent takes none). */
+  private dirs: string[] = [];
+  /** How many times the agent was started in this run (`/restart` starts it again). */
+  private starts = 0;
+  /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
+  private readonly left = new Set<string>();
+
+  constructor(private readonly ports: SessionOpenerPorts) {}
+
+  /**
+   * Starts the agent and opens the session. Rejects with a user-facing error when it cannot. When
+   * the agent wants a login first, resolves with `state.auth` set: call `authenticate`.
+   */
+  async start(mode: OpenMode = { kind: "new" }): Promise<void> {
+    const { opts, events, decisions } = this.ports;
+    const { agent, cwd } = opts;
+    this.terminals = opts.terminals?.((ev) => events.dispatch(ev), cwd);
+    const hooks: ClientHooks = {
+      ...this.ports.hooks,
+      onUpdate: (n) => this.onUpdate(n),
+      root: () => opts.cwd,
+      additionalRoots: () => this.dirs,
+      terminals: this.terminals,
+    };
+    const withTerminals = this.terminals !== undefined;
+    const link = opts.connect
+      ? await opts.connect(hooks, withTerminals)
+      : await startAgentLink(
+          {
+            agent,
+            cwd,
+            traceFile: opts.traceFile,
+            logFile: opts.logFile,
+            terminals: withTerminals,
+            mcpServers: opts.mcpServers,
+            startTimeoutMs: opts.startTimeoutMs,
+            signal: this.starting.signal,
+            attempt: ++this.starts,
+          },
+          hooks,
+        );
+    if (this.closing) {
+      await link.stop();
+      throw new Error("conch is quitting");
+    }
+    this.link = link;
+    events.dispatch({
+      type: "agent_ready",
+      info: link.init.agentInfo,
+      capabilities: link.init.agentCapabilities,
+      ...(advertisesSteering(link.init) ? { steering: true } : {}),
+    });
+    link.exited.then((exit) => {
+      if (this.link !== link) return;
+      events.dispatch({
+        type: "agent_exited",
+        code: exit.code,
+        signal: exit.signal,
+        stderrTail: exit.stderrTail,
+        expected: exit.expected || this.closing,
+        ...(exit.reason ? { reason: exit.reason } : {}),
+      });
+      for (const desk of decisions) desk.drop();
+    });
+    const caps = link.init.agentCapabilities ?? {};
+    if (mode.kind === "reopen") {
+      // A replay (load) is the agent's own transcript; after a resume, conch's log supplies it.
+      const chosen = reopenMode(caps, mode.sessionId, "replay");
+      if (chosen.kind !== "load") this.ports.showLocalHistory();
+      if (chosen.kind === "new") {
+        events.dispatch({
+          type: "notice",
+          level: "warning",
+          text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
+        });
+      }
+      mode = chosen;
+    }
+    this.openMode = mode;
+    const mcp = passedMcpServers(opts.mcpServers ?? [], caps, agent.name);
+    if (mcp.warning) events.dispatch({ type: "notice", level: "warning", text: mcp.warning });
+    this.mcp = mcp.servers;
+    const dirs = passedDirectories(opts.additionalDirectories ?? [], caps, agent.name);
+    if (dirs.warning) events.dispatch({ type: "notice", level: "warning", text: dirs.warning });
+    this.dirs = dirs.dirs;
+    await this.openSession();
+  }
+
+  /** Sends session/new, load or resume for the open mode; a login request becomes `state.auth`. */
+  async openSession(): Promise<void> {
+    const { opts, events, requests } = this.ports;
+    const link = this.link!;
+    const { agent, cwd } = opts;
+    const mode = this.openMode;
+    const setup = this.setup();
+    const caps = link.init.agentCapabilities ?? {};
+    // A raw command line or a URL is named by its program or host; the agent's own name says more.
+    const agentName = agent.via === "command" || agent.via === "remote" ? (link.init.agentInfo?.name ?? agent.name) : agent.name;
+    const base = { cwd, agentName, agentInfo: link.init.agentInfo, agentCapabilities: caps };
+    const started = (info: SessionInfo) => events.dispatch({ type: "session_started", info });
+    const gaveUp = new AbortController();
+    try {
+      if (mode.kind === "load") {
+        events.dispatch({ type: "replay_started" });
+        // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
+        const history = opts.history ?? [];
+        const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
+        for (const ev of history) this.terminals?.observe?.(ev);
+        try {
+          const resp = await requests.run((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);
+          events.dispatch({ type: "replay_ended", local });
+          started(openedSession(base, mode.sessionId, resp, "load"));
+        } catch (err) {
+          events.dispatch({
+            type: "replay_ended",
+            error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`,
+          });
+          throw err;
+        }
+      } else if (mode.kind === "resume") {
+        const resp = await requests.run((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
+        started(openedSession(base, mode.sessionId, resp, "resume"));
+      } else {
+        const resp = await requests.run((ctl) => link.conn.newSession(cwd, setup, ctl), gaveUp);
+        started(openedSession(base, resp.sessionId, resp, "new"));
+      }
+    } catch (err) {
+      const methods = link.init.authMethods ?? [];
+      if (isAuthRequired(err) && methods.length > 0) {
+        events.dispatch({ type: "auth_required", methods, message: describeRpcError(err) });
+        return;
+      }
+      const message = gaveUp.signal.aborted
+        ? `gave up opening the session with ${agent.name} (the agent was asked to stop: $/cancel_request); /restart tries again`
+        : `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
+      events.dispatch({ type: "failed", message });
+      throw new Error(message);
+    }
+  }
+
+  /**
+   * Completes a login with one of the agent's auth methods, then opens the session again: the
+   * agent's own `authenticate`, or a login command run in a terminal pane.
+   */
+  async authenticate(methodId: string): Promise<void> {
+    const { opts, events, requests } = this.ports;
+    const method = events.state.auth?.methods.find((m) => m.id === methodId);
+    const link = this.link;
+    if (!method || !link) return;
+    const plan = planAuth(method, opts.agent.command);
+    try {
+      if (plan.kind === "terminal") {
+        if (link.runsLocally === false) throw new Error(`${opts.agent.name} runs remotely: its terminal login cannot run here`);
+        if (!this.terminals?.runLogin) throw new Error(`run this to log in, then start conch again: ${shellLine(plan.command)}`);
+        const status = await this.terminals.runLogin(plan.command, opts.cwd);
+        if (status.exitCode !== 0) throw new Error(`the login command exited ${status.signal ?? `with code ${status.exitCode}`}`);
+      } else if (plan.kind === "env_var") {
+        throw new Error(`set ${plan.vars.join(", ")} in the environment and start conch again`);
+      } else {
+        await requests.run((ctl) => link.conn.authenticate(methodId, ctl));
+      }
+    } catch (err) {
+      events.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
+      return;
+    }
+    await this.openSession();
+  }
+
+  /** Starts the agent again after a failure and continues the same session when it can. */
+  async restart(): Promise<void> {
+    const old = this.link;
+    this.link = undefined;
+    await old?.stop();
+    this.terminals?.dispose();
+    this.ports.events.dispatch({ type: "restarted" });
+    const id = this.ports.events.state.info?.sessionId;
+    // The transcript is still on screen: resume (no replay) is preferred over a load that repeats it.
+    await this.start(id && old ? reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay") : { kind: "new" });
+  }
+
+  /** What every session/new, load, resume and fork carries besides the cwd. */
+  setup(): SessionSetup {
+    return { mcpServers: this.mcp, additionalDirectories: this.dirs };
+  }
+
+  /** How the next `openSession` opens: after `/clear` or `/fork` a new session, after `/logout` this one again. */
+  reopenAs(mode: OpenMode): void {
+    this.openMode = mode;
+  }
+
+  /** conch leaves a session for another: its late updates are no longer this session's. */
+  leave(sessionId: string): void {
+    this.left.add(sessionId);
+  }
+
+  /** conch stays in a session it meant to leave (the switch failed). */
+  stay(sessionId: string): void {
+    this.left.delete(sessionId);
+  }
+
+  /** conch is quitting: an agent still starting is stopped, and one that exits now was expected to. */
+  beginClosing(): void {
+    this.closing = true;
+    this.starting.abort();
+  }
+
+  /** Kills the agent and every terminal now, synchronously: for `process.on("exit")`. */
+  killNow(): void {
+    this.closing = true;
+    this.ports.turn.halt();
+    this.terminals?.dispose();
+    this.link?.killNow();
+  }
+
+  private onUpdate(n: SessionNotification): void {
+    const { events } = this.ports;
+    const sid = events.state.info?.sessionId;
+    // Updates for another session on the same connection are not ours (sessions start with no id yet).
+    if (sid && n.sessionId && n.sessionId !== sid && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
+    events.dispatch({ type: "update", notification: n, history: events.state.replaying || undefined });
+  }
+}

@@ -1,0 +1,84 @@
+import { describeRpcError, type RequestControl } from "../acp/agent-connection.js";
+import { modelOption, selectValues } from "../session/config-options.js";
+import type { SessionEventInput } from "../session/events.js";
+import type { AgentPort } from "./agent-link.js";
+import type { AgentRequests, AgentSlot, SessionEvents } from "./ports.js";
+
+/** What the settings need: the queue, the agent, and a way to send conch's own requests. */
+export interface SessionSettingsPorts {
+  events: SessionEvents;
+  agent: AgentSlot;
+  requests: AgentRequests;
+}
+
+/** The session's settings at the agent: its mode, its model, its config options. */
+export class SessionSettings {
+  constructor(private readonly ports: SessionSettingsPorts) {}
+
+  /**
+   * Switches mode: `session/set_mode`, or the config option the modes come from (opencode); the mode
+   * shows at once, and a refusal as an error notice.
+   */
+  setMode(modeId: string): Promise<void> {
+    const configId = this.ports.events.state.modeConfigId;
+    if (configId) return this.setConfigOption(configId, modeId);
+    return this.changeSetting(
+      `switch to mode ${modeId}`,
+      (sid, conn, ctl) => conn.setMode(sid, modeId, ctl),
+      (sid) => ({
+        type: "update",
+        notification: { sessionId: sid, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } },
+      }),
+    );
+  }
+
+  /** `session/set_config_option` (a select's value id, or a boolean option's true/false); the agent's answer carries the new options. */
+  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    return this.changeSetting(
+      `set ${configId}`,
+      (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl),
+      (sid, resp) =>
+        resp?.configOptions
+          ? {
+              type: "update",
+              notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } },
+            }
+          : undefined,
+    );
+  }
+
+  /**
+   * Switches model: the model config option when the agent has one that offers `modelId` (the
+   * protocol's way), else the unstable `session/set_model` (claude, gemini), which the spec dropped.
+   */
+  setModel(modelId: string): Promise<void> {
+    const { state } = this.ports.events;
+    const option = modelOption(state);
+    if (option && (!state.models || selectValues(option).some((v) => v.value === modelId))) return this.setConfigOption(option.id, modelId);
+    return this.changeSetting(
+      `switch to model ${modelId}`,
+      (sid, conn, ctl) => conn.setModel(sid, modelId, ctl),
+      () => ({ type: "notice", level: "info", text: `model: ${modelId}` }),
+    );
+  }
+
+  /** One settings request to the agent: what it changed becomes an event, a refusal an error notice. */
+  private async changeSetting<R>(
+    what: string,
+    call: (sid: string, conn: AgentPort["conn"], ctl: RequestControl) => Promise<R>,
+    changed: (sid: string, resp: R) => SessionEventInput | undefined,
+  ): Promise<void> {
+    const { events, agent, requests } = this.ports;
+    const sid = events.state.info?.sessionId;
+    const link = agent.link;
+    if (!sid || !link) return;
+    const gaveUp = new AbortController();
+    try {
+      const ev = changed(sid, await requests.run((ctl) => call(sid, link.conn, ctl), gaveUp));
+      if (ev) events.dispatch(ev);
+    } catch (err) {
+      const why = gaveUp.signal.aborted ? "gave up waiting for the agent" : describeRpcError(err);
+      events.dispatch({ type: "notice", level: gaveUp.signal.aborted ? "warning" : "error", text: `could not ${what}: ${why}` });
+    }
+  }
+}
