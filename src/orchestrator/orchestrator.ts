@@ -25,6 +25,7 @@ import { isAuthRequired, readModels, reopenMode, usableMcpServers } from "./sess
 import { QuestionDesk } from "./question-desk.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { DEFAULT_TIMING, nextAction, type TurnTiming } from "./turn-machine.js";
+import { ConchError, messageOf } from "../errors/conch-error.js";
 import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 
 /** Where the orchestrator writes its events: the durable session log. */
@@ -124,7 +125,7 @@ export class Orchestrator {
   /** conch's own requests still waiting for the agent; giving up on one sends `$/cancel_request`. */
   private readonly inFlight = new Set<AbortController>();
 
-  constructor(readonly opts: OrchestratorOptions) {
+  constructor(private readonly opts: OrchestratorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.now = opts.now ?? Date.now;
     // Turn ids go on from the log's: a resumed run that said "t1" again would fold wrongly from disk.
@@ -317,22 +318,27 @@ export class Orchestrator {
       terminals: this.terminals,
     };
     const withTerminals = this.terminals !== undefined;
-    const link = this.opts.connect
-      ? await this.opts.connect(hooks, withTerminals)
-      : await startAgentLink(
-          {
-            agent,
-            cwd,
-            traceFile: this.opts.traceFile,
-            logFile: this.opts.logFile,
-            terminals: withTerminals,
-            mcpServers: this.opts.mcpServers,
-            startTimeoutMs: this.opts.startTimeoutMs,
-            signal: this.starting.signal,
-            attempt: ++this.starts,
-          },
-          hooks,
-        );
+    let link: AgentPort;
+    try {
+      link = this.opts.connect
+        ? await this.opts.connect(hooks, withTerminals)
+        : await startAgentLink(
+            {
+              agent,
+              cwd,
+              traceFile: this.opts.traceFile,
+              logFile: this.opts.logFile,
+              terminals: withTerminals,
+              mcpServers: this.opts.mcpServers,
+              startTimeoutMs: this.opts.startTimeoutMs,
+              signal: this.starting.signal,
+              attempt: ++this.starts,
+            },
+            hooks,
+          );
+    } catch (err) {
+      throw this.startFailed(err);
+    }
     if (this.shuttingDown) {
       await link.stop();
       throw new Error("conch is quitting");
@@ -375,6 +381,22 @@ export class Orchestrator {
     this.mcp = this.mcpServersFor(caps);
     this.dirs = this.directoriesFor(caps);
     await this.openSession();
+  }
+
+  /**
+   * An agent that did not start becomes a `failed` event like any other failure (its stderr tail
+   * as detail), unless conch is quitting; the caller gets the typed error.
+   */
+  private startFailed(err: unknown): ConchError {
+    const failure = err instanceof ConchError ? err : new ConchError("agent-start", messageOf(err));
+    if (!this.shuttingDown)
+      this.dispatch({
+        type: "failed",
+        kind: failure.kind,
+        message: failure.message,
+        ...(failure.detail ? { stderrTail: failure.detail } : {}),
+      });
+    return failure;
   }
 
   /** Sends session/new, load or resume for the open mode; a login request becomes `state.auth`. */
@@ -443,8 +465,8 @@ export class Orchestrator {
       const message = gaveUp.signal.aborted
         ? `gave up opening the session with ${agent.name} (the agent was asked to stop: $/cancel_request); /restart tries again`
         : `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
-      this.dispatch({ type: "failed", message });
-      throw new Error(message);
+      this.dispatch({ type: "failed", kind: "session-open", message });
+      throw new ConchError("session-open", message);
     }
   }
 
@@ -742,9 +764,9 @@ export class Orchestrator {
 
   /**
    * Switches mode: `session/set_mode`, or the config option the modes come from (opencode); the mode
-   * shows at once, and a refusal as an error notice.
+   * shows at once, and a refusal as an error notice. Resolves with the refusal, if the agent refused.
    */
-  setMode(modeId: string): Promise<void> {
+  setMode(modeId: string): Promise<ConchError | undefined> {
     const configId = this.state.modeConfigId;
     if (configId) return this.setConfigOption(configId, modeId);
     return this.settle(
@@ -758,7 +780,7 @@ export class Orchestrator {
   }
 
   /** `session/set_config_option` (a select's value id, or a boolean option's true/false); the agent's answer carries the new options. */
-  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+  setConfigOption(configId: string, value: string | boolean): Promise<ConchError | undefined> {
     return this.settle(
       `set ${configId}`,
       (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl),
@@ -776,7 +798,7 @@ export class Orchestrator {
    * Switches model: the model config option when the agent has one that offers `modelId` (the
    * protocol's way), else the unstable `session/set_model` (claude, gemini), which the spec dropped.
    */
-  setModel(modelId: string): Promise<void> {
+  setModel(modelId: string): Promise<ConchError | undefined> {
     const option = modelOption(this.state);
     if (option && (!this.state.models || selectValues(option).some((v) => v.value === modelId)))
       return this.setConfigOption(option.id, modelId);
@@ -787,15 +809,18 @@ export class Orchestrator {
     );
   }
 
-  /** One settings request to the agent: what it changed becomes an event, a refusal an error notice. */
+  /**
+   * One settings request to the agent: what it changed becomes an event, a refusal an error notice
+   * and the typed error it resolves with (a request given up on is no refusal).
+   */
   private async settle<R>(
     what: string,
     call: (sid: string, conn: AgentPort["conn"], ctl: RequestControl) => Promise<R>,
     changed: (sid: string, resp: R) => SessionEventInput | undefined,
-  ): Promise<void> {
+  ): Promise<ConchError | undefined> {
     const sid = this.state.info?.sessionId;
     const link = this.link;
-    if (!sid || !link) return;
+    if (!sid || !link) return undefined;
     const gaveUp = new AbortController();
     try {
       const ev = changed(sid, await this.request((ctl) => call(sid, link.conn, ctl), gaveUp));
@@ -803,7 +828,9 @@ export class Orchestrator {
     } catch (err) {
       const why = gaveUp.signal.aborted ? "gave up waiting for the agent" : describeRpcError(err);
       this.dispatch({ type: "notice", level: gaveUp.signal.aborted ? "warning" : "error", text: `could not ${what}: ${why}` });
+      if (!gaveUp.signal.aborted) return new ConchError("setting-refused", `could not ${what}: ${why}`);
     }
+    return undefined;
   }
 
   // ---- sessions --------------------------------------------------------------------------------
