@@ -1,10 +1,20 @@
-import { EXIT } from "../errors/conch-error.js";
+import { ConchError, EXIT } from "../errors/conch-error.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
 import { StartupTerminal } from "../ui/startup-terminal.js";
 import { CONCH_VERSION } from "../acp/conch-version.js";
 
-/** conch's entry point: argv in, exit code out. */
+/** conch's entry point: argv in, exit code out. A failure a user can meet ends with its message and its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    if (!(err instanceof ConchError)) throw err;
+    process.stderr.write(`conch: ${err.message}\n`);
+    return err.exitCode;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   let cmd: Command;
   try {
     cmd = parseCommandLine(argv);
