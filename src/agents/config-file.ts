@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { ConchError } from "../errors/conch-error.js";
 import {
   contentHash,
   describeUntrusted,
@@ -73,8 +74,12 @@ export type ConchConfig = z.infer<typeof configSchema>;
 export type AgentConfig = z.infer<typeof agentSchema>;
 type McpConfig = z.infer<typeof mcpSchema>;
 
-/** A config file that cannot be used, with where and why. */
-export class ConfigError extends Error {}
+/** A config file that cannot be used, with where and why (a usage error: exit 2). */
+export class ConfigError extends ConchError {
+  constructor(message: string) {
+    super("config", message);
+  }
+}
 
 /** The user config file: `$XDG_CONFIG_HOME/conch/config.json` (or `~/.config/conch/config.json`). */
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,3 +1,4 @@
+import { EXIT } from "../errors/conch-error.js";
 import { loadConfig, mcpServersFor } from "../agents/config-file.js";
 import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { formatProbe, probeAgent, type ProbeReport } from "./agent-probe.js";
@@ -19,7 +20,7 @@ async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<numb
       targets.push(resolveAgent(spec, config.agents));
     } catch (err) {
       process.stderr.write(`conch: ${(err as Error).message}\n`);
-      return 1;
+      return EXIT.failed;
     }
   } else {
     for (const name of [...Object.keys(config.agents), ...PRESETS.map((p) => p.name).filter((n) => !config.agents[n])]) {
@@ -42,7 +43,7 @@ async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<numb
   }
   if (cmd.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
   else for (const line of skipped) process.stdout.write(`${line}\n`);
-  return spec && !reports[0]?.ok ? 1 : 0;
+  return spec && !reports[0]?.ok ? EXIT.failed : EXIT.ok;
 }
 
 /** `conch agents`: every preset, how it would start, and whether it is installed. */
@@ -73,11 +74,11 @@ export async function runAgentsCommand(cmd: Extract<Command, { kind: "agents" }>
   rows.unshift(...custom);
   if (cmd.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return 0;
+    return EXIT.ok;
   }
   for (const r of rows) {
     const state = r.installed ? "installed" : r.via === "npx" ? "not installed (will run via npx)" : "not installed";
     process.stdout.write(`${r.name.padEnd(9)} ${r.title}\n          ${state}: ${r.command}\n          auth: ${r.auth}\n`);
   }
-  return 0;
+  return EXIT.ok;
 }

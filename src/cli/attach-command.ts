@@ -1,6 +1,7 @@
+import { exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import type { Command } from "./parse-args.js";
-import { findStoredSession, SessionNotFoundError } from "./session-setup.js";
+import { findStoredSession } from "./session-setup.js";
 
 /**
  * `conch attach <id>`: follows a session another conch is running (or ran), read-only. In a
@@ -12,8 +13,8 @@ export async function runAttachCommand(cmd: Extract<Command, { kind: "attach" }>
   try {
     rec = await findStoredSession(cmd.id);
   } catch (err) {
-    process.stderr.write(`conch: ${(err as Error).message}\n`);
-    return err instanceof SessionNotFoundError ? 4 : 1;
+    process.stderr.write(`conch: ${messageOf(err)}\n`);
+    return exitCodeOf(err);
   }
   const { runAttach } = await import("../ui/attach/run-attach.js");
   return runAttach({

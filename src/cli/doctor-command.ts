@@ -1,3 +1,4 @@
+import { EXIT } from "../errors/conch-error.js";
 import { safeLine } from "../text/terminal-safe.js";
 import { accessSync, constants } from "node:fs";
 import { startAgentLink } from "../orchestrator/connect-agent.js";
@@ -164,5 +165,5 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
   }
   if (cmd.json) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
   else for (const c of checks) process.stdout.write(`${c.ok ? "ok  " : c.optional ? "--  " : "FAIL"} ${c.name.padEnd(16)} ${c.detail}\n`);
-  return checks.some((c) => !c.ok && !c.optional) ? 1 : 0;
+  return checks.some((c) => !c.ok && !c.optional) ? EXIT.failed : EXIT.ok;
 }

@@ -1,12 +1,20 @@
-import { EXIT } from "../print/print-result.js";
+import { ConchError, EXIT } from "../errors/conch-error.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
-import { agentLabel, InstantPrompt } from "../ui/instant-prompt.js";
-import { speaksKittyKeyboard, TerminalInput } from "../ui/input/terminal-input.js";
-import { readStdin } from "./read-stdin.js";
+import { StartupTerminal } from "../ui/startup-terminal.js";
 import { CONCH_VERSION } from "../acp/conch-version.js";
 
-/** conch's entry point: argv in, exit code out. */
+/** conch's entry point: argv in, exit code out. A failure a user can meet ends with its message and its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    if (!(err instanceof ConchError)) throw err;
+    process.stderr.write(`conch: ${err.message}\n`);
+    return err.exitCode;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   let cmd: Command;
   try {
     cmd = parseCommandLine(argv);
@@ -18,24 +26,20 @@ export async function main(argv: string[]): Promise<number> {
   switch (cmd.kind) {
     case "help":
       process.stdout.write(`conch ${CONCH_VERSION}: a terminal client for the Agent Client Protocol\n\n${USAGE}\n`);
-      return 0;
+      return EXIT.ok;
     case "version":
       process.stdout.write(`${CONCH_VERSION}\n`);
-      return 0;
-    case "print":
+      return EXIT.ok;
+    case "print": {
+      const { runPrintCommand } = await import("./print-command.js");
       return runPrintCommand(cmd);
+    }
     case "interactive": {
       // Before anything loads: the terminal goes raw (every key typed from now on is kept for the
       // editor) and a prompt shows; the agent and the UI start behind it.
-      let terminal;
-      if (process.stdin.isTTY && process.stdout.isTTY) {
-        const input = TerminalInput.open(process.stdin, process.stdout, { askKitty: speaksKittyKeyboard(process.env) });
-        const prompt = new InstantPrompt(process.stdout, agentLabel(cmd.agent), cmd.cwd);
-        input.onKeysHeld((reads) => prompt.show(reads));
-        terminal = { input, prompt };
-      }
-      const { runInteractive } = await import("../ui/run-interactive.js");
-      return runInteractive(cmd, terminal);
+      const terminal = process.stdin.isTTY && process.stdout.isTTY ? StartupTerminal.open(cmd.agent, cmd.cwd) : undefined;
+      const { runInteractiveCommand } = await import("./interactive-command.js");
+      return runInteractiveCommand(cmd, terminal);
     }
     case "sessions": {
       const { runSessionsCommand } = await import("./sessions-command.js");
@@ -58,43 +62,4 @@ export async function main(argv: string[]): Promise<number> {
       return runDoctor(cmd);
     }
   }
-}
-
-async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>): Promise<number> {
-  const [{ loadConfig }, { runPrint }] = await Promise.all([import("../agents/config-file.js"), import("../print/run-print.js")]);
-  let config;
-  try {
-    config = loadConfig(cmd.cwd, process.env, { trust: cmd.trust });
-  } catch (err) {
-    process.stderr.write(`conch: ${(err as Error).message}\n`);
-    return EXIT.usage;
-  }
-  const piped = process.stdin.isTTY ? undefined : await readStdin(process.stdin);
-  const prompt = [cmd.prompt, piped?.trim() ? piped : undefined].filter(Boolean).join("\n\n");
-  if (!prompt) {
-    process.stderr.write(`conch: -p needs a prompt (as an argument or on stdin)\n\n${USAGE}\n`);
-    return EXIT.usage;
-  }
-  const policy = cmd.permissions ?? config.permissions ?? (process.stdin.isTTY ? "ask" : "deny");
-  if (policy === "ask") {
-    process.stderr.write("conch: print mode cannot ask for permission; using --permissions deny (pass --permissions to choose)\n");
-  }
-  const code = await runPrint(
-    { ...cmd, prompt, policy: policy === "ask" ? "deny" : policy },
-    {
-      out: (t) => process.stdout.write(t),
-      rawOut: !process.stdout.isTTY,
-      err: (t) => process.stderr.write(t),
-      onInterrupt: (handler) => {
-        // Every signal that would end conch ends the run instead: the agent is stopped, never orphaned.
-        const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-        for (const signal of signals) process.on(signal, handler);
-        return () => {
-          for (const signal of signals) process.off(signal, handler);
-        };
-      },
-    },
-  );
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-  return code;
 }

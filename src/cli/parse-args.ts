@@ -1,8 +1,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { ConchError } from "../errors/conch-error.js";
 import { PERMISSION_POLICIES, type PermissionPolicy } from "../orchestrator/permission-policy.js";
-
-export type OutputFormat = "text" | "json" | "stream-json";
+import { OUTPUT_FORMATS, type OutputFormat } from "../print/output-format.js";
 
 /** Options shared by the interactive UI and print mode. */
 export interface SessionOptions {
@@ -35,8 +35,12 @@ export type Command =
   | { kind: "attach"; id: string }
   | { kind: "doctor"; agent?: string; json: boolean };
 
-/** A usage error: printed as one line plus the usage, exit code 2. */
-export class UsageError extends Error {}
+/** A usage error: printed as one line (plus the usage, for a bad command line), exit code 2. */
+export class UsageError extends ConchError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
 
 export const USAGE = `Usage:
   conch [options] [prompt]            interactive session (the TUI)
@@ -166,7 +170,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (pos[0] === "doctor" && !v.print) return { kind: "doctor", agent: v.agent, json: !!v.json };
 
   const format = v["output-format"] ?? "text";
-  if (!["text", "json", "stream-json"].includes(format))
+  if (!OUTPUT_FORMATS.includes(format as OutputFormat))
     throw new UsageError(`--output-format must be text, json or stream-json, got "${format}"`);
   if (v.permissions && !PERMISSION_POLICIES.includes(v.permissions as PermissionPolicy)) {
     throw new UsageError(`--permissions must be one of ${PERMISSION_POLICIES.join(", ")}, got "${v.permissions}"`);

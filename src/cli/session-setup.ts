@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, mcpServersFor, UntrustedProjectError, type ConchConfig } from "../agents/config-file.js";
 import { rememberTrust, type ProjectFile, type TrustChoice } from "../agents/workspace-trust.js";
+import { ConchError } from "../errors/conch-error.js";
 import { safeLine } from "../text/terminal-safe.js";
 import { PRESETS, remoteAgentOf, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
@@ -19,11 +20,19 @@ import { agentLogPath, ensureStateDir, sessionLogPath } from "../store/state-dir
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
 
-/** A session that cannot be found: exit code 4 in print mode. */
-export class SessionNotFoundError extends Error {}
+/** A session that cannot be found: exit code 4. */
+export class SessionNotFoundError extends ConchError {
+  constructor(message: string) {
+    super("session-not-found", message);
+  }
+}
 
 /** A session another conch process has open: refused (exit 1), since two writers would lose turns. */
-export class SessionBusyError extends Error {}
+export class SessionBusyError extends ConchError {
+  constructor(message: string) {
+    super("session-busy", message);
+  }
+}
 
 /** The agent used when none is named: the config's default, else the first preset installed on PATH, else the demo. */
 export function defaultAgentName(config?: ConchConfig): string {
@@ -59,6 +68,8 @@ export interface PreparedSession {
   orchestrator: Orchestrator;
   recorder: SessionRecorder;
   agent: ResolvedAgent;
+  /** The session's working directory, resolved (a resumed session's own). */
+  cwd: string;
   mode: OpenMode;
   resumed?: SessionRecord;
   config: ConchConfig;
@@ -161,7 +172,7 @@ export async function prepareSession(
     (level, text) => orchestrator.dispatch({ type: "notice", level, text }),
   );
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
-  return { orchestrator, recorder, agent, mode, resumed, config };
+  return { orchestrator, recorder, agent, cwd, mode, resumed, config };
 }
 
 /** The additional directories, each an existing folder, once each, the cwd itself left out. */

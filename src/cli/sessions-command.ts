@@ -1,3 +1,4 @@
+import { EXIT } from "../errors/conch-error.js";
 import { safeLine } from "../text/terminal-safe.js";
 import path from "node:path";
 import { loadConfig } from "../agents/config-file.js";
@@ -34,6 +35,12 @@ export function formatSessions(records: (SessionRecord & { source?: ListedSessio
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length), ["ID", "TITLE", "AGENT", "CWD"][i].length));
   const line = (row: string[]) => row.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c)).join("  ");
   return [line(["ID", "TITLE", "AGENT", "CWD", "UPDATED"]), ...rows.map(line)].join("\n");
+}
+
+/** The saved sessions, this directory's first, as the `conch sessions` table (the UI's /sessions). */
+export async function sessionTable(cwd: string): Promise<string> {
+  const all = await listSessions();
+  return formatSessions([...all.filter((r) => r.cwd === cwd), ...all.filter((r) => r.cwd !== cwd)].slice(0, 20));
 }
 
 /** Starts an agent just long enough to call it; undefined if it cannot be started. */
@@ -106,14 +113,14 @@ export async function runSessionsCommand(cmd: Extract<Command, { kind: "sessions
     const found = await findSession(cmd.id!);
     if (!("match" in found)) {
       process.stderr.write(`conch: no session ${cmd.id}${"ambiguous" in found ? " (ambiguous prefix)" : ""}\n`);
-      return 4;
+      return EXIT.sessionNotFound;
     }
     const rec = found.match;
     try {
       await deleteSession(rec.id);
     } catch (err) {
       process.stderr.write(`conch: ${(err as Error).message}\n`);
-      return 1;
+      return EXIT.failed;
     }
     const agent = agentOf(rec);
     const atAgent = agent
@@ -124,7 +131,7 @@ export async function runSessionsCommand(cmd: Extract<Command, { kind: "sessions
         })
       : false;
     process.stdout.write(`deleted session ${rec.id}${atAgent ? ` (also at ${rec.agent})` : ""}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const cwd = cmd.cwd ? path.resolve(cmd.cwd) : process.cwd();
   // A damaged index is rebuilt from the logs either way; saving the repair may fail (a full disk).
@@ -144,5 +151,5 @@ export async function runSessionsCommand(cmd: Extract<Command, { kind: "sessions
   const shown = cmd.all || here.length === 0 ? [...here, ...records.filter((r) => r.cwd !== cwd)] : here;
   if (cmd.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   else process.stdout.write(`${formatSessions(shown)}\n`);
-  return 0;
+  return EXIT.ok;
 }

@@ -4,14 +4,12 @@ import { Redactor, secretsPassedToAgent } from "../acp/redact.js";
 import { TraceWriter } from "../acp/trace-writer.js";
 import { AgentProcess, type AgentExit } from "../agents/agent-process.js";
 import type { ResolvedAgent } from "../agents/presets.js";
+import { ConchError } from "../errors/conch-error.js";
 
-/** An error a user can meet while starting an agent, with the agent's own last words. */
-export class AgentStartError extends Error {
-  constructor(
-    message: string,
-    readonly stderrTail: string,
-  ) {
-    super(stderrTail ? `${message}\n--- last lines of the agent's stderr ---\n${stderrTail}` : message);
+/** An agent that did not start: the message says how, the agent's own last words (its stderr tail) are the detail. */
+export class AgentStartError extends ConchError {
+  constructor(message: string, stderrTail: string) {
+    super("agent-start", message, stderrTail || undefined);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ConchError } from "../errors/conch-error.js";
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import { PRE_IMAGE_MAX_FILE_BYTES } from "../store/pre-image-store.js";
 import type { SessionEventInput } from "../session/events.js";
@@ -45,7 +46,7 @@ export class Orchestrator {
   private readonly edits: EditHistory;
   private stopped?: Promise<void>;
 
-  constructor(readonly opts: OrchestratorOptions) {
+  constructor(private readonly opts: OrchestratorOptions) {
     const now = opts.now ?? Date.now;
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     const events = new SessionEventQueue({
@@ -237,17 +238,17 @@ export class Orchestrator {
   // ---- settings: session-settings.ts -----------------------------------------------------------
 
   /** Switches mode; a refusal shows as an error notice. */
-  setMode(modeId: string): Promise<void> {
+  setMode(modeId: string): Promise<ConchError | undefined> {
     return this.settings.setMode(modeId);
   }
 
   /** A select option's value id, or a boolean option's true/false. */
-  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+  setConfigOption(configId: string, value: string | boolean): Promise<ConchError | undefined> {
     return this.settings.setConfigOption(configId, value);
   }
 
   /** Switches model: the model config option where there is one, else `session/set_model`. */
-  setModel(modelId: string): Promise<void> {
+  setModel(modelId: string): Promise<ConchError | undefined> {
     return this.settings.setModel(modelId);
   }
 

@@ -5,6 +5,7 @@ import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents } from "../session/reduce.js";
 import type { AgentPort } from "./agent-link.js";
+import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./connect-agent.js";
 import type { OrchestratorOptions } from "./orchestrator-options.js";
 import type { AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
@@ -73,22 +74,27 @@ export class SessionOpener implements AgentSlot {
       terminals: this.terminals,
     };
     const withTerminals = this.terminals !== undefined;
-    const link = opts.connect
-      ? await opts.connect(hooks, withTerminals)
-      : await startAgentLink(
-          {
-            agent,
-            cwd,
-            traceFile: opts.traceFile,
-            logFile: opts.logFile,
-            terminals: withTerminals,
-            mcpServers: opts.mcpServers,
-            startTimeoutMs: opts.startTimeoutMs,
-            signal: this.starting.signal,
-            attempt: ++this.starts,
-          },
-          hooks,
-        );
+    let link: AgentPort;
+    try {
+      link = opts.connect
+        ? await opts.connect(hooks, withTerminals)
+        : await startAgentLink(
+            {
+              agent,
+              cwd,
+              traceFile: opts.traceFile,
+              logFile: opts.logFile,
+              terminals: withTerminals,
+              mcpServers: opts.mcpServers,
+              startTimeoutMs: opts.startTimeoutMs,
+              signal: this.starting.signal,
+              attempt: ++this.starts,
+            },
+            hooks,
+          );
+    } catch (err) {
+      throw this.startFailed(err);
+    }
     if (this.closing) {
       await link.stop();
       throw new Error("conch is quitting");
@@ -183,9 +189,25 @@ export class SessionOpener implements AgentSlot {
       const message = gaveUp.signal.aborted
         ? `gave up opening the session with ${agent.name} (the agent was asked to stop: $/cancel_request); /restart tries again`
         : `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
-      events.dispatch({ type: "failed", message });
-      throw new Error(message);
+      events.dispatch({ type: "failed", kind: "session-open", message });
+      throw new ConchError("session-open", message);
     }
+  }
+
+  /**
+   * An agent that did not start becomes a `failed` event like any other failure (its stderr tail
+   * as detail), unless conch is quitting; the caller gets the typed error.
+   */
+  private startFailed(err: unknown): ConchError {
+    const failure = err instanceof ConchError ? err : new ConchError("agent-start", messageOf(err));
+    if (!this.closing)
+      this.ports.events.dispatch({
+        type: "failed",
+        kind: failure.kind,
+        message: failure.message,
+        ...(failure.detail ? { stderrTail: failure.detail } : {}),
+      });
+    return failure;
   }
 
   /**

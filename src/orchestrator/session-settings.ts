@@ -1,3 +1,4 @@
+import { ConchError } from "../errors/conch-error.js";
 import { describeRpcError, type RequestControl } from "../acp/agent-connection.js";
 import { modelOption, selectValues } from "../session/config-options.js";
 import type { SessionEventInput } from "../session/events.js";
@@ -19,7 +20,7 @@ export class SessionSettings {
    * Switches mode: `session/set_mode`, or the config option the modes come from (opencode); the mode
    * shows at once, and a refusal as an error notice.
    */
-  setMode(modeId: string): Promise<void> {
+  setMode(modeId: string): Promise<ConchError | undefined> {
     const configId = this.ports.events.state.modeConfigId;
     if (configId) return this.setConfigOption(configId, modeId);
     return this.changeSetting(
@@ -33,7 +34,7 @@ export class SessionSettings {
   }
 
   /** `session/set_config_option` (a select's value id, or a boolean option's true/false); the agent's answer carries the new options. */
-  setConfigOption(configId: string, value: string | boolean): Promise<void> {
+  setConfigOption(configId: string, value: string | boolean): Promise<ConchError | undefined> {
     return this.changeSetting(
       `set ${configId}`,
       (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl),
@@ -51,7 +52,7 @@ export class SessionSettings {
    * Switches model: the model config option when the agent has one that offers `modelId` (the
    * protocol's way), else the unstable `session/set_model` (claude, gemini), which the spec dropped.
    */
-  setModel(modelId: string): Promise<void> {
+  setModel(modelId: string): Promise<ConchError | undefined> {
     const { state } = this.ports.events;
     const option = modelOption(state);
     if (option && (!state.models || selectValues(option).some((v) => v.value === modelId))) return this.setConfigOption(option.id, modelId);
@@ -62,16 +63,19 @@ export class SessionSettings {
     );
   }
 
-  /** One settings request to the agent: what it changed becomes an event, a refusal an error notice. */
+  /**
+   * One settings request to the agent: what it changed becomes an event, a refusal an error notice
+   * and the typed error it resolves with (a request given up on is no refusal).
+   */
   private async changeSetting<R>(
     what: string,
     call: (sid: string, conn: AgentPort["conn"], ctl: RequestControl) => Promise<R>,
     changed: (sid: string, resp: R) => SessionEventInput | undefined,
-  ): Promise<void> {
+  ): Promise<ConchError | undefined> {
     const { events, agent, requests } = this.ports;
     const sid = events.state.info?.sessionId;
     const link = agent.link;
-    if (!sid || !link) return;
+    if (!sid || !link) return undefined;
     const gaveUp = new AbortController();
     try {
       const ev = changed(sid, await requests.run((ctl) => call(sid, link.conn, ctl), gaveUp));
@@ -79,6 +83,8 @@ export class SessionSettings {
     } catch (err) {
       const why = gaveUp.signal.aborted ? "gave up waiting for the agent" : describeRpcError(err);
       events.dispatch({ type: "notice", level: gaveUp.signal.aborted ? "warning" : "error", text: `could not ${what}: ${why}` });
+      if (!gaveUp.signal.aborted) return new ConchError("setting-refused", `could not ${what}: ${why}`);
     }
+    return undefined;
   }
 }

@@ -1,18 +1,6 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
+import { EXIT, type ExitCode } from "../errors/conch-error.js";
 import { displayStatus, type ContextUsage, type PromptUsage, type SessionState, type ToolDisplayStatus } from "../session/state.js";
-
-/** Print mode's exit codes, as documented in the README. */
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  usage: 2,
-  timeout: 3,
-  sessionNotFound: 4,
-  permissionRefused: 5,
-  refusal: 6,
-  maxTokens: 7,
-  interrupted: 130,
-} as const;
 
 /** The result object of `--output-format json`, and the last line of `stream-json`. */
 export interface PrintResult {
@@ -73,10 +61,10 @@ export function exitedAfterAnswer(state: SessionState, fromTurn: number, exit: A
 export function exitCodeFor(
   stopReason: StopReason | null,
   opts: { error?: string | null; denied: number; timedOut: boolean; interrupted: boolean },
-): number {
+): ExitCode {
   if (opts.interrupted) return EXIT.interrupted;
   if (opts.timedOut) return EXIT.timeout;
-  if (opts.error) return EXIT.error;
+  if (opts.error) return EXIT.failed;
   if (opts.denied > 0) return EXIT.permissionRefused;
   switch (stopReason) {
     case "end_turn":
@@ -89,7 +77,7 @@ export function exitCodeFor(
     case "cancelled":
       return EXIT.interrupted;
     default:
-      return EXIT.error;
+      return EXIT.failed;
   }
 }
 

@@ -1,16 +1,16 @@
 import { authHelp, planAuth } from "../agents/auth-methods.js";
+import type { ResolvedAgent } from "../agents/presets.js";
+import { ConchError, messageOf } from "../errors/conch-error.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
-import { UsageError, type SessionOptions, type OutputFormat } from "../cli/parse-args.js";
-import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
 import type { Orchestrator } from "../orchestrator/orchestrator.js";
 import type { SessionState } from "../session/state.js";
-import { ConfigError } from "../agents/config-file.js";
-import { buildPrintResult, EXIT, exitedAfterAnswer, type AgentExitFacts, type PrintResult } from "./print-result.js";
+import type { OutputFormat } from "./output-format.js";
+import { buildPrintResult, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
 
-/** What a print run needs besides the session options. */
-export interface PrintRunOptions extends SessionOptions {
+/** What a print run does: one prompt, reported in one format. */
+export interface PrintRunOptions {
   prompt: string;
   /** Mode and model to switch to before the prompt. */
   mode?: string;
@@ -18,6 +18,21 @@ export interface PrintRunOptions extends SessionOptions {
   outputFormat: OutputFormat;
   timeoutMs?: number;
   policy: PermissionPolicy;
+}
+
+/** What the composition root (cli/) hands print mode: a session built and ready to open. */
+export interface PrintSession {
+  /** The session: its state and events, and the intents a print run uses. */
+  session: Pick<
+    Orchestrator,
+    "state" | "subscribe" | "until" | "send" | "cancel" | "removeQueued" | "setMode" | "setModel" | "shutdown" | "killNow"
+  >;
+  /** Starts the agent and opens the session; rejects with the typed error when it cannot. */
+  open(): Promise<void>;
+  /** Closes the session's log, once the session was shut down. */
+  closeLog(): Promise<void>;
+  /** The agent, to say how to log in to it when the run cannot. */
+  agent: ResolvedAgent;
 }
 
 /** Where a print run writes, and how it hears about Ctrl-C (tests pass their own). */
@@ -29,24 +44,14 @@ export interface PrintIo extends PrintSinks {
  * Runs one prompt headless and reports it: streamed text, one JSON result, or JSON lines. Waits
  * for the turn to really end (the orchestrator's draining) before it reports. Returns the exit code.
  */
-export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<number> {
+export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: PrintIo): Promise<number> {
   const startedAt = Date.now();
-  let prepared;
-  try {
-    prepared = await prepareSession(opts, opts.policy);
-  } catch (err) {
-    io.err(`conch: ${(err as Error).message}\n`);
-    return err instanceof SessionNotFoundError
-      ? EXIT.sessionNotFound
-      : err instanceof UsageError || err instanceof ConfigError
-        ? EXIT.usage
-        : EXIT.error;
-  }
-  const { orchestrator: orch, recorder, mode } = prepared;
+  const orch = run.session;
   let fromTurn = 0;
   let timedOut = false;
   let interrupted = false;
-  let startError: string | null = null;
+  /** Why the run ended before its prompt went out. */
+  let startError: ConchError | null = null;
   let agentExit: AgentExitFacts | undefined;
 
   const ours = new Map<string, boolean>();
@@ -61,8 +66,9 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   const unsubscribe = orch.subscribe((state, ev) => {
     if (ev?.type === "agent_exited") {
       agentExit = ev;
-      // An exit that ends the run normally is not news: no error notice for it.
-      if (started && exitedAfterAnswer(state, fromTurn, ev)) text.skip(state.items.at(-1)?.id);
+      // Once the prompt is out, the exit's notice is not printed as it comes: an exit that ends the
+      // run normally is no news, and any other is the run's error, reported once at the end with the stderr tail.
+      if (started && !ev.expected) text.skip(state.items.at(-1)?.id);
     }
     if (opts.outputFormat === "text") text.update(state);
     else if (opts.outputFormat === "stream-json" && ev && (ev.type !== "update" || !ev.history)) io.out(`${JSON.stringify(ev)}\n`);
@@ -78,7 +84,7 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
       now: Date.now(),
       timedOut,
       interrupted,
-      error: startError,
+      error: startError?.message ?? null,
       agentExit,
     });
     if (opts.outputFormat === "text") {
@@ -96,7 +102,7 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
       io.out(`${JSON.stringify(result, null, opts.outputFormat === "json" ? 2 : undefined)}\n`);
     }
     await orch.shutdown();
-    await recorder.close();
+    await run.closeLog();
     return result.exitCode;
   };
 
@@ -129,24 +135,25 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   cancelTimers.push(() => timeout && clearTimeout(timeout));
 
   try {
-    await Promise.race([orch.start(mode), timedOutPromise.then(() => Promise.reject(new Error("timed out while starting the agent")))]);
+    await Promise.race([
+      run.open(),
+      timedOutPromise.then(() => Promise.reject(new ConchError("timeout", "timed out while starting the agent"))),
+    ]);
   } catch (err) {
-    startError = (err as Error).message;
+    // The session's state has the failure too (a `failed` event), with the agent's stderr tail.
+    startError = err instanceof ConchError ? err : new ConchError("agent-start", messageOf(err));
     return finish();
   }
   // Interrupted while the session opened: the agent is already being stopped.
   if (interrupted) return finish();
   if (orch.state.auth) {
     // Print mode cannot walk a person through a login: say exactly what to run instead.
-    const plans = orch.state.auth.methods.map((m) => planAuth(m, prepared.agent.command));
-    startError = `${orch.state.auth.message}\n${authHelp(prepared.agent.name, plans)}`;
+    const plans = orch.state.auth.methods.map((m) => planAuth(m, run.agent.command));
+    startError = new ConchError("login-needed", `${orch.state.auth.message}\n${authHelp(run.agent.name, plans)}`);
     return finish();
   }
-  const switched = await switchModeAndModel(orch, opts);
-  if (switched) {
-    startError = switched;
-    return finish();
-  }
+  startError = await switchModeAndModel(orch, opts);
+  if (startError) return finish();
   fromTurn = orch.state.turns.length;
   started = true;
   const ourTurnSent = (s: SessionState) => s.turns.slice(fromTurn).some((t) => t.origin === "user");
@@ -164,13 +171,10 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   return finish();
 }
 
-/** `--mode` / `--model`: switch before the prompt; an error message when the agent refuses. */
-async function switchModeAndModel(orch: Orchestrator, opts: PrintRunOptions): Promise<string | undefined> {
-  const before = orch.state.items.length;
-  if (opts.mode) await orch.setMode(opts.mode);
+/** `--mode` / `--model`: switch before the prompt; the first refusal, when the agent refuses. */
+async function switchModeAndModel(orch: PrintSession["session"], opts: PrintRunOptions): Promise<ConchError | null> {
+  const mode = opts.mode ? await orch.setMode(opts.mode) : undefined;
   // The model config option where there is one; the unstable session/set_model only as a fallback.
-  if (opts.model) await orch.setModel(opts.model);
-  // The orchestrator reports a refused switch as an error notice.
-  const refused = orch.state.items.slice(before).find((i) => i.kind === "notice" && i.level === "error");
-  return refused && refused.kind === "notice" ? refused.text : undefined;
+  const model = opts.model ? await orch.setModel(opts.model) : undefined;
+  return mode ?? model ?? null;
 }

@@ -14,6 +14,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 
 import type { LocalHistory } from "./local-history.js";
+import type { ErrorKind } from "../errors/conch-error.js";
 
 /**
  * The kinds of work a turn can wait on: a tool call, a terminal, a person's decision, the agent's
@@ -141,7 +142,11 @@ export type SessionEvent =
    * `closed` when the agent was asked to close it (`session/close`). The next `session_started` is the new one.
    */
   | { type: "session_left"; at: number; sessionId: string; closed: boolean }
-  | { type: "failed"; at: number; message: string }
+  /**
+   * The session cannot go on: the agent did not start (`kind: "agent-start"`, with its stderr
+   * tail), a session could not be opened, or conch refused an input. `/restart` starts again.
+   */
+  | { type: "failed"; at: number; message: string; kind?: ErrorKind; stderrTail?: string }
   /** The agent wants a login before it opens a session. */
   | { type: "auth_required"; at: number; methods: AuthMethod[]; message: string }
   /** The agent was started again after a failure (the session id may change). */

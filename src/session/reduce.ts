@@ -420,7 +420,7 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       });
       break;
     case "failed":
-      s.failure = { message: ev.message, stderrTail: s.failure?.stderrTail };
+      s.failure = { message: ev.message, stderrTail: ev.stderrTail ?? s.failure?.stderrTail, ...(ev.kind ? { kind: ev.kind } : {}) };
       s.phase = "failed";
       break;
     case "session_left":

@@ -18,6 +18,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { FileVersion, ModelState, SessionInfo } from "./events.js";
 import type { AgentRunState } from "./profiles/profile.js";
+import type { ErrorKind } from "../errors/conch-error.js";
 
 /**
  * Where a turn is. `draining` means the prompt answered but work it started is still open;
@@ -257,7 +258,8 @@ export interface SessionState {
   blockBreak?: boolean;
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
   replayTail?: boolean;
-  failure?: { message: string; stderrTail?: string };
+  /** Why the session failed; `kind` is set when the failure says more than "it failed" (the agent never started). */
+  failure?: { message: string; stderrTail?: string; kind?: ErrorKind };
   /** Set while the agent waits for a login: its auth methods. */
   auth?: { methods: AuthMethod[]; message: string };
   lastStopReason?: StopReason;

@@ -12,7 +12,6 @@ import { StatusLine } from "./components/status-line.js";
 import { StatusPanel } from "./components/status-panel.js";
 import { UndoPrompt } from "./components/undo-prompt.js";
 import { useAttention } from "./hooks/use-attention.js";
-import { useLaunchView } from "./hooks/use-launch-view.js";
 import { useMeasuredHeight } from "./hooks/use-measured-height.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "./hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "./hooks/use-render-libs.js";
@@ -24,7 +23,6 @@ import type { TerminalHandoff } from "./input/external-editor.js";
 import { FileIndex } from "./input/file-mentions.js";
 import { allSlashCommands } from "./input/slash-commands.js";
 import type { AgentCommand } from "../agents/agent-process.js";
-import type { Launch } from "./launch.js";
 import { terminalAccess, type SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
@@ -42,8 +40,6 @@ export interface AppProps {
   /** The agent preset's name, until the agent names itself. */
   agentName: string;
   cwd: string;
-  /** The agent launch, for "starting…" and start errors. */
-  launch?: Launch;
   /** Rings for the user's attention; absent with --no-notify. */
   notify?: (message: string) => void;
   /** Called when the user quits, after Ink is told to exit. */
@@ -83,7 +79,6 @@ export function App(props: AppProps): React.ReactElement {
   const { state } = useSessionState(session, props.frameMs);
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
-  const launchView = useLaunchView(props.launch);
   useAttention(state, props.notify);
 
   // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
@@ -137,8 +132,6 @@ export function App(props: AppProps): React.ReactElement {
     port: session,
     state,
     cwd,
-    launch: props.launch,
-    launchFailed: launchView.phase === "failed",
     terminals: access,
     paneRows: Math.max(3, liveMax - 3),
     quit,
@@ -155,7 +148,6 @@ export function App(props: AppProps): React.ReactElement {
   const commands = useMemo(() => allSlashCommands(state.commands), [state.commands]);
   const status = describeStatus(state, {
     agentName,
-    launch: launchView,
     runningTerminal: shell.runningTerminals.length > 0,
     terminalFocused: shell.focus === "terminal",
     timing: session.timing,
@@ -247,7 +239,11 @@ export function App(props: AppProps): React.ReactElement {
             width={width}
             maxShown={Math.max(2, Math.floor(rows / 5))}
             isActive={shell.focus === "queue"}
-            waitsFor={state.phase === "starting" || state.phase === "auth" ? "the session opens" : undefined}
+            waitsFor={
+              state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start"
+                ? "the session opens"
+                : undefined
+            }
             {...shell.queue}
           />
           {shell.undo ? (
@@ -275,7 +271,7 @@ export function App(props: AppProps): React.ReactElement {
             bracketedPaste={props.bracketedPaste === true}
             prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
             placeholder={
-              launchView.phase === "failed" || state.phase === "failed"
+              state.phase === "failed"
                 ? "/restart to try again · /quit to leave"
                 : state.phase === "starting"
                   ? "type away: messages wait until the agent is ready"

@@ -1,22 +1,15 @@
-import type { Command } from "../cli/parse-args.js";
-import { UsageError } from "../cli/parse-args.js";
-import { prepareSession, SessionNotFoundError } from "../cli/session-setup.js";
-import { formatSessions } from "../cli/sessions-command.js";
-import { listSessions } from "../store/session-index.js";
-import { InstantPrompt, agentLabel } from "./instant-prompt.js";
+import type { AgentCommand } from "../agents/agent-process.js";
+import { EXIT } from "../errors/conch-error.js";
 import { terminalHandoff } from "./input/external-editor.js";
-import { speaksKittyKeyboard, TerminalInput } from "./input/terminal-input.js";
-import { Launch } from "./launch.js";
+import type { SessionPort } from "./session-port.js";
+import type { StartupTerminal } from "./startup-terminal.js";
 import { attentionBytes } from "./status/attention.js";
-import { askProjectTrust } from "./trust-prompt.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "./terminal-features.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
 /** Past this, something conch started refuses to end: exit rather than hang the user's shell. */
 const FORCE_EXIT_MS = 8000;
-/** The exit code when the user quits (Ctrl-C, a signal) before the UI is up. */
-const INTERRUPTED = 130;
 /**
  * Ink's frame cap. The session's state reaches React at most ~30 times a second (FRAME_MS), so a
  * stream costs that many frames; the cap only decides how long a typed key waits for the frame that
@@ -27,16 +20,26 @@ const INK_MAX_FPS = 60;
 /** A wait that does not keep the process alive once nothing else does. */
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-/** The saved sessions, this directory's first, as the `conch sessions` table. */
-async function sessionTable(cwd: string): Promise<string> {
-  const all = await listSessions();
-  return formatSessions([...all.filter((r) => r.cwd === cwd), ...all.filter((r) => r.cwd !== cwd)].slice(0, 20));
-}
-
-/** The terminal as `main` set it up in its first milliseconds: keys kept, a prompt on screen. */
-export interface StartupTerminal {
-  input: TerminalInput;
-  prompt: InstantPrompt;
+/** What the composition root (cli/) hands the interactive UI: a session built and ready to open. */
+export interface InteractiveSession {
+  /** The session the UI shows and drives. */
+  port: SessionPort;
+  /** Starts the agent and opens the session; a failure is a `failed` event in the session's state, and shows there. */
+  open(): Promise<void>;
+  /** Stops the agent and everything it started, then closes the session's log. */
+  close(): Promise<void>;
+  /** Kills whatever conch started, at once and synchronously: for process exit and a second signal. */
+  killNow(): void;
+  /** The agent's name until it names itself, and how it was started (a terminal login runs it with extra arguments). */
+  agentName: string;
+  agentCommand: AgentCommand;
+  cwd: string;
+  /** A first message, sent the moment the session opens. */
+  prompt?: string;
+  /** Ring for the user's attention when a long turn ends (off with --no-notify). */
+  notify: boolean;
+  /** The saved sessions as a table, for /sessions. */
+  listSessions(): Promise<string>;
 }
 
 /** The UI's modules: the largest part of conch, loaded while the agent starts. */
@@ -52,50 +55,22 @@ async function loadUi() {
  * message sent before the session opens waits in the queue until it does. On quit it stops the
  * agent and everything it started. Returns the exit code.
  */
-export async function runInteractive(cmd: Extract<Command, { kind: "interactive" }>, terminal?: StartupTerminal): Promise<number> {
-  if (!terminal) {
-    process.stderr.write("conch: the interactive UI needs a terminal; for scripts use conch -p\n");
-    return 2;
-  }
-  let { input, prompt } = terminal;
-  const giveBackTerminal = () => {
-    prompt.erase();
-    input.close();
-  };
-  let prepared;
-  try {
-    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, async (project) => {
-      // The question takes the terminal as a plain line prompt: keys typed while conch was starting
-      // are dropped with the kept ones, so they cannot answer it. Then the terminal is taken again.
-      giveBackTerminal();
-      const choice = await askProjectTrust(project);
-      input = TerminalInput.open(process.stdin, process.stdout, { askKitty: speaksKittyKeyboard(process.env) });
-      prompt = new InstantPrompt(process.stdout, agentLabel(cmd.agent), cmd.cwd);
-      const shown = prompt;
-      input.onKeysHeld((reads) => shown.show(reads));
-      return choice;
-    });
-  } catch (err) {
-    giveBackTerminal();
-    process.stderr.write(`conch: ${(err as Error).message}\n`);
-    return err instanceof UsageError ? 2 : err instanceof SessionNotFoundError ? 4 : 1;
-  }
-  const { orchestrator, recorder, agent, mode } = prepared;
-  const cwd = orchestrator.opts.cwd;
+export async function runInteractive(run: InteractiveSession, terminal: StartupTerminal): Promise<number> {
+  const { input } = terminal;
+  const { port: session, cwd } = run;
   // Whatever happens, no agent or terminal process outlives conch.
-  process.on("exit", () => orchestrator.killNow());
+  process.on("exit", () => run.killNow());
 
-  const launch = new Launch();
   // Queued at once: it goes out the moment the session opens, before anything typed meanwhile.
-  if (cmd.prompt) orchestrator.send(cmd.prompt);
-  // The agent starts now; its start overlaps the UI's loading instead of following it.
-  const started: Promise<boolean> = input.interrupted ? Promise.resolve(false) : launch.run(() => orchestrator.start(mode));
+  if (run.prompt) session.send(run.prompt);
+  // The agent starts now; its start overlaps the UI's loading instead of following it. A start that
+  // fails is a `failed` event in the session: the status line shows it, with /restart.
+  const started: Promise<unknown> = input.interrupted ? Promise.resolve() : run.open().catch(() => undefined);
   const stop = async (): Promise<void> => {
     const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
     force.unref();
     await Promise.race([started, delay(START_SETTLE_MS)]);
-    await orchestrator.shutdown();
-    await recorder.close();
+    await run.close();
   };
 
   let ink: { unmount(): void } | undefined;
@@ -106,8 +81,8 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   let signalled = false;
   const onSignal = () => {
     if (signalled) {
-      orchestrator.killNow();
-      process.exit(INTERRUPTED);
+      run.killNow();
+      process.exit(EXIT.interrupted);
     }
     signalled = true;
     if (ink) ink.unmount();
@@ -121,30 +96,29 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   const ui = await Promise.race([loadUi(), interrupted]);
   if (!ui) {
     // Ctrl-C (or a signal) before the UI was up: the user wants out, not a UI.
-    giveBackTerminal();
+    terminal.giveBack();
     await stop();
     offSignals();
-    return INTERRUPTED;
+    return EXIT.interrupted;
   }
-  const notify = cmd.notify
+  const notify = run.notify
     ? (message: string) => {
         // Straight to the terminal, between Ink's frames: neither sequence moves the cursor.
         process.stdout.write(attentionBytes(message));
       }
     : undefined;
 
-  prompt.erase();
+  terminal.prompt.erase();
   const features = detectTerminalFeatures();
   const instance = ui.render(
     ui.createElement(ui.App, {
-      session: orchestrator,
-      agentName: agent.name,
-      agentCommand: agent.command,
+      session,
+      agentName: run.agentName,
+      agentCommand: run.agentCommand,
       cwd,
-      launch,
       notify,
       bracketedPaste: true,
-      listSessions: () => sessionTable(cwd),
+      listSessions: run.listSessions,
       features,
       handoff: terminalHandoff(input, process.stdout),
     }),
@@ -166,5 +140,5 @@ export async function runInteractive(cmd: Extract<Command, { kind: "interactive"
   input.close();
   await stop();
   offSignals();
-  return 0;
+  return EXIT.ok;
 }

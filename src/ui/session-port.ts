@@ -1,4 +1,5 @@
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
+import type { ConchError } from "../errors/conch-error.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/turn-undo.js";
 import type { SessionState } from "../session/state.js";
@@ -25,10 +26,11 @@ export interface SessionPort {
   authenticate(methodId: string): Promise<void>;
   editQueued(id: string, text: string): void;
   removeQueued(id: string): void;
-  setMode(modeId: string): Promise<void>;
-  setModel(modelId: string): Promise<void>;
+  /** Resolves with the agent's refusal, if it refused (it is shown as an error notice either way). */
+  setMode(modeId: string): Promise<ConchError | void>;
+  setModel(modelId: string): Promise<ConchError | void>;
   /** A select option's value id, or a boolean option's true/false. */
-  setConfigOption(configId: string, value: string | boolean): Promise<void>;
+  setConfigOption(configId: string, value: string | boolean): Promise<ConchError | void>;
   /** `/clear`: closes this session at the agent and opens a new one in the same directory. */
   newConversation(): Promise<void>;
   /** `/fork`: a new session that starts from this one's history, where the agent can fork. */

@@ -7,6 +7,7 @@ import { Screen, terminalEnv } from "./screen.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin/conch.js");
+const DEMO = path.join(ROOT, "dist/demo/main.js");
 
 /** The prompts that went to the agent, in order, read from conch's --trace file (while conch writes it: only whole lines). */
 function promptsSent(trace: string): string[] {
@@ -48,13 +49,13 @@ function processesIn(dir: string): number[] {
   return found;
 }
 
-function launch(): { screen: Screen; trace: string; project: string } {
+function launch(agent = "demo"): { screen: Screen; trace: string; project: string } {
   const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-startup-"));
   const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
   const trace = path.join(state, "trace.jsonl");
   screen = new Screen({
     command: process.execPath,
-    args: [BIN, "--agent", "demo", "--trace", trace],
+    args: [BIN, "--agent", agent, "--trace", trace],
     cwd: project,
     env: terminalEnv(state),
     cols: 100,
@@ -105,5 +106,24 @@ describe("typing while conch starts", () => {
     if (!quitAtOnce) screen.proc.write("\x03");
     expect(await screen.exited).toBe(quitAtOnce ? 130 : 0);
     await until("the agent to be gone", () => (processesIn(project).length === 0 ? true : undefined), 5000);
+  });
+});
+
+describe("an agent that does not start", () => {
+  it("shows why with its stderr, keeps what was typed, and /restart starts it again", async () => {
+    // Dies before initialize the first time (no key yet), starts the demo agent the second.
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), "conch-e2e-key-")), "key");
+    const agent = `sh -c "if [ -e ${marker} ]; then exec ${process.execPath} ${DEMO}; fi; touch ${marker}; echo 'error: no API key' >&2; exit 1"`;
+    const { screen, trace } = launch(agent);
+    await screen.waitForText("✗ agent sh exited with code 1 before it answered initialize", 15_000, "visible");
+    await screen.waitForText("error: no API key", 5_000, "visible");
+    await screen.waitForText("/restart to try again", 5_000, "visible");
+    await screen.submit("help");
+    await screen.waitForText("queued: sent when the session opens", 5_000, "visible");
+    await screen.submit("/restart");
+    await screen.waitForText("message the agent", 15_000, "visible");
+    expect(screen.visible()).not.toContain("before it answered initialize");
+    await until("the queued message", () => (promptsSent(trace).length ? promptsSent(trace) : undefined));
+    expect(promptsSent(trace)).toEqual(["help"]);
   });
 });

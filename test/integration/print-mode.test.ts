@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -161,6 +161,17 @@ describe("conch's command line", () => {
     const r = await runConch(["-p", "hi", "--agent", "demo", "--cwd", "/no/such/dir"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("not a directory");
+  });
+
+  it("an invalid config is a usage error for every command, said in one line: exit 2", async () => {
+    const config = path.join(tempDir(), "config.json");
+    writeFileSync(config, "{not json");
+    for (const args of [["-p", "hi", "--agent", "demo"], ["sessions", "--agent", "demo"], ["agents"]]) {
+      const r = await runConch(args, { env: { CONCH_CONFIG: config } });
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr.startsWith(`conch: ${config}: not valid JSON: `)).toBe(true);
+      expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
   });
 });
 

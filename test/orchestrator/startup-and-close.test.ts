@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ClientHooks } from "../../src/acp/agent-connection.js";
+import { ConchError } from "../../src/errors/conch-error.js";
+import { AgentStartError } from "../../src/orchestrator/agent-link.js";
 import { Orchestrator } from "../../src/orchestrator/orchestrator.js";
-import { FakeAgent, flush } from "./fake-agent.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { FakeAgent, flush, startWithFake } from "./fake-agent.js";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -97,5 +100,75 @@ describe("quitting", () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(calls).toEqual(["close s1", "stop"]);
     expect(done).toBe(true);
+  });
+});
+
+describe("an agent that does not start", () => {
+  it("is a failed event in the session, with its stderr tail as detail, and /restart starts it again", async () => {
+    const agent = new FakeAgent();
+    const logged: SessionEvent[] = [];
+    let attempts = 0;
+    const orch = new Orchestrator({
+      agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
+      cwd: "/tmp",
+      policy: "ask",
+      timing: { quietMs: 50, stallMs: 10_000 },
+      sink: { append: (ev) => logged.push(ev), sync: () => undefined },
+      connect: async (hooks: ClientHooks) => {
+        if (++attempts === 1) throw new AgentStartError("agent fake exited with code 1 before it answered initialize", "No API key\n");
+        agent.hooks = hooks;
+        return agent;
+      },
+    });
+    orch.send("typed while it started");
+    const error = await orch.start().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ConchError);
+    expect(error).toMatchObject({ kind: "agent-start", exitCode: 1, detail: "No API key\n" });
+    // The message is for the person; the tail travels beside it, never inside.
+    expect((error as Error).message).toBe("agent fake exited with code 1 before it answered initialize");
+    expect(orch.state.phase).toBe("failed");
+    expect(orch.state.failure).toEqual({
+      kind: "agent-start",
+      message: "agent fake exited with code 1 before it answered initialize",
+      stderrTail: "No API key\n",
+    });
+    expect(logged.filter((ev) => ev.type === "failed")).toMatchObject([{ kind: "agent-start", stderrTail: "No API key\n" }]);
+    expect(orch.state.queue.map((q) => q.text)).toEqual(["typed while it started"]);
+
+    await orch.restart();
+    expect(orch.state.failure).toBeUndefined();
+    expect(agent.prompts.map((p) => p.text)).toEqual(["typed while it started"]);
+  });
+
+  it("a start given up because conch quits is no failure to show", async () => {
+    const orch = new Orchestrator({
+      agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
+      cwd: "/tmp",
+      policy: "ask",
+      connect: () =>
+        new Promise((_, reject) => setTimeout(() => reject(new AgentStartError("the start of agent fake was abandoned", "")), 10)),
+    });
+    const started = orch.start().catch((err: unknown) => err);
+    const stopped = orch.shutdown();
+    await vi.advanceTimersByTimeAsync(20);
+    expect(await started).toMatchObject({ kind: "agent-start" });
+    await stopped;
+    expect(orch.state.phase).toBe("starting");
+    expect(orch.state.failure).toBeUndefined();
+  });
+});
+
+describe("settings the agent refuses", () => {
+  it("resolve with a typed refusal (also shown as an error notice); accepted ones with nothing", async () => {
+    const { orch, agent } = await startWithFake();
+    expect(await orch.setMode("plan")).toBeUndefined();
+    (agent.conn as unknown as Record<string, unknown>).setMode = async () => {
+      throw Object.assign(new Error("Invalid params"), { code: -32602, data: "no such mode: bogus" });
+    };
+    const refused = await orch.setMode("bogus");
+    expect(refused).toBeInstanceOf(ConchError);
+    expect(refused).toMatchObject({ kind: "setting-refused", exitCode: 1 });
+    expect(refused!.message).toMatch(/^could not switch to mode bogus: /);
+    expect(orch.state.items.at(-1)).toMatchObject({ kind: "notice", level: "error", text: refused!.message });
   });
 });

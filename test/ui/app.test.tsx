@@ -6,7 +6,6 @@ import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import { App } from "../../src/ui/app.js";
-import { Launch } from "../../src/ui/launch.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";
 
 afterEach(() => cleanup());
@@ -204,17 +203,16 @@ describe("the app", () => {
 
   it("shows a start failure with the agent's stderr and a hint, not a stack trace", async () => {
     const session = new FakeSession();
-    const launch = new Launch();
-    const { frame } = renderApp(session, { launch });
+    const { frame } = renderApp(session);
     await tick();
     await until(() => expect(frame()).toContain("starting fake…"));
-    const boom = Object.assign(
-      new Error("agent fake exited with code 1 before it answered initialize\n--- last lines of the agent's stderr ---\nNo API key"),
-      {
-        stderrTail: "No API key",
-      },
-    );
-    await launch.run(() => Promise.reject(boom));
+    // What the orchestrator records when the agent dies before it answers initialize.
+    session.emit({
+      type: "failed",
+      kind: "agent-start",
+      message: "agent fake exited with code 1 before it answered initialize",
+      stderrTail: "No API key",
+    });
     await tick();
     await until(() =>
       expect(frame()).toContain("✗ agent fake exited with code 1 before it answered initialize\n  No API key\n  /restart to try again"),

@@ -40,7 +40,6 @@ function run(session: FakeSession, name: string, args = "") {
     clearScreen: () => void cleared++,
     toggleExpanded: () => true,
     restart: () => undefined,
-    launchFailed: false,
     quit: () => undefined,
   };
   runConchCommand(name, args, ctx);

@@ -11,10 +11,8 @@ describe("the status line text per phase", () => {
   it("says the agent is starting, and how a failed start can be fixed", () => {
     const s = new FakeSession();
     expect(describeStatus(s.state, ctx)).toMatchObject({ busy: true, text: "starting demo…" });
-    const failed = describeStatus(s.state, {
-      ...ctx,
-      launch: { phase: "failed", message: "could not start agent demo: ENOENT", stderrTail: "line 1\nline 2\n" },
-    });
+    s.emit({ type: "failed", kind: "agent-start", message: "could not start agent demo: ENOENT", stderrTail: "line 1\nline 2\n" });
+    const failed = describeStatus(s.state, ctx);
     expect(failed).toMatchObject({ busy: false, tone: "error", text: "could not start agent demo: ENOENT", detail: ["line 1", "line 2"] });
     expect(failed!.hints[0]).toBe("/restart to try again");
   });

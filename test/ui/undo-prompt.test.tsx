@@ -94,7 +94,6 @@ describe("/undo", () => {
       clearScreen() {},
       toggleExpanded: () => false,
       restart() {},
-      launchFailed: false,
       quit() {},
     });
     expect(shown).toContain(

@@ -1,3 +1,4 @@
+import { EXIT } from "../../errors/conch-error.js";
 import type { SessionEvent } from "../../session/events.js";
 import { FollowedSession } from "../../orchestrator/followed-session.js";
 import { LogTail } from "../../store/log-tail.js";
@@ -56,7 +57,7 @@ export async function runAttach(opts: AttachOptions): Promise<number> {
   } catch (err) {
     opts.err(`conch: cannot read the log of session ${rec.id}: ${(err as Error).message}\n`);
     session.dispose();
-    return 1;
+    return EXIT.failed;
   }
   const checkWriter = () => {
     const next = writerNow(rec.id, root, writer);
@@ -105,7 +106,7 @@ async function attachInteractive(opts: AttachOptions, { session, writer, checkWr
     clearInterval(timer);
     for (const signal of signals) process.off(signal, onSignal);
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /**

@@ -18,8 +18,6 @@ export interface CommandContext {
   clearScreen(): void;
   toggleExpanded(): boolean;
   restart(): void;
-  /** The agent could not start, so a restart makes sense even though the session never failed. */
-  launchFailed: boolean;
   quit(): void;
   /** The saved sessions as a table, when the app can read them. */
   listSessions?: () => Promise<string>;
@@ -205,7 +203,7 @@ export function runConchCommand(name: string, args: string, ctx: CommandContext)
       if (!ctx.pasteImage) return ctx.show("pasting images is not available here", "error");
       return ctx.pasteImage();
     case "restart":
-      if (state.phase !== "failed" && !ctx.launchFailed) return ctx.show("the agent is running; /restart is for after it failed");
+      if (state.phase !== "failed") return ctx.show("the agent is running; /restart is for after it failed");
       return ctx.restart();
     case "quit":
       return ctx.quit();

@@ -10,7 +10,6 @@ import { editExternally, type TerminalHandoff } from "../input/external-editor.j
 import { buildPrompt } from "../input/prompt-blocks.js";
 import { ptyBytesFor } from "../input/pty-keys.js";
 import { isConchCommand, parseSlash } from "../input/slash-commands.js";
-import type { Launch } from "../launch.js";
 import type { SessionPort, TerminalAccess } from "../session-port.js";
 import { shellCommandFor, type Focus, type KeyCommand } from "../shell/key-bindings.js";
 import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } from "../shell/shell-state.js";
@@ -29,8 +28,6 @@ export interface ShellOptions {
   port: SessionPort;
   state: SessionState;
   cwd: string;
-  launch?: Launch;
-  launchFailed: boolean;
   terminals?: TerminalAccess;
   /** Rows a focused terminal pane (or the search view) shows, for PageUp/PageDown steps. */
   paneRows: number;
@@ -146,8 +143,8 @@ export function useShell(opts: ShellOptions): Shell {
 
   const restart = () => {
     dispatch({ type: "messages-cleared" });
-    if (opts.launch) void opts.launch.run(() => port.restart());
-    else void port.restart().catch((err: Error) => show(`restart failed: ${err.message}`, "error"));
+    // A restart that fails is a `failed` event: the status line shows it.
+    void port.restart().catch(() => undefined);
   };
 
   const submit = (raw: string) => {
@@ -177,7 +174,6 @@ export function useShell(opts: ShellOptions): Shell {
           return next;
         },
         restart,
-        launchFailed: opts.launchFailed,
         quit: opts.quit,
         listSessions: opts.listSessions,
         askUndo: (plan) => dispatch({ type: "undo-asked", plan }),

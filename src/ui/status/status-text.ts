@@ -4,14 +4,6 @@ import { agentLabel } from "../../session/profiles/select-profile.js";
 import { hintFor } from "../shell/key-bindings.js";
 import type { SessionState } from "../../session/state.js";
 
-/** Where the agent launch stands, as far as the status line cares. */
-export interface LaunchView {
-  phase: "starting" | "ready" | "failed";
-  /** What failed, for a person. */
-  message?: string;
-  stderrTail?: string;
-}
-
 /** What the status line says, and how. */
 export interface StatusView {
   /** Spinner and elapsed time are shown. */
@@ -29,7 +21,6 @@ export interface StatusView {
 /** What the status line needs besides the session state. */
 export interface StatusContext {
   agentName: string;
-  launch?: LaunchView;
   /** A client terminal is running, so Ctrl-T can focus it. */
   runningTerminal?: boolean;
   /** A terminal pane has the keys: Esc leaves it rather than cancelling. */
@@ -82,15 +73,6 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
   if (ctx.runningTerminal && !ctx.terminalFocused) hints.push(hintFor("focus-terminal"));
   switch (state.phase) {
     case "starting":
-      if (ctx.launch?.phase === "failed") {
-        return {
-          busy: false,
-          tone: "error",
-          text: ctx.launch.message ?? `${ctx.agentName} did not start`,
-          detail: tailLines(ctx.launch.stderrTail),
-          hints: ["/restart to try again", `conch doctor --agent ${ctx.agentName} checks the setup`, "/quit"],
-        };
-      }
       return { busy: true, tone: "normal", text: `starting ${ctx.agentName}…`, detail: [], hints: [] };
     case "idle":
       return null;
@@ -117,6 +99,15 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
     case "replaying":
       return { busy: true, tone: "normal", text: "loading history…", detail: [], hints: [] };
     case "failed":
+      if (state.failure?.kind === "agent-start") {
+        return {
+          busy: false,
+          tone: "error",
+          text: state.failure.message || `${ctx.agentName} did not start`,
+          detail: tailLines(state.failure.stderrTail),
+          hints: ["/restart to try again", `conch doctor --agent ${ctx.agentName} checks the setup`, "/quit"],
+        };
+      }
       return {
         busy: false,
         tone: "error",

@@ -1,0 +1,44 @@
+import { exitCodeOf, EXIT, messageOf } from "../errors/conch-error.js";
+import type { StartupTerminal } from "../ui/startup-terminal.js";
+import type { Command } from "./parse-args.js";
+import { prepareSession } from "./session-setup.js";
+import { sessionTable } from "./sessions-command.js";
+
+/**
+ * `conch` in a terminal: builds the session (config through the trust question, agent,
+ * orchestrator, log) and hands it to the UI. Returns the exit code.
+ */
+export async function runInteractiveCommand(cmd: Extract<Command, { kind: "interactive" }>, terminal?: StartupTerminal): Promise<number> {
+  if (!terminal) {
+    process.stderr.write("conch: the interactive UI needs a terminal; for scripts use conch -p\n");
+    return EXIT.usage;
+  }
+  let prepared;
+  try {
+    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, (project) => terminal.askTrust(project));
+  } catch (err) {
+    terminal.giveBack();
+    process.stderr.write(`conch: ${messageOf(err)}\n`);
+    return exitCodeOf(err);
+  }
+  const { orchestrator, recorder, agent, mode, cwd } = prepared;
+  const { runInteractive } = await import("../ui/run-interactive.js");
+  return runInteractive(
+    {
+      port: orchestrator,
+      open: () => orchestrator.start(mode),
+      close: async () => {
+        await orchestrator.shutdown();
+        await recorder.close();
+      },
+      killNow: () => orchestrator.killNow(),
+      agentName: agent.name,
+      agentCommand: agent.command,
+      cwd,
+      prompt: cmd.prompt,
+      notify: cmd.notify,
+      listSessions: () => sessionTable(cwd),
+    },
+    terminal,
+  );
+}
