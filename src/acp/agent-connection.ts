@@ -76,7 +76,7 @@ export interface ClientHooks {
 }
 
 /** What conch advertises in `initialize`: only what it really serves. */
-export function clientCapabilities(opts: { terminals: boolean; terminalAuth?: boolean }): ClientCapabilities {
+function clientCapabilities(opts: { terminals: boolean; terminalAuth?: boolean }): ClientCapabilities {
   // `plan` (plan_update / plan_removed) is still unstable: typed by the unstable schema, sent as is.
   const unstable: Pick<UnstableClientCapabilities, "plan"> = { plan: {} };
   return {
@@ -121,7 +121,7 @@ function setupParams(setup: SessionSetup): { mcpServers: McpServer[]; additional
 }
 
 /** The steering extension's request: a message for the turn that runs now. */
-export const STEER_METHOD = "_session/steering";
+const STEER_METHOD = "_session/steering";
 
 /**
  * What an agent did with a steered message: `injected` into the running turn; `promptRequired`
@@ -140,7 +140,7 @@ export function advertisesSteering(init: InitializeResponse | undefined): boolea
 }
 
 /** An agent's answer to a steer, checked: anything else is an error a person can read. */
-export function readSteerResult(raw: unknown): SteerResult {
+function readSteerResult(raw: unknown): SteerResult {
   const r = raw as { outcome?: unknown; reason?: unknown } | null;
   const outcome = r && typeof r === "object" ? r.outcome : undefined;
   if (outcome !== "injected" && outcome !== "promptRequired" && outcome !== "startedNewTurn") {

@@ -57,7 +57,7 @@ export interface ReplayLogEntry {
 }
 
 /** The client's answer to one agent request, next to what the recorded client answered. */
-export interface ClientAnswer {
+interface ClientAnswer {
   /** The agent request's id (agent id space, as recorded). */
   id: JsonRpcId;
   /** The agent request's method, e.g. `session/request_permission`. */
@@ -69,7 +69,7 @@ export interface ClientAnswer {
 }
 
 /** Why and how the replay agent ended. */
-export interface ReplayExit {
+interface ReplayExit {
   /** The exit code a real process would have; null when stopped as if by a signal. */
   code: number | null;
   reason: "stdin-closed" | "stopped" | "output-error";
