@@ -59,7 +59,7 @@ export async function runPrint(opts: PrintRunOptions, io: PrintIo): Promise<numb
   };
   const text = new TextStream(io, isOurs, { raw: io.rawOut === true });
   let started = false;
-  const streamJson = new StreamJsonMapper();
+  const streamJson = new StreamJsonMapper(orch.state);
   const unsubscribe = orch.subscribe((state, ev) => {
     if (ev?.type === "agent_exited") {
       agentExit = ev;

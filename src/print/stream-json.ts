@@ -77,6 +77,12 @@ export class StreamJsonMapper {
   private plan: SessionState["plan"];
   private usage: ContextUsage | undefined;
 
+  /** `from`: the session as it stands when streaming starts (a resume's history), so its old plan and usage are not news. */
+  constructor(from?: SessionState) {
+    this.plan = from?.plan;
+    this.usage = from?.usage;
+  }
+
   /** The lines for `ev`, read against `state`, the session after it. */
   linesFor(state: SessionState, ev: SessionEvent): StreamJsonLine[] {
     const lines = this.map(state, ev);

@@ -185,4 +185,17 @@ describe("mapping session events to stream-json lines", () => {
       },
     ]);
   });
+
+  it("a resumed session's plan and context use are streamed when they change, not at the start", () => {
+    const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: u as never } });
+    const plan = (status: string) => update({ sessionUpdate: "plan", entries: [{ content: "step", status, priority: "high" }] });
+    const before = foldEvents([started, plan("pending"), update({ sessionUpdate: "usage_update", used: 5, size: 100 })]);
+    const mapper = new StreamJsonMapper(before);
+    const ev: SessionEvent = { type: "notice", at, level: "info", text: "resumed" };
+    expect(mapper.linesFor(reduce(before, ev), ev)).toEqual([{ type: "notice", v: 1, level: "info", text: "resumed" }]);
+    const next = plan("completed");
+    expect(mapper.linesFor(reduce(before, next), next)).toEqual([
+      { type: "plan", v: 1, entries: [{ content: "step", status: "completed", priority: "high" }] },
+    ]);
+  });
 });
