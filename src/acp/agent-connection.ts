@@ -1,12 +1,10 @@
 import type { Readable, Writable } from "node:stream";
-import type { ForkSessionResponse, ClientCapabilities as UnstableClientCapabilities } from "@agentclientprotocol/sdk/unstable";
+import type { ForkSessionResponse } from "@agentclientprotocol/sdk/unstable";
 import {
   client,
   methods,
   PROTOCOL_VERSION,
   RequestError,
-  type AnyMessage,
-  type ClientCapabilities,
   type ClientConnection,
   type ContentBlock,
   type CreateElicitationRequest,
@@ -33,10 +31,15 @@ import {
   type WaitForTerminalExitRequest,
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
+import { clientCapabilities } from "./client-capabilities.js";
 import { CONCH_VERSION } from "./conch-version.js";
+import { connectionTaps } from "./connection-taps.js";
 import { readTextFile, writeTextFile, type WriteObserver } from "./fs-handlers.js";
 import { agentMessageStream, tappedMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";
+import { readSteerResult, STEER_METHOD, type SteerResult } from "./steering.js";
 import { rootFor } from "./workspace-path.js";
+
+export { advertisesSteering, type SteerResult } from "./steering.js";
 
 /** The client side of `terminal/*`, served by terminals/ through the orchestrator. */
 export interface TerminalHost {
@@ -75,31 +78,10 @@ export interface ClientHooks {
   terminals?: TerminalHost;
 }
 
-/** What conch advertises in `initialize`: only what it really serves. */
-export function clientCapabilities(opts: { terminals: boolean; terminalAuth?: boolean }): ClientCapabilities {
-  // `plan` (plan_update / plan_removed) is still unstable: typed by the unstable schema, sent as is.
-  const unstable: Pick<UnstableClientCapabilities, "plan"> = { plan: {} };
-  return {
-    fs: { readTextFile: true, writeTextFile: true },
-    terminal: opts.terminals,
-    // conch runs an agent's terminal login in a pane, when it can start the agent's command itself.
-    auth: { terminal: opts.terminalAuth ?? opts.terminals },
-    session: { configOptions: { boolean: {} }, notices: {} },
-    elicitation: { form: {}, url: {} },
-    ...unstable,
-    // The display-only terminal extension of claude-agent-acp and codex-acp.
-    _meta: { terminal_output: true },
-  };
-}
-
 /** How conch's own request may be given up: aborting sends `$/cancel_request` and stops waiting. */
 export interface RequestControl {
   signal?: AbortSignal;
 }
-
-/** Lines that are not JSON-RPC shown one by one before conch only counts them. */
-const MALFORMED_SHOWN = 5;
-const isPowerOfTen = (n: number) => /^10*$/.test(String(n));
 
 function sendOptions(ctl: RequestControl | undefined): SendRequestOptions | undefined {
   return ctl?.signal ? { cancellationSignal: ctl.signal, stopWaitingOnCancel: true } : undefined;
@@ -118,35 +100,6 @@ export interface SessionSetup {
 function setupParams(setup: SessionSetup): { mcpServers: McpServer[]; additionalDirectories?: string[] } {
   const dirs = setup.additionalDirectories ?? [];
   return { mcpServers: setup.mcpServers ?? [], ...(dirs.length ? { additionalDirectories: dirs } : {}) };
-}
-
-/** The steering extension's request: a message for the turn that runs now. */
-export const STEER_METHOD = "_session/steering";
-
-/**
- * What an agent did with a steered message: `injected` into the running turn; `promptRequired`
- * (no turn ran, and conch asked to be told): send it as a prompt; `startedNewTurn`: the agent ran
- * it as a turn of its own (an agent that ignores conch's `idleBehavior`).
- */
-export interface SteerResult {
-  outcome: "injected" | "promptRequired" | "startedNewTurn";
-  reason?: string;
-}
-
-/** Whether an agent said in `initialize` that it takes `_session/steering` (top-level `_meta.steering.supported`). */
-export function advertisesSteering(init: InitializeResponse | undefined): boolean {
-  const meta = init?._meta as { steering?: { supported?: unknown } } | null | undefined;
-  return meta?.steering?.supported === true;
-}
-
-/** An agent's answer to a steer, checked: anything else is an error a person can read. */
-export function readSteerResult(raw: unknown): SteerResult {
-  const r = raw as { outcome?: unknown; reason?: unknown } | null;
-  const outcome = r && typeof r === "object" ? r.outcome : undefined;
-  if (outcome !== "injected" && outcome !== "promptRequired" && outcome !== "startedNewTurn") {
-    throw new Error(`the agent answered ${STEER_METHOD} with an unknown outcome: ${JSON.stringify(outcome ?? null).slice(0, 80)}`);
-  }
-  return typeof r?.reason === "string" ? { outcome, reason: r.reason } : { outcome };
 }
 
 /** Short description of a JSON-RPC error for a person. */
@@ -206,33 +159,7 @@ export class AgentConnection {
         // Extension notifications (`_auth/status_update`, …) are fine to ignore; say so once in the log.
         if (!method.startsWith("_")) hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
       });
-    let malformed = 0;
-    const wireTaps: WireTaps = {
-      onMessage: taps.onMessage,
-      onBurst: (phase) => hooks.onBurst?.(phase),
-      onMalformed: (line, error) => {
-        taps.onMalformed?.(line, error);
-        // A flood of them would bury the transcript: the first few are shown, then a count now and then.
-        malformed += 1;
-        if (malformed <= MALFORMED_SHOWN)
-          hooks.onNotice("warning", `the agent wrote a line that is not a JSON-RPC message (${error}): ${line.slice(0, 200)}`);
-        else if (malformed === MALFORMED_SHOWN + 1 || isPowerOfTen(malformed))
-          hooks.onNotice(
-            "warning",
-            `the agent has written ${malformed} lines that are not JSON-RPC messages; they are ignored (--trace keeps them all)`,
-          );
-      },
-      intercept: (msg: AnyMessage) => {
-        if (!("method" in msg) || msg.method !== "session/update" || "id" in msg) return false;
-        const params = (msg as { params?: unknown }).params;
-        if (!params || typeof params !== "object" || typeof (params as { update?: unknown }).update !== "object") {
-          hooks.onNotice("warning", `the agent sent a session/update without an update: ${JSON.stringify(params).slice(0, 200)}`);
-          return true;
-        }
-        hooks.onUpdate(params as SessionNotification);
-        return true;
-      },
-    };
+    const wireTaps = connectionTaps(hooks, taps);
     const stream = (this.stream =
       "stream" in transport
         ? tappedMessageStream(transport.stream, wireTaps)

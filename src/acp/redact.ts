@@ -2,7 +2,7 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import { capDepth, NESTED_TOO_DEEP } from "../store/json-depth.js";
 
 /** What a secret is replaced by. */
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 /** What replaces a value nested deeper than {@link MAX_REDACT_DEPTH}. */
 export const TOO_DEEP = NESTED_TOO_DEEP;
 /**

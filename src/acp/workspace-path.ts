@@ -2,12 +2,7 @@ import { existsSync } from "node:fs";
 import { readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
-
-/** True when `child` is `root` or inside it. */
-export function isInside(root: string, child: string): boolean {
-  const rel = path.relative(root, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
+import { isInside } from "../paths/is-inside.js";
 
 /** The deepest existing ancestor's real path, plus the rest: a file being created has no real path yet. */
 async function realPathOfMaybeMissing(p: string): Promise<string> {
@@ -28,7 +23,7 @@ async function realPathOfMaybeMissing(p: string): Promise<string> {
 }
 
 /** The refusal an agent gets for any path that leads out of the workspace. */
-export function outsideWorkspace(requested: string, root: string): RequestError {
+function outsideWorkspace(requested: string, root: string): RequestError {
   return new RequestError(-32602, `Access denied: ${requested} is outside the workspace ${root}`, { path: requested, workspace: root });
 }
 
@@ -78,7 +73,7 @@ export const PROC_FD = existsSync("/proc/self/fd") ? "/proc/self/fd" : undefined
  * Linux; elsewhere, the real path of the name it was opened by, accepted only when that names the
  * very same file (device and inode), so a swap after the open cannot pass.
  */
-export async function openedRealPath(handle: FileHandle, openedAs: string): Promise<string | undefined> {
+async function openedRealPath(handle: FileHandle, openedAs: string): Promise<string | undefined> {
   if (PROC_FD) {
     const link = await readlink(`${PROC_FD}/${handle.fd}`).catch(() => undefined);
     if (link !== undefined && path.isAbsolute(link)) return link.replace(/ \(deleted\)$/, "");

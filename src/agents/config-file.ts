@@ -46,7 +46,7 @@ const mcpSchema = z.union([
 ]);
 
 /** The schema of config.json and .conch.json; unknown keys are errors so typos are caught. */
-export const configSchema = z
+const configSchema = z
   .object({
     $schema: z.string().optional(),
     defaultAgent: z.string().optional(),
@@ -147,7 +147,7 @@ export interface ProjectAccess {
 }
 
 /** Finds `.conch.json` in the cwd or a parent, up to the repo root (a dir with .git) or /. */
-export function findProjectConfig(cwd: string): string | undefined {
+function findProjectConfig(cwd: string): string | undefined {
   let dir = path.resolve(cwd);
   for (;;) {
     const file = path.join(dir, ".conch.json");
@@ -194,7 +194,7 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, ac
 }
 
 /** A configured directory as an absolute path: `~` is the home folder, a relative path is under `base`. */
-export function expandDir(dir: string, base: string): string {
+function expandDir(dir: string, base: string): string {
   if (dir === "~" || dir.startsWith("~/")) return path.join(os.homedir(), dir.slice(1));
   return path.resolve(base, dir);
 }

@@ -77,7 +77,7 @@ export function demoAgentCommand(): AgentCommand {
 }
 
 /** Splits a command line the way a shell would for simple quoting ('…', "…", \\). */
-export function splitCommandLine(line: string): string[] {
+function splitCommandLine(line: string): string[] {
   const out: string[] = [];
   let cur = "";
   let quote: "'" | '"' | null = null;

@@ -38,8 +38,3 @@ export async function askPermission(turn: Turn, toolCall: ToolCallUpdate, option
   const cancelled = whenAborted(turn.signal).then((): PermissionDecision => ({ outcome: "cancelled" }));
   return Promise.race([answer, cancelled]);
 }
-
-/** Whether the picked option lets the tool call go ahead. */
-export function isAllowed(decision: PermissionDecision): boolean {
-  return decision.outcome === "selected" && decision.option.kind.startsWith("allow");
-}

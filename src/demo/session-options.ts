@@ -1,7 +1,7 @@
 import type { AvailableCommand, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 
 /** The demo's modes: they change how often `edit` asks before writing. */
-export const DEMO_MODES = [
+const DEMO_MODES = [
   { id: "ask", name: "Ask before edits", description: "Ask before every file change" },
   { id: "code", name: "Code", description: 'Ask once; "Always allow" is remembered for the session' },
   { id: "plan", name: "Plan only", description: "Describe changes without making them" },
@@ -9,7 +9,7 @@ export const DEMO_MODES = [
 
 export const DEFAULT_MODE = "code";
 
-export const DEMO_MODELS = [
+const DEMO_MODELS = [
   { value: "demo-fast", name: "Demo Fast", description: "Cheap and quick (it is all scripted anyway)" },
   { value: "demo-smart", name: "Demo Smart", description: "Five times the price, same script" },
 ] as const;
@@ -17,18 +17,18 @@ export const DEMO_MODELS = [
 export const DEFAULT_MODEL = "demo-fast";
 
 /** The config option id of the model picker. */
-export const MODEL_OPTION_ID = "model";
+const MODEL_OPTION_ID = "model";
 
 /** A setting of the model (category `model_config`): how much context it keeps. */
-export const CONTEXT_OPTION_ID = "context";
-export const DEMO_CONTEXTS = [
+const CONTEXT_OPTION_ID = "context";
+const DEMO_CONTEXTS = [
   { value: "32k", name: "32k tokens", description: "Enough for a scripted demo" },
   { value: "200k", name: "200k tokens", description: "Room for a very long script" },
 ] as const;
-export const DEFAULT_CONTEXT = "32k";
+const DEFAULT_CONTEXT = "32k";
 
 /** A boolean option (offered to clients that advertise `session.configOptions.boolean`). */
-export const THINKING_OPTION_ID = "thinking";
+const THINKING_OPTION_ID = "thinking";
 
 /** What the session's config options are set to. */
 export interface DemoSettings {
@@ -43,7 +43,7 @@ export function isDemoMode(modeId: string): boolean {
 }
 
 /** Whether `value` names one of the demo's models. */
-export function isDemoModel(value: string): boolean {
+function isDemoModel(value: string): boolean {
   return DEMO_MODELS.some((model) => model.value === value);
 }
 

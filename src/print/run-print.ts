@@ -7,6 +7,7 @@ import type { SessionState } from "../session/state.js";
 import type { OutputFormat } from "./output-format.js";
 import { buildPrintResult, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
+import { StreamJsonMapper } from "./stream-json.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
 
 /** What a print run does: one prompt, reported in one format. */
@@ -63,6 +64,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   };
   const text = new TextStream(io, isOurs, { raw: io.rawOut === true });
   let started = false;
+  const streamJson = new StreamJsonMapper(orch.state);
   const unsubscribe = orch.subscribe((state, ev) => {
     if (ev?.type === "agent_exited") {
       agentExit = ev;
@@ -71,7 +73,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       if (started && !ev.expected) text.skip(state.items.at(-1)?.id);
     }
     if (opts.outputFormat === "text") text.update(state);
-    else if (opts.outputFormat === "stream-json" && ev && (ev.type !== "update" || !ev.history)) io.out(`${JSON.stringify(ev)}\n`);
+    else if (opts.outputFormat === "stream-json" && ev)
+      for (const line of streamJson.linesFor(state, ev)) io.out(`${JSON.stringify(line)}\n`);
   });
 
   const cancelTimers: (() => void)[] = [];
@@ -99,7 +102,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     } else {
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
-      io.out(`${JSON.stringify(result, null, opts.outputFormat === "json" ? 2 : undefined)}\n`);
+      const out = opts.outputFormat === "json" ? JSON.stringify(result, null, 2) : JSON.stringify(streamJson.resultLine(result));
+      io.out(`${out}\n`);
     }
     await orch.shutdown();
     await run.closeLog();

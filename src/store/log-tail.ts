@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, watch, type FSWatcher } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import { assertReadable, NewerLogError, parseHeader } from "./log-format.js";
 import { looksLikeEvent } from "./session-log.js";
 
 /** How often the file is looked at besides the change notifications, which some file systems never send. */
@@ -27,6 +28,8 @@ export class LogTail<T extends object> {
   private watcher?: FSWatcher;
   private poll?: NodeJS.Timeout;
   private closed = false;
+  /** The first line was seen (the format header, or the first event of an unversioned log). */
+  private firstLineSeen = false;
   /** Lines that were not events (a corrupt line); they are skipped, as a resume skips them. */
   skipped = 0;
 
@@ -36,10 +39,18 @@ export class LogTail<T extends object> {
     private readonly isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
   ) {}
 
-  /** Reads what the log holds now (reported at once, before this returns), then follows it. Throws when it cannot be opened. */
+  /**
+   * Reads what the log holds now (reported at once, before this returns), then follows it. Throws
+   * when it cannot be opened, or (a NewerLogError) when it is in a newer format than this conch reads.
+   */
   start(): void {
     this.fd = openSync(this.path, "r");
-    this.readNew();
+    try {
+      this.read();
+    } catch (err) {
+      this.close();
+      throw err;
+    }
     try {
       this.watcher = watch(this.path, { persistent: false }, () => this.readNew());
       this.watcher.on("error", () => undefined);
@@ -51,6 +62,15 @@ export class LogTail<T extends object> {
 
   /** Reads and reports the lines appended since the last read. */
   readNew(): void {
+    try {
+      this.read();
+    } catch (err) {
+      if (!(err instanceof NewerLogError)) throw err;
+      this.gone(err.message);
+    }
+  }
+
+  private read(): void {
     if (this.closed || this.fd === undefined) return;
     let size: number;
     let deleted: boolean;
@@ -79,6 +99,12 @@ export class LogTail<T extends object> {
     this.partial = lines.pop() ?? "";
     for (const line of lines) {
       if (line.trim() === "") continue;
+      if (!this.firstLineSeen) {
+        this.firstLineSeen = true;
+        const header = parseHeader(line);
+        assertReadable(this.path, header);
+        if (header) continue;
+      }
       let value: unknown;
       try {
         value = JSON.parse(line);

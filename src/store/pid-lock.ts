@@ -34,7 +34,7 @@ interface Holder {
  * When process `pid` started, in clock ticks since boot: field 22 of /proc/<pid>/stat (after the
  * parenthesised command name, which may itself hold spaces). Undefined where there is no /proc.
  */
-export function processStartTime(pid: number): string | undefined {
+function processStartTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
@@ -159,7 +159,7 @@ function isStale(holder: Holder, staleAfterMs: number | undefined): boolean {
 }
 
 /** Whether a process with this pid exists (on this machine). */
-export function isProcessAlive(pid: number): boolean {
+function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, write
 /** Mode for every file conch stores: transcripts can hold secrets, so only the owner reads them. */
 export const PRIVATE_FILE_MODE = 0o600;
 /** Mode for every directory conch stores into. */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 
 /** Create `dir` (and missing parents) and force it to 0700 whatever the umask is. */
 export function ensurePrivateDir(dir: string): void {

@@ -29,9 +29,9 @@ export interface SessionRecord {
 export type SessionRecordUpdate = Pick<SessionRecord, "id"> & Partial<Omit<SessionRecord, "id">>;
 
 /** How long an index update waits for another conch process before giving up. */
-export const INDEX_LOCK_TIMEOUT_MS = 10_000;
+const INDEX_LOCK_TIMEOUT_MS = 10_000;
 /** An index lock older than this belongs to a hung or vanished process (updates take ms). */
-export const INDEX_LOCK_STALE_MS = 30_000;
+const INDEX_LOCK_STALE_MS = 30_000;
 
 const INDEX_VERSION = 1;
 const TEMP_FILE = /^index\.json\..+\.tmp$/;

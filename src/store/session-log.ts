@@ -2,6 +2,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { dirname } from "node:path";
 import { capDepth } from "./json-depth.js";
+import { assertReadable, headerLine, parseHeader } from "./log-format.js";
 import { errorCode, fsyncDirSync, openPrivateFileSync, writeAllSync } from "./private-fs.js";
 import { ensureStateDir, resolveStateDir, sessionLogPath } from "./state-dir.js";
 
@@ -36,8 +37,10 @@ export class SessionLogWriter<T extends object> {
   }
 
   /**
-   * Open (or create, 0600) the log at `path` for appending; its folder must exist. `io` replaces
-   * the writes and fsyncs, for tests that play a full disk.
+   * Open (or create, 0600) the log at `path` for appending; its folder must exist. A new log gets
+   * the format header first; an existing one in a newer format is refused (a NewerLogError), as
+   * appending older events to it would corrupt it. `io` replaces the writes and fsyncs, for tests
+   * that play a full disk.
    */
   static open<T extends object>(path: string, io: Partial<LogWriterIo> = {}): SessionLogWriter<T> {
     const fd = openPrivateFileSync(path, "a+");
@@ -45,6 +48,8 @@ export class SessionLogWriter<T extends object> {
     try {
       const size = fstatSync(fd).size;
       created = size === 0;
+      if (created) writeAllSync(fd, `${headerLine()}\n`);
+      else assertReadable(path, parseHeader(firstLine(fd, size)));
       // A crash may have left half a line at the end. Without a newline our first event would
       // be glued to it and both lost; with one, the reader skips just the fragment.
       if (size > 0 && !endsWithNewline(fd, size)) writeAllSync(fd, "\n");
@@ -148,6 +153,8 @@ export function openSessionLog<T extends object>(id: string, root: string = reso
 /** The events recovered from a log, and how many lines were unusable. */
 export interface SessionLogContents<T> {
   events: T[];
+  /** The log's format version (`log-format.ts`): 0 for a log with no header. */
+  version: number;
   /** Lines that were not a valid event (a torn last line included); they are left out. */
   skipped: number;
   /** The last line was cut short, as after a crash mid-write. */
@@ -161,7 +168,8 @@ export function looksLikeEvent(value: unknown): value is { type: string } {
 
 /**
  * Read every event of the log at `path`. A torn last line or a corrupt line anywhere is
- * skipped and counted, never fatal: a damaged log still resumes with what survived.
+ * skipped and counted, never fatal: a damaged log still resumes with what survived. A log in a
+ * newer format than this conch reads throws a NewerLogError, whose message is for the user.
  */
 export function readSessionLog<T extends object>(
   path: string,
@@ -170,8 +178,15 @@ export function readSessionLog<T extends object>(
   const events: T[] = [];
   let skipped = 0;
   let tornTail = false;
+  let version: number | undefined;
   forEachLogLine(path, (line, terminated) => {
     if (line.trim() === "") return;
+    if (version === undefined) {
+      const header = parseHeader(line);
+      assertReadable(path, header);
+      version = header?.conch_log ?? 0;
+      if (header) return;
+    }
     const value = parseLine(line);
     if (value !== undefined && isEvent(value)) {
       // An unterminated line that still parses was fully written but for its newline: keep it.
@@ -181,7 +196,7 @@ export function readSessionLog<T extends object>(
     skipped++;
     if (!terminated) tornTail = true;
   });
-  return { events, skipped, tornTail };
+  return { events, version: version ?? 0, skipped, tornTail };
 }
 
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -235,6 +250,18 @@ function parseLine(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Longest first line read to look for a header; a header is far shorter, an event may be longer. */
+const HEADER_PROBE_BYTES = 4096;
+
+/** The start of the file's first line (at most HEADER_PROBE_BYTES). */
+function firstLine(fd: number, size: number): string {
+  const buf = Buffer.alloc(Math.min(size, HEADER_PROBE_BYTES));
+  const n = readSync(fd, buf, 0, buf.length, 0);
+  const text = buf.subarray(0, n).toString("utf8");
+  const nl = text.indexOf("\n");
+  return nl >= 0 ? text.slice(0, nl) : text;
 }
 
 function endsWithNewline(fd: number, size: number): boolean {

@@ -30,7 +30,7 @@ export function sessionsDir(root: string = resolveStateDir()): string {
 }
 
 /** The folder for agent stderr logs. */
-export function logsDir(root: string = resolveStateDir()): string {
+function logsDir(root: string = resolveStateDir()): string {
   return join(root, "logs");
 }
 

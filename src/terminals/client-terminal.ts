@@ -31,11 +31,11 @@ function nodePty(): typeof NodePty {
 }
 
 /** Pause reading the PTY when this much output (UTF-16 units) waits for the emulator... */
-export const PAUSE_ABOVE_PENDING = 1024 * 1024;
+const PAUSE_ABOVE_PENDING = 1024 * 1024;
 /** ...and read again once it has caught up to below this. */
-export const RESUME_BELOW_PENDING = 256 * 1024;
+const RESUME_BELOW_PENDING = 256 * 1024;
 /** How long a command may take to die after SIGTERM before its group gets SIGKILL. */
-export const DEFAULT_KILL_GRACE_MS = 2000;
+const DEFAULT_KILL_GRACE_MS = 2000;
 
 /** What to run; mirrors ACP `CreateTerminalRequest` plus screen settings. */
 export interface ClientTerminalOptions {

@@ -2,7 +2,7 @@
  * Default cap when the agent gives no `outputByteLimit`: ACP sets none, but a command such as `yes`
  * would otherwise grow the log until conch runs out of memory.
  */
-export const DEFAULT_OUTPUT_BYTE_LIMIT = 16 * 1024 * 1024;
+const DEFAULT_OUTPUT_BYTE_LIMIT = 16 * 1024 * 1024;
 
 /** Recent chunks are joined into one piece once they hold this many bytes (or 256 chunks)... */
 const PIECE_BYTES = 64 * 1024;

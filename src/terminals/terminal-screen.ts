@@ -8,7 +8,7 @@ import type { ScreenView } from "./terminal.js";
 export type ScreenColor = number | `#${string}`;
 
 /** A run of adjacent cells that share one style. Flags are present only when set. */
-export interface ScreenSegment {
+interface ScreenSegment {
   text: string;
   fg?: ScreenColor;
   bg?: ScreenColor;

@@ -20,7 +20,7 @@ export interface ScreenView {
 }
 
 /** `client`: a PTY conch runs for `terminal/create`. `display`: an agent-owned terminal shown from `_meta`. */
-export type TerminalKind = "client" | "display";
+type TerminalKind = "client" | "display";
 
 /** What the UI and the orchestrator see of either kind of terminal. */
 export interface Terminal {

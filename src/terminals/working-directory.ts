@@ -1,5 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { isInside } from "../paths/is-inside.js";
 
 /**
  * Resolves the working directory for a command: `requested` (a relative path counts from `root`),
@@ -14,7 +15,7 @@ export async function resolveWorkingDirectory(requested: string | null | undefin
   if (!info.isDirectory()) throw new Error(`Working directory is not a directory: ${target}`);
   if (confine) {
     const realRoot = await realpathOrThrow(path.resolve(root));
-    if (!isInside(real, realRoot)) {
+    if (!isInside(realRoot, real)) {
       throw new Error(`Working directory ${target} is outside the session root ${realRoot}; refusing to run the command there.`);
     }
   }
@@ -27,9 +28,4 @@ async function realpathOrThrow(target: string): Promise<string> {
   } catch {
     throw new Error(`Working directory does not exist: ${target}`);
   }
-}
-
-function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
 }

@@ -3,17 +3,16 @@
  * every claude model script (s1–s7) of ../shared/real-agents/scripts/claude.
  */
 import { describe, expect, it } from "vitest";
-import { conch, reportSkip, resultOf, shell, toolSummary, updatesOf, CONCH, sq, type AgentName } from "./support/real-agents.js";
+import { conch, linesOf, reportSkip, resultOf, shell, toolSummary, updatesOf, CONCH, sq, type AgentName } from "./support/real-agents.js";
 import { describeModes, expectNoCrashes, lazyScenario } from "./support/scenario.js";
 
 const AGENTS: AgentName[] = ["claude", "claude-next"];
 
-/** Every diff item a stream-json run showed (tool call updates and permission requests). */
+/** Every diff item a stream-json run showed (tool call lines and permission requests). */
 function diffsOf(events: Record<string, any>[]): { path: string; oldText?: string | null; newText: string }[] {
   const out: { path: string; oldText?: string | null; newText: string }[] = [];
   for (const e of events) {
-    const content =
-      e.type === "update" ? e.notification?.update?.content : e.type === "permission_asked" ? e.request?.toolCall?.content : undefined;
+    const content = e.type === "tool_call" || (e.type === "permission" && e.subtype === "asked") ? e.content : undefined;
     if (!Array.isArray(content)) continue;
     for (const c of content) if (c?.type === "diff") out.push(c);
   }
@@ -69,9 +68,9 @@ for (const agent of AGENTS) {
           const r = await run();
           const s = r.steps.stream;
           expect(s?.code, r.describe("stream")).toBe(0);
-          const answered = s.events.filter((e) => e.type === "permission_answered");
+          const answered = linesOf(s, "permission", "answered");
           expect(answered).toHaveLength(1);
-          expect(answered[0]).toMatchObject({ source: "policy", outcome: { outcome: "selected" } });
+          expect(answered[0]).toMatchObject({ source: "policy", outcome: "selected" });
           const bash = updatesOf(s)
             .filter((u) => u.update.toolCallId === "toolu_s2_bash_echo")
             .map((u) => u.update);
@@ -309,9 +308,9 @@ for (const agent of AGENTS) {
           expect(res.text).toContain("I'll track this with a todo list.");
           expect(res.text).toContain("Plan updated.");
           expect(res.toolCalls).toEqual([]);
-          const plans = updatesOf(r.steps.p1).filter((u) => u.update.sessionUpdate === "plan" && !u.history);
+          const plans = linesOf(r.steps.p1, "plan");
           expect(plans.length).toBe(2);
-          const last = plans.at(-1)!.update.entries as { content: string; status: string }[];
+          const last = plans.at(-1)!.entries as { content: string; status: string }[];
           expect(last.map((e) => e.status)).toEqual(["completed", "completed", "in_progress"]);
           expect(last[0].content).toBe("Write the parser");
           expect(last[1].content).toBe("Add tests");

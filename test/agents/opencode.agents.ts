@@ -14,6 +14,7 @@ import {
   shell,
   sq,
   toolSummary,
+  linesOf,
   updatesOf,
   type StepOutput,
 } from "./support/real-agents.js";
@@ -119,9 +120,9 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         const s = r.steps.allow;
         const res = resultOf(r, "allow");
         expect(s.code, r.describe("allow")).toBe(0);
-        const answered = s.events.filter((e) => e.type === "permission_answered");
+        const answered = linesOf(s, "permission", "answered");
         expect(answered).toHaveLength(1);
-        expect(answered[0]).toMatchObject({ source: "policy", outcome: { outcome: "selected" } });
+        expect(answered[0]).toMatchObject({ source: "policy", outcome: "selected" });
         expect(toolSummary(res)).toEqual([
           { title: "touch created.txt && echo hello && echo shell-ok", kind: "execute", status: "completed" },
         ]);
@@ -171,15 +172,13 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
       it("c: both permission requests show the whole-file diff and are granted by policy; the completed edit shows its fragment", async () => {
         const r = await run();
         const s = r.steps.p1;
-        const asked = s.events
-          .filter((e) => e.type === "permission_asked")
-          .map((e) => e.request.toolCall.content?.find((c: any) => c?.type === "diff"));
+        const asked = linesOf(s, "permission", "asked").map((e) => e.content?.find((c: any) => c?.type === "diff"));
         expect(asked, r.describe("p1")).toHaveLength(2);
         expect(asked[0]).toMatchObject({ oldText: "first line\nhello world\nlast line\n", newText: "first line\nhello ACP\nlast line\n" });
         expect(asked[0].path).toMatch(/\/hello\.txt$/);
         expect(asked[1]).toMatchObject({ newText: "# Notes\n\nThe greeting now says hello ACP.\n" });
         expect(asked[1].path).toMatch(/\/NOTES\.md$/);
-        expect(s.events.filter((e) => e.type === "permission_answered").map((e) => e.source)).toEqual(["policy", "policy"]);
+        expect(linesOf(s, "permission", "answered").map((e) => e.source)).toEqual(["policy", "policy"]);
         const editDone = updatesOf(s).find(
           (u) =>
             u.update.status === "completed" && Array.isArray(u.update.content) && u.update.content.some((c: any) => c?.type === "diff"),
@@ -235,7 +234,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
       const loop = "for i in $(seq 1 30); do sleep 1; done; echo woke-up";
       const run = lazyScenario(agent, mode, "opencode/e-cancel.json", [
         // Ctrl-C a second after the essay's first chunk (it streams for 12 s).
-        conch("p1", "Write me a long essay.", { format: "stream-json", interruptWhen: "agent_message_chunk", interruptDelayS: 1 }),
+        conch("p1", "Write me a long essay.", { format: "stream-json", interruptWhen: '"type":"text"', interruptDelayS: 1 }),
         // Ctrl-C a second after the 30 s loop started (its real title arrives as it starts).
         conch("p2", "Run sleep 30.", { resumeFrom: "p1", format: "stream-json", interruptWhen: "seq 1 30", interruptDelayS: 1 }),
         processCheck("loop-after-p2", loop),
@@ -312,9 +311,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
           r.describe("p2"),
         ).toEqual([sid]);
         // The replay (before the load response) is history: stream-json shows none of it.
-        expect(
-          updatesOf(s).filter((u) => u.update.sessionUpdate === "tool_call" || u.update.sessionUpdate === "user_message_chunk"),
-        ).toEqual([]);
+        expect(linesOf(s, "tool_call")).toEqual([]);
       });
 
       it("f: `conch sessions --json` lists the session once, in the project directory", async () => {
@@ -358,7 +355,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(r.steps.p1.code, r.describe("p1")).toBe(0);
         expect(toolSummary(res)).toEqual([{ title: "2 todos", kind: "other", status: "completed" }]);
         expect(res.text).toBe("The plan has three steps.");
-        expect(updatesOf(r.steps.p1).filter((u) => u.update.sessionUpdate === "plan")).toEqual([]);
+        expect(linesOf(r.steps.p1, "plan")).toEqual([]);
         const done = callUpdates(r.steps.p1, "2 todos").find((u) => u.status === "completed");
         expect(JSON.parse(contentText(done!) ?? "null")).toEqual([
           { content: "Read the code", status: "completed", priority: "high" },
@@ -384,7 +381,7 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         const res = resultOf(r, "p2");
         expect(s.code, r.describe("p2")).toBe(0);
         expect(toolSummary(res)).toEqual([{ title: "write", kind: "edit", status: "failed" }]);
-        expect(s.events.filter((e) => e.type === "permission_asked")).toEqual([]);
+        expect(linesOf(s, "permission", "asked")).toEqual([]);
         expect(res.text).toMatch(/^Write result: The user has specified a rule which prevents you from using this specific tool call\./);
         expect(r.files["notes.txt"]).toBeNull();
       });

@@ -1,7 +1,8 @@
 import type { InitializeResponse, NewSessionResponse } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { advertisesSteering } from "../../src/acp/agent-connection.js";
-import { formatProbe, mcpWarnings, probeRows, type ProbeReport } from "../../src/cli/agent-probe.js";
+import { advertisesSteering } from "../../src/acp/steering.js";
+import { formatProbe, mcpWarnings, type ProbeReport } from "../../src/cli/agent-probe.js";
+import { probeRows } from "../../src/cli/probe-rows.js";
 import { readTrace } from "../support/trace-events.js";
 
 /** The `initialize` result and `session/new` answer a real agent gave in a recorded trace. */

@@ -33,14 +33,14 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect(result.toolCalls[0].status).toBe("completed");
   });
 
-  it("stream-json prints one event per line and ends with the result", async () => {
+  it("stream-json prints one line per thing that happens and ends with the result", async () => {
     const r = await runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json"]);
     const lines = r.stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(3);
-    expect(lines.some((l) => l.type === "update")).toBe(true);
+    expect(lines.some((l) => l.type === "plan")).toBe(true);
     expect(lines.at(-1).type).toBe("result");
     expect(lines.at(-1).exitCode).toBe(0);
   });
@@ -82,8 +82,8 @@ describe("conch -p against the demo agent as a real child process", () => {
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l))
-      .find((e) => e.type === "prompt_sent");
-    expect(sent.prompt[0].text).toBe("plan\n\nextra context");
+      .find((e) => e.type === "prompt");
+    expect(sent.text).toBe("plan\n\nextra context");
   });
 
   it("maps stop reasons to exit codes: refusal 6, max tokens 7", async () => {

@@ -2,6 +2,7 @@ import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LogTail } from "../../src/store/log-tail.js";
+import { headerLine, LOG_FORMAT } from "../../src/store/log-format.js";
 import { tempDir } from "../support/run-conch.js";
 
 type Ev = { type: string; n?: number };
@@ -74,5 +75,23 @@ describe("following a log another process appends to", () => {
     tail.readNew();
     expect(seen).toEqual([{ type: "last" }]);
     expect(gone).toEqual(["the session was deleted"]);
+  });
+
+  it("takes a versioned log's header as the header, not as a corrupt event", () => {
+    const file = path.join(tempDir(), "s.jsonl");
+    writeFileSync(file, `${headerLine()}\n${JSON.stringify({ type: "a", n: 1 })}\n`);
+    const { tail, seen } = follow(file);
+    expect(seen).toEqual([{ type: "a", n: 1 }]);
+    expect(tail.skipped).toBe(0);
+  });
+
+  it("stops following, saying why, when a log that was empty turns out to be from a newer conch", () => {
+    const file = path.join(tempDir(), "s.jsonl");
+    writeFileSync(file, "");
+    const { tail, seen, gone } = follow(file);
+    appendFileSync(file, `${JSON.stringify({ conch_log: LOG_FORMAT + 1 })}\n${JSON.stringify({ type: "a" })}\n`);
+    tail.readNew();
+    expect(seen).toEqual([]);
+    expect(gone).toEqual([expect.stringMatching(/log format 2\); .*update conch/)]);
   });
 });

@@ -2,6 +2,9 @@ import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSessionLog, readSessionLog, SessionLogWriter } from "../../src/store/session-log.js";
+import { headerLine, LOG_FORMAT, NewerLogError } from "../../src/store/log-format.js";
+import { recordFromLog } from "../../src/store/record-from-log.js";
+import { LogTail } from "../../src/store/log-tail.js";
 import { sessionLogPath } from "../../src/store/state-dir.js";
 import { permissions, useTempRoot, withPermissiveUmask } from "./helpers.js";
 
@@ -60,6 +63,7 @@ describe("session log", () => {
         { type: "a", n: 1 },
         { type: "b", n: 2 },
       ],
+      version: 0,
       skipped: 0,
       tornTail: false,
     });
@@ -100,7 +104,7 @@ describe("session log", () => {
     const second = SessionLogWriter.open<TestEvent>(path);
     second.append({ type: "b", n: 2 });
     second.close();
-    expect(readFileSync(path, "utf8")).toBe('{"type":"a","n":1}\n{"type":"b","n":2}\n');
+    expect(readFileSync(path, "utf8")).toBe(`${headerLine()}\n{"type":"a","n":1}\n{"type":"b","n":2}\n`);
   });
 
   it("creates the log 0600 even under umask 000", async () => {
@@ -123,7 +127,7 @@ describe("session log", () => {
     const log = SessionLogWriter.open<{ type: string; big: bigint }>(path);
     expect(() => log.append({ type: "bad", big: 1n })).toThrow(/"bad"/);
     log.close();
-    expect(readFileSync(path, "utf8")).toBe("");
+    expect(readFileSync(path, "utf8")).toBe(`${headerLine()}\n`);
   });
 
   it("logs an event nested 100k deep with its deep part replaced by a marker, instead of losing it", () => {
@@ -144,5 +148,65 @@ describe("session log", () => {
 
   it("explains a missing log", () => {
     expect(() => readSessionLog(join(tempRoot(), "nope.jsonl"))).toThrow(/No session log at/);
+  });
+});
+
+describe("session log format version", () => {
+  const tempRoot = useTempRoot();
+  const fixture = join(import.meta.dirname, "../fixtures/session-logs/unversioned.jsonl");
+
+  function futureLog(): string {
+    const dir = tempRoot();
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "future.jsonl");
+    const event = JSON.stringify({ type: "session_started", at: 1, info: { sessionId: "s9", cwd: "/p", agentName: "demo" } });
+    writeFileSync(path, `${JSON.stringify({ conch_log: LOG_FORMAT + 1 })}\n${event}\n`);
+    return path;
+  }
+
+  it("a new log starts with the format header, and reads back as this version with its events only", () => {
+    const dir = tempRoot();
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "s.jsonl");
+    const log = SessionLogWriter.open<TestEvent>(path);
+    log.append({ type: "a", n: 1 });
+    log.close();
+    expect(JSON.parse(readFileSync(path, "utf8").split("\n")[0])).toEqual({ conch_log: LOG_FORMAT });
+    expect(readSessionLog(path)).toEqual({ events: [{ type: "a", n: 1 }], version: LOG_FORMAT, skipped: 0, tornTail: false });
+  });
+
+  it("reads a log conch 0.1 wrote, with no header, as version 0 with every event", () => {
+    const read = readSessionLog<{ type: string }>(fixture);
+    expect(read.version).toBe(0);
+    expect(read.skipped).toBe(0);
+    expect(read.events[0].type).toBe("agent_ready");
+    expect(read.events.map((e) => e.type)).toContain("prompt_response");
+    expect(recordFromLog(fixture)).toMatchObject({ agent: "demo", title: "refuse", lastStopReason: "refusal", cwd: "/home/user/project" });
+  });
+
+  it("appends to an unversioned log without adding a header in the middle", () => {
+    const dir = tempRoot();
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "old.jsonl");
+    writeFileSync(path, readFileSync(fixture));
+    const log = SessionLogWriter.open<TestEvent>(path);
+    log.append({ type: "later", n: 1 });
+    log.close();
+    const read = readSessionLog<TestEvent>(path);
+    expect(read).toMatchObject({ version: 0, skipped: 0 });
+    expect(read.events.at(-1)).toEqual({ type: "later", n: 1 });
+  });
+
+  it("refuses a log from a newer conch with a message that says what to do, when read, appended to, or followed", () => {
+    const path = futureLog();
+    expect(() => readSessionLog(path)).toThrow(NewerLogError);
+    expect(() => readSessionLog(path)).toThrow(
+      /written by a newer conch \(log format 2\); this conch reads format 1 and older: update conch to open it/,
+    );
+    expect(() => SessionLogWriter.open(path)).toThrow(NewerLogError);
+    const tail = new LogTail(path, { onEvents: () => undefined });
+    expect(() => tail.start()).toThrow(NewerLogError);
+    // The index rebuild does not list what it cannot read.
+    expect(recordFromLog(path)).toBeUndefined();
   });
 });

@@ -5,12 +5,8 @@ import { join } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { classifyMessage, withId, type JsonObject, type JsonRpcId } from "../../src/demo/trace-replay/jsonrpc.js";
 import { substitutePlaceholders, type PlaceholderValues, type Trace, type TraceSegment } from "../../src/demo/trace-replay/load-trace.js";
-import {
-  runReplayAgent,
-  type ReplayAgentHandle,
-  type ReplayAgentOptions,
-  type ReplayLogEntry,
-} from "../../src/demo/trace-replay/replay-agent.js";
+import { runReplayAgent } from "../../src/demo/trace-replay/replay-agent.js";
+import type { ReplayAgentHandle, ReplayAgentOptions, ReplayLogEntry } from "../../src/demo/trace-replay/replay-contract.js";
 
 export const TRACES_DIR = process.env.CONCH_TRACES_DIR ?? "/work/shared/traces";
 

@@ -22,7 +22,7 @@ import { unknownUpdateScenario } from "./unknown-update.js";
 import { usageScenario } from "./usage.js";
 
 /** The tour ends with `background`, so its turn answers while the job still runs. */
-export const tourScenario = createTourScenario([markdownScenario, planScenario, editScenario, runScenario, backgroundScenario]);
+const tourScenario = createTourScenario([markdownScenario, planScenario, editScenario, runScenario, backgroundScenario]);
 
 /** Every scenario, in matching priority: when a prompt holds several keywords the first one here wins ("run" is last because it is so common). */
 export const SCENARIOS: readonly Scenario[] = [

@@ -6,7 +6,7 @@ import type { Turn } from "../turn.js";
 import type { Scenario } from "./scenario.js";
 
 /** The file `edit` changes when the prompt names none, relative to the session's cwd. */
-export const DEFAULT_EDIT_FILE = "demo-notes.md";
+const DEFAULT_EDIT_FILE = "demo-notes.md";
 
 const NEW_FILE_HEADER = "# Demo notes\n\nLines added by the conch demo agent.\n";
 const EDIT_LINE = /^- conch demo edit #\d+/gm;

@@ -1,7 +1,7 @@
 import type { Scenario } from "./scenario.js";
 
 /** The help text: every scenario with its keyword and what it shows. */
-export function helpText(scenarios: readonly Scenario[], intro: string): string {
+function helpText(scenarios: readonly Scenario[], intro: string): string {
   const lines = scenarios.map((scenario) => `- \`${scenario.keywords[0]}\`: ${scenario.summary}`);
   return `${intro}\n\n${lines.join("\n")}\n\nType a keyword (or \`/keyword\`), e.g. \`markdown\` or \`/edit notes.md\`.`;
 }

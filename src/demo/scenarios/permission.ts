@@ -4,7 +4,7 @@ import type { Turn } from "../turn.js";
 import type { Scenario } from "./scenario.js";
 
 /** The command `permission` pretends to run. */
-export const DANGEROUS_COMMAND = "rm -rf build/";
+const DANGEROUS_COMMAND = "rm -rf build/";
 
 /** `permission`: one pending tool call, four options, and the choice reported back. */
 export const permissionScenario: Scenario = {

@@ -5,7 +5,7 @@ import type { Scenario } from "./scenario.js";
  * A fake build: coloured lines and a `\r` progress bar that redraws in place,
  * the things a plain text log cannot show. `step` is the pause per tick in seconds.
  */
-export function buildScript(step: string): string {
+function buildScript(step: string): string {
   return [
     "printf '\\033[1;36m==> conch demo build\\033[0m\\n'",
     "printf '\\033[2mcompiling 10 modules\\033[0m\\n'",

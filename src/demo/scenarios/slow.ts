@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Scenario } from "./scenario.js";
 
 /** `slow` ignores CONCH_DEMO_DELAY_MS: it exists to be cancelled, so it must still be running when the cancel comes. */
-export const SLOW_CHUNK_DELAY_MS = 100;
+const SLOW_CHUNK_DELAY_MS = 100;
 
 const SLOW_TEXT =
   "This answer is deliberately slow, so you have time to cancel it. " +

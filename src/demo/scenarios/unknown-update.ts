@@ -1,7 +1,7 @@
 import type { Scenario } from "./scenario.js";
 
 /** The `sessionUpdate` kind no ACP version defines, to test that clients tolerate the unknown. */
-export const UNKNOWN_UPDATE_KIND = "future_thing";
+const UNKNOWN_UPDATE_KIND = "future_thing";
 
 interface FutureUpdateNotification {
   sessionId: string;

@@ -18,7 +18,7 @@ export interface DepRef {
  * - `block`: part of an agent-initiated block, sent while no request is pending;
  * - `no-turn`: before any prompt was answered and with nothing pending (follows the previous agent line).
  */
-export type CausalReason = "response" | "turn" | "block" | "no-turn";
+type CausalReason = "response" | "turn" | "block" | "no-turn";
 
 /** The plan for one agent line. */
 export interface CausalLine {
@@ -279,7 +279,7 @@ function latest(deps: readonly DepRef[]): DepRef | undefined {
 }
 
 /** The tool call ids an agent line mentions: an update's `toolCallId`, a permission request's `toolCall`. */
-export function toolCallIds(step: AgentStep): string[] {
+function toolCallIds(step: AgentStep): string[] {
   const params = step.msg.params;
   if (!isJsonObject(params)) return [];
   const ids: string[] = [];

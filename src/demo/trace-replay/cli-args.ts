@@ -68,7 +68,7 @@ function parseProcess(value: string): number {
 }
 
 /** `inf`, `infinity` or `Infinity` mean no delays at all. */
-export function parseSpeed(value: string): number {
+function parseSpeed(value: string): number {
   if (/^inf(inity)?$/i.test(value)) return Number.POSITIVE_INFINITY;
   const speed = Number(value);
   if (!(speed > 0)) throw new Error(`--speed must be a positive number or "inf", got ${value}`);

@@ -4,7 +4,7 @@ import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 export { escapeProjectPath, substituteInString, substitutePlaceholders, type PlaceholderValues } from "./placeholders.js";
 
 /** One line of a trace file: a wire message in either direction, or a note. */
-export type TraceEntry = { t: number; dir: "client" | "agent"; msg: JsonObject } | { t: number; dir: "note"; text: string };
+type TraceEntry = { t: number; dir: "client" | "agent"; msg: JsonObject } | { t: number; dir: "note"; text: string };
 
 /** A whole parsed trace file. */
 export interface Trace {

@@ -5,7 +5,7 @@
 // requests). Causal mode (`causal: true`) sends each agent line once what caused it has
 // happened, so a client may send later prompts later than recorded (see causal-plan.ts).
 import { homedir, tmpdir } from "node:os";
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { CausalPlayer } from "./causal-player.js";
 import { ClientInbox } from "./client-inbox.js";
 import {
@@ -19,79 +19,11 @@ import {
   type RpcMessage,
 } from "./jsonrpc.js";
 import { selectProcess, type Trace, type TraceSegment } from "./load-trace.js";
+import type { ClientAnswer, ReplayAgentHandle, ReplayAgentOptions, ReplayExit, ReplayLogEntry } from "./replay-contract.js";
 import { readLines } from "./ndjson.js";
 import { Pacer } from "./pacer.js";
 import { substitutePlaceholders, type PlaceholderValues } from "./placeholders.js";
 import { toSteps, type AgentStep, type Step } from "./steps.js";
-
-/** How to run a replay agent over a pair of streams. */
-export interface ReplayAgentOptions {
-  /** What the client writes (the agent's stdin). */
-  input: Readable;
-  /** Where the agent's messages go (the agent's stdout). */
-  output: Writable;
-  /** Which agent process of the trace to play; default 1. */
-  process?: number;
-  /** Divides the recorded gaps between agent lines; default 1, `Infinity` for no delays. */
-  speed?: number;
-  /** `${PROJECT}` until the client names a cwd; default `process.cwd()`. */
-  project?: string;
-  /** `${HOME}`; default `os.homedir()`. */
-  home?: string;
-  /** `${TMPDIR}`; default `os.tmpdir()`. */
-  tmpdir?: string;
-  /** Diagnostics sink; default: one JSON object per line on stderr. */
-  log?: (entry: ReplayLogEntry) => void;
-  /**
-   * Release each agent line when what caused it has happened (its request, its prompt, the
-   * answer or cancel it follows, the turn an agent-initiated block belongs to) instead of after
-   * every earlier client line; default false (strict recorded order).
-   */
-  causal?: boolean;
-}
-
-/** One diagnostic: what happened, plus details. */
-export interface ReplayLogEntry {
-  event: string;
-  [field: string]: unknown;
-}
-
-/** The client's answer to one agent request, next to what the recorded client answered. */
-export interface ClientAnswer {
-  /** The agent request's id (agent id space, as recorded). */
-  id: JsonRpcId;
-  /** The agent request's method, e.g. `session/request_permission`. */
-  method: string | undefined;
-  /** The recorded client response, placeholders substituted. */
-  recorded: JsonObject;
-  /** The response the client actually sent. */
-  actual: JsonObject;
-}
-
-/** Why and how the replay agent ended. */
-export interface ReplayExit {
-  /** The exit code a real process would have; null when stopped as if by a signal. */
-  code: number | null;
-  reason: "stdin-closed" | "stopped" | "output-error";
-}
-
-/** A running replay agent. */
-export interface ReplayAgentHandle {
-  readonly segment: TraceSegment;
-  /**
-   * Settles when the agent is done: stdin closed (if the recorded agent exited on EOF),
-   * `stop()`, or a broken output.
-   */
-  readonly exited: Promise<ReplayExit>;
-  /** `"complete"` once every line of the segment was played, `"stopped"` if it ended first. */
-  readonly finished: Promise<"complete" | "stopped">;
-  /** Settles when the client closes the agent's stdin, whatever the agent does about it. */
-  readonly stdinClosed: Promise<void>;
-  /** Every answer the client gave to an agent request, in trace order. */
-  readonly clientAnswers: readonly ClientAnswer[];
-  /** Stop at once, like SIGTERM. */
-  stop(): void;
-}
 
 /** Methods whose `cwd` param is the project the trace calls `${PROJECT}`. */
 const CWD_METHODS = new Set(["session/new", "session/load", "session/resume", "session/list"]);

@@ -101,11 +101,11 @@ export interface ConchStep {
   timeout?: number;
   /** Resume the session id that this earlier step's result object reported. */
   resumeFrom?: string;
-  /** Send SIGINT (Ctrl-C) once the step's stdout contains this text (stream-json or text output). */
+  /** Send SIGINT (Ctrl-C) once the step's stdout or its trace (stream-json steps) contains this text. */
   interruptWhen?: string;
   /** Seconds to wait after `interruptWhen` showed up before the Ctrl-C. */
   interruptDelayS?: number;
-  /** Record the wire with `--trace` (read back as `StepOutput.wire`). */
+  /** Record the wire with `--trace` (read back as `StepOutput.wire`); stream-json steps always do. */
   trace?: boolean;
   extraArgs?: string[];
 }
@@ -170,7 +170,8 @@ function stepShell(step: Step, safetyTimeoutS: number): string {
     step.permissions ? `--permissions ${step.permissions}` : "",
     `--timeout ${step.timeout ?? safetyTimeoutS}`,
     step.resumeFrom ? `--resume "$SID_${step.resumeFrom}"` : "",
-    step.trace ? `--trace "$OUT/${n}.trace"` : "",
+    // stream-json shows conch's public lines; what the agent itself sent is read from the trace.
+    step.trace || step.format === "stream-json" ? `--trace "$OUT/${n}.trace"` : "",
     ...(step.extraArgs ?? []).map(sq),
   ]
     .filter(Boolean)
@@ -182,7 +183,7 @@ function stepShell(step: Step, safetyTimeoutS: number): string {
     lines.push(
       `${run} &`,
       `CPID=$!`,
-      `i=0; while kill -0 $CPID 2>/dev/null && ! grep -q -F -- ${sq(step.interruptWhen)} "$OUT/${n}.out" 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done`,
+      `i=0; while kill -0 $CPID 2>/dev/null && ! grep -q -F -- ${sq(step.interruptWhen)} "$OUT/${n}.out" "$OUT/${n}.trace" 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done`,
       ...(step.interruptDelayS ? [`sleep ${step.interruptDelayS}`] : []),
       `if kill -0 $CPID 2>/dev/null; then kill -INT $CPID; echo sent >"$OUT/${n}.interrupted"; fi`,
       `wait $CPID; echo $? >"$OUT/${n}.code"`,
@@ -241,7 +242,7 @@ export interface StepOutput {
   interrupted: boolean;
   /** The parsed result object (json: stdout; stream-json: the last line), if any. */
   result?: PrintResult;
-  /** stream-json: every line, parsed. */
+  /** stream-json: every line, parsed (the public lines of the README's stream-json table). */
   events: Record<string, any>[];
   /** With `trace`: the JSON-RPC messages conch exchanged with the agent, in order. */
   wire: { dir: "client" | "agent"; msg: Record<string, any> }[];
@@ -381,10 +382,21 @@ export function toolSummary(r: PrintResult): { title: string; kind: string | nul
   return r.toolCalls.map((t) => ({ title: t.title, kind: t.kind, status: t.status }));
 }
 
-/** The `session/update` payloads of a stream-json step, in order, with their event index. */
+/**
+ * The `session/update` payloads the agent sent during a step (from its trace: stream-json steps and
+ * `trace` steps), in order, with their wire index. `history`: sent before the `session/load`
+ * response, i.e. the replay of a resumed session.
+ */
 export function updatesOf(step: StepOutput): { index: number; update: Record<string, any>; history: boolean }[] {
-  return step.events
-    .map((e, index) => ({ e, index }))
-    .filter(({ e }) => e.type === "update" && e.notification?.update)
-    .map(({ e, index }) => ({ index, update: e.notification.update, history: !!e.history }));
+  const loadId = step.wire.find((l) => l.dir === "client" && l.msg.method === "session/load")?.msg.id;
+  const loaded = loadId === undefined ? -1 : step.wire.findIndex((l) => l.dir === "agent" && l.msg.id === loadId && !l.msg.method);
+  return step.wire
+    .map((l, index) => ({ l, index }))
+    .filter(({ l }) => l.dir === "agent" && l.msg.method === "session/update" && l.msg.params?.update)
+    .map(({ l, index }) => ({ index, update: l.msg.params.update, history: index < loaded }));
+}
+
+/** The stream-json lines of a step with this `type` (and `subtype`), in order. */
+export function linesOf(step: StepOutput, type: string, subtype?: string): Record<string, any>[] {
+  return step.events.filter((e) => e.type === type && (subtype === undefined || e.subtype === subtype));
 }

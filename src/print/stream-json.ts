@@ -1,0 +1,207 @@
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { PermissionAnswerSource, SessionEvent } from "../session/events.js";
+import { displayStatus, type ContextUsage, type SessionState, type ToolDisplayStatus } from "../session/state.js";
+import type { PrintResult } from "./print-result.js";
+
+/**
+ * The version of `--output-format stream-json`'s line schema, on every line as `v`. Adding a line
+ * type or a field keeps it; removing or changing the meaning of one raises it.
+ */
+export const STREAM_JSON_VERSION = 1;
+
+/** What a tool call or a permission request shows, in the public shape: text, a diff, a terminal. */
+export type StreamContent =
+  | { type: "text"; text: string }
+  | { type: "diff"; path: string; oldText: string | null; newText: string }
+  | { type: "terminal"; terminalId: string };
+
+/** Every line stream-json writes, by `type`. The README's table documents each field. */
+export type StreamJsonLine = { v: typeof STREAM_JSON_VERSION } & (
+  | {
+      type: "system";
+      subtype: "init";
+      sessionId: string;
+      agent: string;
+      agentVersion: string | null;
+      cwd: string;
+      origin: "new" | "load" | "resume" | "fork";
+    }
+  | { type: "prompt"; turnId: string; text: string }
+  | { type: "text"; delta: string }
+  | { type: "thought"; delta: string }
+  | {
+      type: "tool_call";
+      subtype: "start" | "update";
+      id: string;
+      title: string;
+      kind: string | null;
+      status: ToolDisplayStatus;
+      content?: StreamContent[];
+    }
+  | { type: "plan"; entries: { content: string; status: string; priority: string }[] }
+  | {
+      type: "permission";
+      subtype: "asked";
+      id: string;
+      toolCallId: string;
+      title: string;
+      options: { id: string; name: string; kind: string }[];
+      content: StreamContent[];
+    }
+  | {
+      type: "permission";
+      subtype: "answered";
+      id: string;
+      toolCallId: string | null;
+      outcome: "selected" | "cancelled";
+      optionId: string | null;
+      optionKind: string | null;
+      source: PermissionAnswerSource | "agent";
+    }
+  | { type: "usage"; used: number; size: number; cost: { amount: number; currency: string } | null }
+  | { type: "notice"; level: "info" | "warning" | "error"; text: string }
+  | ({ type: "result" } & Omit<PrintResult, "type">)
+);
+
+/** A line without its version, as the mappers build it. */
+type Unversioned = StreamJsonLine extends infer L ? (L extends StreamJsonLine ? Omit<L, "v"> : never) : never;
+
+/**
+ * Maps conch's session events to stream-json's public lines. Only the documented lines come out:
+ * an internal event with no public meaning (timers, queue edits, terminals' bytes, replayed
+ * history) is dropped, so a refactor of the events never changes what a script reads.
+ */
+export class StreamJsonMapper {
+  private readonly seenCalls = new Set<string>();
+  private readonly permissionCalls = new Map<string, string>();
+  private plan: SessionState["plan"];
+  private usage: ContextUsage | undefined;
+
+  /** `from`: the session as it stands when streaming starts (a resume's history), so its old plan and usage are not news. */
+  constructor(from?: SessionState) {
+    this.plan = from?.plan;
+    this.usage = from?.usage;
+  }
+
+  /** The lines for `ev`, read against `state`, the session after it. */
+  linesFor(state: SessionState, ev: SessionEvent): StreamJsonLine[] {
+    const lines = this.map(state, ev);
+    // Plans and the context meter are read from the fold: an agent's profile may make them from other updates.
+    if (state.plan !== this.plan) {
+      this.plan = state.plan;
+      if (state.plan && !(ev.type === "update" && ev.history)) {
+        lines.push({ type: "plan", entries: state.plan.map((e) => ({ content: e.content, status: e.status, priority: e.priority })) });
+      }
+    }
+    if (state.usage !== this.usage) {
+      this.usage = state.usage;
+      if (state.usage && !(ev.type === "update" && ev.history)) {
+        const { used, size, cost } = state.usage;
+        lines.push({ type: "usage", used, size, cost: cost ?? null });
+      }
+    }
+    // `v` right after `type`, so a person reading the stream sees both first.
+    return lines.map(({ type, ...fields }) => ({ type, v: STREAM_JSON_VERSION, ...fields }) as StreamJsonLine);
+  }
+
+  /** The last line: the result object of `--output-format json`, versioned. */
+  resultLine(result: PrintResult): StreamJsonLine {
+    const { type, ...fields } = result;
+    return { type, v: STREAM_JSON_VERSION, ...fields };
+  }
+
+  private map(state: SessionState, ev: SessionEvent): Unversioned[] {
+    switch (ev.type) {
+      case "session_started": {
+        const { sessionId, agentName, agentInfo, cwd, origin } = ev.info;
+        return [{ type: "system", subtype: "init", sessionId, agent: agentName, agentVersion: agentInfo?.version ?? null, cwd, origin }];
+      }
+      case "prompt_sent":
+        return [{ type: "prompt", turnId: ev.turnId, text: ev.prompt.map((b) => (b.type === "text" ? b.text : "")).join("") }];
+      case "update":
+        return ev.history ? [] : this.mapUpdate(state, ev.notification.update);
+      case "permission_asked": {
+        const call = ev.request.toolCall;
+        this.permissionCalls.set(ev.key, call.toolCallId);
+        const shown = state.toolCalls[call.toolCallId];
+        return [
+          {
+            type: "permission",
+            subtype: "asked",
+            id: ev.key,
+            toolCallId: call.toolCallId,
+            title: shown?.title ?? call.title ?? "",
+            options: ev.request.options.map((o) => ({ id: o.optionId, name: o.name, kind: o.kind })),
+            content: publicContent(shown?.content ?? call.content ?? []),
+          },
+        ];
+      }
+      case "permission_answered":
+      case "permission_withdrawn": {
+        const selected = ev.type === "permission_answered" && ev.outcome.outcome === "selected" ? ev.outcome.optionId : null;
+        const asked = this.permissionCalls.get(ev.key);
+        // The fold records the chosen option's kind on the call it was asked for.
+        const optionKind = asked !== undefined && selected !== null ? (state.toolCalls[asked]?.permission?.optionKind ?? null) : null;
+        return [
+          {
+            type: "permission",
+            subtype: "answered",
+            id: ev.key,
+            toolCallId: asked ?? null,
+            outcome: selected !== null ? "selected" : "cancelled",
+            optionId: selected,
+            optionKind,
+            source: ev.type === "permission_answered" ? ev.source : "agent",
+          },
+        ];
+      }
+      case "notice":
+        return [{ type: "notice", level: ev.level, text: ev.text }];
+      case "failed":
+        return [{ type: "notice", level: "error", text: ev.message }];
+      default:
+        return [];
+    }
+  }
+
+  private mapUpdate(state: SessionState, update: Extract<SessionEvent, { type: "update" }>["notification"]["update"]): Unversioned[] {
+    switch (update.sessionUpdate) {
+      case "agent_message_chunk":
+        return update.content.type === "text" ? [{ type: "text", delta: update.content.text }] : [];
+      case "agent_thought_chunk":
+        return update.content.type === "text" ? [{ type: "thought", delta: update.content.text }] : [];
+      case "tool_call":
+      case "tool_call_update": {
+        // A call the agent's profile made into something else (a plan, a poll of another command) is not a tool call here.
+        const call = state.toolCalls[update.toolCallId];
+        if (!call || call.pollOf !== undefined) return [];
+        const first = !this.seenCalls.has(call.toolCallId);
+        this.seenCalls.add(call.toolCallId);
+        return [
+          {
+            type: "tool_call",
+            subtype: first ? "start" : "update",
+            id: call.toolCallId,
+            title: call.title,
+            kind: call.kind ?? null,
+            status: displayStatus(call),
+            ...(first || update.content != null ? { content: publicContent(call.content) } : {}),
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+}
+
+/** Tool call content in the public shape; content with no public form (images, audio) is left out. */
+function publicContent(content: readonly ToolCallContent[]): StreamContent[] {
+  const out: StreamContent[] = [];
+  for (const c of content) {
+    if (c.type === "diff") out.push({ type: "diff", path: c.path, oldText: c.oldText ?? null, newText: c.newText });
+    else if (c.type === "terminal") out.push({ type: "terminal", terminalId: c.terminalId });
+    else if (c.type === "content" && c.content.type === "text") out.push({ type: "text", text: c.content.text });
+  }
+  return out;
+}

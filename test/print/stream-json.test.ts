@@ -1,0 +1,201 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { StreamJsonMapper, STREAM_JSON_VERSION, type StreamJsonLine } from "../../src/print/stream-json.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { foldEvents, reduce } from "../../src/session/reduce.js";
+import { ROOT, runConch, tempDir } from "../support/run-conch.js";
+
+/** One row of the README's stream-json table: a line type (and subtypes) and its fields. */
+interface DocumentedLine {
+  type: string;
+  subtypes: string[];
+  required: string[];
+  optional: string[];
+}
+
+/** The README's table of stream-json lines, read the way a person reads it. */
+function documentedLines(): DocumentedLine[] {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### The stream-json lines"));
+  const rows = section
+    .slice(0, section.indexOf("\n\n", section.indexOf("| --- |")))
+    .split("\n")
+    .filter((l) => l.startsWith("| `"));
+  return rows.map((row) => {
+    const [head, fields] = row.split(" | ").map((cell) => cell.replace(/^\| /, ""));
+    const [type, ...subtypes] = [...head.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    // Parenthesised text explains a field; the field names are the backticked words outside it.
+    let bare = fields;
+    for (let before = ""; before !== bare;) [before, bare] = [bare, bare.replace(/\([^()]*\)/g, "")];
+    const names = [...bare.matchAll(/`([A-Za-z_]+)`(\?)?/g)];
+    return {
+      type,
+      subtypes,
+      required: names.filter((m) => !m[2]).map((m) => m[1]),
+      optional: names.filter((m) => m[2]).map((m) => m[1]),
+    };
+  });
+}
+
+function parseLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("stream-json's public schema", () => {
+  const documented = documentedLines();
+
+  it("the README documents every line type the code can write", () => {
+    const types = new Set(documented.map((d) => d.type));
+    for (const t of ["system", "prompt", "text", "thought", "tool_call", "plan", "permission", "usage", "notice", "result"]) {
+      expect(types, t).toContain(t);
+    }
+  });
+
+  it("every line of demo runs carries a type and the version, and exactly the fields the README documents for it", async () => {
+    const cwd = tempDir();
+    const runs = await Promise.all([
+      runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json"], { cwd }),
+      runConch(["-p", "edit", "--agent", "demo", "--output-format", "stream-json", "--permissions", "approve-all"], { cwd }),
+      runConch(["-p", "permission", "--agent", "demo", "--output-format", "stream-json"], { cwd }),
+      runConch(["-p", "run", "--agent", "demo", "--output-format", "stream-json"], { cwd }),
+      runConch(["-p", "markdown", "--agent", "demo", "--output-format", "stream-json"], { cwd }),
+      runConch(["-p", "plan", "--agent", "demo", "--output-format", "stream-json", "--mode", "no-such-mode"], { cwd }),
+    ]);
+    const json = JSON.parse((await runConch(["-p", "hello", "--agent", "demo", "--output-format", "json"], { cwd })).stdout) as object;
+    const seen = new Set<string>();
+    for (const run of runs) {
+      const lines = parseLines(run.stdout);
+      expect(lines.at(-1)?.type).toBe("result");
+      for (const line of lines) {
+        const { type, v, subtype, ...fields } = line as { type: string; v: number; subtype?: string };
+        expect(v, JSON.stringify(line)).toBe(STREAM_JSON_VERSION);
+        seen.add(subtype ? `${type}.${subtype}` : type);
+        if (type === "result") {
+          expect(Object.keys(line).sort()).toEqual([...Object.keys(json), "v"].sort());
+          continue;
+        }
+        const doc = documented.find(
+          (d) => d.type === type && (d.subtypes.length === 0 ? subtype === undefined : d.subtypes.includes(subtype!)),
+        );
+        expect(doc, `undocumented line ${JSON.stringify(line)}`).toBeDefined();
+        const keys = Object.keys(fields);
+        for (const k of doc!.required) expect(keys, `${type}: ${k}`).toContain(k);
+        for (const k of keys) expect([...doc!.required, ...doc!.optional], `${type}: ${k} is not documented`).toContain(k);
+      }
+    }
+    // The runs above reach these; a line type no run writes would go untested.
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining([
+        "system.init",
+        "prompt",
+        "text",
+        "thought",
+        "tool_call.start",
+        "tool_call.update",
+        "plan",
+        "permission.asked",
+        "permission.answered",
+        "usage",
+        "notice",
+        "result",
+      ]),
+    );
+  }, 120_000);
+
+  it("a refused permission streams as asked, then answered by the policy with a reject option", async () => {
+    const r = await runConch(["-p", "permission", "--agent", "demo", "--output-format", "stream-json"]);
+    expect(r.code).toBe(5);
+    const perms = parseLines(r.stdout).filter((l) => l.type === "permission");
+    expect(perms.map((p) => p.subtype)).toEqual(["asked", "answered"]);
+    expect(perms[1]).toMatchObject({ outcome: "selected", source: "policy", toolCallId: perms[0].toolCallId });
+    expect(String(perms[1].optionKind)).toMatch(/^reject_/);
+  });
+});
+
+describe("mapping session events to stream-json lines", () => {
+  const at = 1;
+  const started: SessionEvent = {
+    type: "session_started",
+    at,
+    info: { sessionId: "s1", cwd: "/p", agentName: "demo", agentInfo: { name: "demo", version: "1.2.3" }, origin: "new" },
+  };
+
+  function linesOf(events: SessionEvent[]): StreamJsonLine[] {
+    const mapper = new StreamJsonMapper();
+    let state = foldEvents([]);
+    return events.flatMap((ev) => {
+      state = reduce(state, ev);
+      return mapper.linesFor(state, ev);
+    });
+  }
+
+  it("drops conch's internal events and replayed history instead of printing them", () => {
+    const lines = linesOf([
+      started,
+      { type: "queue_added", at, id: "q1", text: "later" },
+      { type: "settled", at },
+      { type: "terminal_started", at, terminalId: "t1", command: "ls", args: [], cwd: "/p" },
+      { type: "terminal_output", at, terminalId: "t1", data: "secret bytes" },
+      {
+        type: "update",
+        at,
+        history: true,
+        notification: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "old" } } },
+      },
+      {
+        type: "update",
+        at,
+        notification: { sessionId: "s1", update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
+      },
+    ]);
+    expect(lines).toEqual([
+      { type: "system", v: 1, subtype: "init", sessionId: "s1", agent: "demo", agentVersion: "1.2.3", cwd: "/p", origin: "new" },
+    ]);
+  });
+
+  it("a tool call starts with its content and updates with its whole title, kind and status", () => {
+    const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: u as never } });
+    const lines = linesOf([
+      started,
+      { type: "prompt_sent", at, turnId: "t1", prompt: [{ type: "text", text: "go" }] },
+      update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "Edit a.md", kind: "edit", status: "pending" }),
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "c1",
+        status: "completed",
+        content: [{ type: "diff", path: "/p/a.md", oldText: "a", newText: "b" }],
+      }),
+    ]);
+    expect(lines.slice(1)).toEqual([
+      { type: "prompt", v: 1, turnId: "t1", text: "go" },
+      { type: "tool_call", v: 1, subtype: "start", id: "c1", title: "Edit a.md", kind: "edit", status: "pending", content: [] },
+      {
+        type: "tool_call",
+        v: 1,
+        subtype: "update",
+        id: "c1",
+        title: "Edit a.md",
+        kind: "edit",
+        status: "completed",
+        content: [{ type: "diff", path: "/p/a.md", oldText: "a", newText: "b" }],
+      },
+    ]);
+  });
+
+  it("a resumed session's plan and context use are streamed when they change, not at the start", () => {
+    const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: u as never } });
+    const plan = (status: string) => update({ sessionUpdate: "plan", entries: [{ content: "step", status, priority: "high" }] });
+    const before = foldEvents([started, plan("pending"), update({ sessionUpdate: "usage_update", used: 5, size: 100 })]);
+    const mapper = new StreamJsonMapper(before);
+    const ev: SessionEvent = { type: "notice", at, level: "info", text: "resumed" };
+    expect(mapper.linesFor(reduce(before, ev), ev)).toEqual([{ type: "notice", v: 1, level: "info", text: "resumed" }]);
+    const next = plan("completed");
+    expect(mapper.linesFor(reduce(before, next), next)).toEqual([
+      { type: "plan", v: 1, entries: [{ content: "step", status: "completed", priority: "high" }] },
+    ]);
+  });
+});
