@@ -8,6 +8,7 @@ import {
 } from "../acp/agent-connection.js";
 import type { WrittenFile } from "../acp/fs-handlers.js";
 import type { ResolvedAgent } from "../agents/presets.js";
+import type { TerminalAccess } from "../terminals/terminal-access.js";
 import type { FileVersion, SessionEvent, SessionEventInput, SessionInfo } from "../session/events.js";
 import { contentHash, PRE_IMAGE_MAX_FILE_BYTES, tooLargeToKeep, type PreImageStore } from "../store/pre-image-store.js";
 import { localHistoryOf } from "../session/local-history.js";
@@ -36,8 +37,8 @@ export interface EventSink {
   sync(): void;
 }
 
-/** Client-owned terminals for `terminal/create`, plus a way to free them all. */
-export interface TerminalService extends TerminalHost {
+/** Client-owned terminals for `terminal/create`, what the UI draws of them, and a way to free them all. */
+export interface TerminalService extends TerminalHost, TerminalAccess {
   /** Runs a login command in a pane the user can type into; resolves with its exit. */
   runLogin?(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }>;
   /** Sees every event (live and from the log), to keep display terminals' screens current. */

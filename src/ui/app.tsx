@@ -25,7 +25,7 @@ import { FileIndex } from "./input/file-mentions.js";
 import { allSlashCommands } from "./input/slash-commands.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import type { Launch } from "./launch.js";
-import { terminalAccess, type SessionPort } from "./session-port.js";
+import type { SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
 import { paneRows } from "./render/pane-rows.js";
@@ -88,8 +88,7 @@ export function App(props: AppProps): React.ReactElement {
 
   // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
   const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
-  const terminals = session.terminals;
-  const access = useMemo(() => terminalAccess({ terminals }), [terminals]);
+  const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const [expanded, setExpanded] = useState(false);
   const running = state.phase !== "idle" && state.phase !== "failed";
