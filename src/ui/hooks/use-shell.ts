@@ -2,14 +2,13 @@ import type { Key } from "ink";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { QueuedMessage, SessionState } from "../../session/state.js";
-import { runConchCommand } from "../commands/conch-commands.js";
+import { conchCommandOf } from "../commands/conch-commands.js";
 import { detachWithQueued } from "../commands/detach.js";
 import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../input/editor-state.js";
 import { readClipboardImage, type ClipboardRead } from "../input/clipboard-image.js";
 import { editExternally, type TerminalHandoff } from "../input/external-editor.js";
 import { buildPrompt } from "../input/prompt-blocks.js";
 import { ptyBytesFor } from "../input/pty-keys.js";
-import { isConchCommand, parseSlash } from "../input/slash-commands.js";
 import type { Launch } from "../launch.js";
 import type { TerminalAccess } from "../../terminals/terminal-access.js";
 import type { SessionPort } from "../session-port.js";
@@ -162,10 +161,10 @@ export function useShell(opts: ShellOptions): Shell {
       store.dispatch({ type: "submitted" });
       return;
     }
-    const slash = parseSlash(text);
-    if (slash && isConchCommand(slash.name)) {
+    const conch = conchCommandOf(text);
+    if (conch) {
       store.dispatch({ type: "submitted" });
-      runConchCommand(slash.name, slash.args, {
+      conch.command.run(conch.args, {
         port,
         state,
         show,
@@ -208,8 +207,7 @@ export function useShell(opts: ShellOptions): Shell {
   const steer = () => {
     const text = store.read().text.replace(/\s+$/, "");
     if (!text.trim()) return;
-    const slash = parseSlash(text);
-    if (!isBusy(state) || (slash && isConchCommand(slash.name))) return submit(text);
+    if (!isBusy(state) || conchCommandOf(text)) return submit(text);
     dispatch({ type: "messages-cleared" });
     if (editingQueuedId) {
       // The queued message being edited goes into the turn instead of waiting for its end.
