@@ -1,7 +1,8 @@
 // conch's slash commands are one table: what a submitted line runs, with which arguments, what goes
 // to the agent instead, and that /help and the `/` menu list every entry of that table.
 import { describe, expect, it } from "vitest";
-import { CONCH_COMMANDS, conchCommandOf, runConchCommand, type CommandContext } from "../../src/ui/commands/conch-commands.js";
+import type { CommandContext } from "../../src/ui/commands/command-context.js";
+import { CONCH_COMMANDS, conchCommandOf, runConchCommand } from "../../src/ui/commands/conch-commands.js";
 import { allSlashCommands } from "../../src/ui/input/slash-commands.js";
 import { FakeSession } from "./fake-session.js";
 

@@ -6,8 +6,6 @@ import type { CommandContext } from "./command-context.js";
 import { runExport } from "./export-command.js";
 import { runConfig, runMode, runModel } from "./session-option-commands.js";
 
-export type { CommandContext } from "./command-context.js";
-
 /** One of conch's own slash commands: how /help and the `/` menu show it, and what it does. */
 export interface ConchCommand {
   name: string;
