@@ -32,7 +32,7 @@ import { paneRows } from "./render/pane-rows.js";
 import { LiveRegion } from "./transcript/live-region.js";
 import { loosePaneRows } from "./transcript/loose-panes.js";
 import { sizeRunningTerminals } from "./transcript/pane-sizes.js";
-import { useTranscript } from "./transcript/use-transcript.js";
+import { useTranscript } from "./hooks/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "./terminal-features.js";
 import { useTerminalProgress } from "./hooks/use-terminal-progress.js";
 

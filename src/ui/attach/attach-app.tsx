@@ -15,7 +15,7 @@ import { NO_FEATURES, type TerminalFeatures } from "../terminal-features.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
-import { useTranscript } from "../transcript/use-transcript.js";
+import { useTranscript } from "../hooks/use-transcript.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** Where the process writing the session stands, as the attach view shows it. */
