@@ -6,6 +6,7 @@ import { displayOf, requestDisplayOf } from "../../../src/session/profiles/displ
 import type { SessionState } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
 import { toolCardRows } from "../../../src/ui/render/tool-card-rows.js";
+import { toolCardViewOf } from "../../../src/ui/render/item-view.js";
 import { barSegments } from "../../../src/ui/status/session-facts.js";
 import { finalState, permissionFromTrace, stateAt, toolByTitle } from "./fixtures.js";
 import { plainRows } from "../render/plain-rows.js";
@@ -23,7 +24,8 @@ function frame(node: React.ReactElement): string {
   return out;
 }
 
-const card = (state: SessionState, title: string | RegExp) => plainRows(toolCardRows(toolByTitle(state, title), { state, width: 100 }));
+const card = (state: SessionState, title: string | RegExp) =>
+  plainRows(toolCardRows(toolCardViewOf(state, toolByTitle(state, title)), { width: 100 }));
 
 beforeAll(() => loadRenderLibs());
 
