@@ -3,6 +3,7 @@ import { Box, Text, useApp, useStdout } from "ink";
 import { InputEditor } from "./components/input-editor.js";
 import { InputNotes } from "./components/input-notes.js";
 import { AuthPicker } from "./components/auth-picker.js";
+import { requestViewOf } from "./render/request-view.js";
 import { PermissionPrompt } from "./components/permission-prompt.js";
 import { QuestionForm } from "./components/question-form.js";
 import { QueueView } from "./components/queue-view.js";
@@ -211,8 +212,7 @@ export function App(props: AppProps): React.ReactElement {
             <Box flexDirection="column">
               {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
               <PermissionPrompt
-                permissions={state.permissions}
-                state={state}
+                requests={state.permissions.map((p) => requestViewOf(state, p))}
                 width={width}
                 maxRows={Math.max(8, rows - 8)}
                 isActive={shell.focus === "permission"}

@@ -5,6 +5,7 @@ import { render } from "ink-testing-library";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
 import type { SessionState } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
+import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { toolCardRows } from "../../../src/ui/render/tool-card-rows.js";
 import { toolCardViewOf } from "../../../src/ui/render/item-view.js";
 import { barSegments } from "../../../src/ui/status/session-facts.js";
@@ -72,8 +73,7 @@ describe("what each agent's tool calls show, read through its profile", () => {
     expect(display.blocks).toEqual([{ type: "prose", text: "Allow running `echo hello` outside the sandbox?" }]);
     const out = frame(
       <PermissionPrompt
-        permissions={[permission]}
-        state={{ ...s, permissions: [permission] }}
+        requests={[requestViewOf({ ...s, permissions: [permission] }, permission)]}
         width={100}
         isActive={false}
         onAnswer={() => undefined}

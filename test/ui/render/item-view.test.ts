@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionState, TranscriptItem } from "../../../src/session/state.js";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { itemViewOf } from "../../../src/ui/render/item-view.js";
+import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { RowCache } from "../../../src/ui/transcript/row-cache.js";
 import { CLAUDE_S2_TERM, finalState, permissionFromTrace, toolByTitle } from "../components/fixtures.js";
 import { plainRows } from "./plain-rows.js";
@@ -48,5 +49,23 @@ describe("an item's view", () => {
   it("of an item that is no tool call is the item alone", () => {
     const user = s.items.find((i) => i.kind === "user")!;
     expect(itemViewOf(s, user)).toEqual({ item: user });
+  });
+});
+
+describe("a permission request's view", () => {
+  const permission = { ...permissionFromTrace("claude-agent-acp-0.23.1/s2-bash-permission.jsonl"), toolCallId: echo.toolCallId };
+  const asking: SessionState = { ...s, permissions: [permission] };
+
+  it("is the same object while nothing the prompt shows changed", () => {
+    const view = requestViewOf(asking, permission);
+    expect(requestViewOf({ ...asking, seq: asking.seq + 1, title: "another title" }, permission)).toBe(view);
+    expect(view.display.command).toBe("echo hello");
+    expect(view.cwd).toBe(s.info?.cwd);
+  });
+
+  it("is new when the call it asks about changed", () => {
+    const view = requestViewOf(asking, permission);
+    const changed = { ...asking, toolCalls: { ...asking.toolCalls, [echo.toolCallId]: { ...echo, locations: [{ path: "/tmp/x" }] } } };
+    expect(requestViewOf(changed, permission)).not.toBe(view);
   });
 });
