@@ -1,4 +1,5 @@
 import type { RequestControl, TerminalHost } from "../acp/agent-connection.js";
+import type { TerminalAccess } from "../terminals/terminal-access.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
@@ -16,8 +17,8 @@ export interface EventSink {
   sync(): void;
 }
 
-/** Client-owned terminals for `terminal/create`, plus a way to free them all. */
-export interface TerminalService extends TerminalHost {
+/** Client-owned terminals for `terminal/create`, what the UI draws of them, and a way to free them all. */
+export interface TerminalService extends TerminalHost, TerminalAccess {
   /** Runs a login command in a pane the user can type into; resolves with its exit. */
   runLogin?(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }>;
   /** Sees every event (live and from the log), to keep display terminals' screens current. */

@@ -12,7 +12,8 @@ import {
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import type { ClientTerminal } from "../terminals/client-terminal.js";
-import { TerminalRegistry } from "../terminals/terminal-registry.js";
+import type { Unsubscribe } from "../terminals/listener-set.js";
+import { TerminalRegistry, type AnyTerminal } from "../terminals/terminal-registry.js";
 import type { TerminalService } from "./ports.js";
 
 /** How often buffered PTY output becomes one event: the log and the reducer see ~30 events/s, not every read. */
@@ -137,10 +138,20 @@ export class RegistryTerminalService implements TerminalService {
     }
   }
 
+  /** Any terminal of the session, for the UI to draw. */
+  get(id: string): AnyTerminal | undefined {
+    return this.registry.get(id);
+  }
+
   /** Types into a client terminal (the focused pane). */
   write(id: string, data: string): void {
     const t = this.registry.get(id);
     if (t?.kind === "client" && t.exitStatus === null) t.write(data);
+  }
+
+  /** Screen changes, exits and releases: what a pane redraws on (a new terminal shows nothing yet). */
+  onScreenChange(fn: () => void): Unsubscribe {
+    return this.registry.subscribe((change) => change.type !== "added" && fn());
   }
 
   dispose(): void {

@@ -8,48 +8,20 @@ import type {
   PromptResponse,
   RequestPermissionOutcome,
   RequestPermissionRequest,
-  SessionConfigOption,
-  SessionModeState,
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 
 import type { LocalHistory } from "./local-history.js";
 import type { ErrorKind } from "../errors/conch-error.js";
+import type { FileVersion, SessionInfo } from "./state.js";
+
+export type { FileVersion, ModelState, SessionInfo } from "./state.js";
 
 /**
  * The kinds of work a turn can wait on: a tool call, a terminal, a person's decision, the agent's
  * report on a background task, a turn the agent runs on its own, the agent's own running state.
  */
 export type OpenWorkKind = "tool" | "terminal" | "permission" | "report" | "agent_turn" | "agent_state";
-
-/** The agent's model list, an unstable ACP field that claude and gemini send in `session/new`. */
-export interface ModelState {
-  currentModelId: string;
-  availableModels: { modelId: string; name: string; description?: string | null }[];
-}
-
-/** What conch learned about the session when it was created, loaded or resumed. */
-export interface SessionInfo {
-  sessionId: string;
-  cwd: string;
-  agentName: string;
-  agentInfo?: Implementation | null;
-  agentCapabilities?: AgentCapabilities | null;
-  modes?: SessionModeState | null;
-  models?: ModelState | null;
-  configOptions?: SessionConfigOption[] | null;
-  /** How the session came to be: a fresh one, an agent replay, a resume without replay, a fork of another. */
-  origin: "new" | "load" | "resume" | "fork";
-}
-
-/**
- * A file's content as events name it: its size and sha256 (the bytes live in the session's undo
- * store). `sha256` is absent for a file too big to read and keep.
- */
-export interface FileVersion {
-  bytes: number;
-  sha256?: string;
-}
 
 /** Who answered a permission request: the person, a local policy, or the cancel sweep. */
 export type PermissionAnswerSource = "user" | "policy" | "cancel";

@@ -10,15 +10,15 @@ import type {
   SessionConfigOption,
   SessionModeState,
   StopReason,
-  ToolCallContent,
-  ToolCallLocation,
-  ToolCallStatus,
-  ToolKind,
   Implementation,
 } from "@agentclientprotocol/sdk";
-import type { FileVersion, ModelState, SessionInfo } from "./events.js";
-import type { AgentRunState } from "./profiles/profile.js";
 import type { ErrorKind } from "../errors/conch-error.js";
+import type { ToolCallView } from "./tool-call-view.js";
+import type { TranscriptItem, TurnOrigin } from "./transcript-item.js";
+
+// The session state's parts that have modules of their own; the other layers read them from here.
+export { displayStatus, isFinalStatus, type LocalToolStatus, type ToolCallView, type ToolDisplayStatus } from "./tool-call-view.js";
+export type { TranscriptItem, TurnOrigin } from "./transcript-item.js";
 
 /**
  * Where a turn is. `draining` means the prompt answered but work it started is still open;
@@ -26,79 +26,37 @@ import type { ErrorKind } from "../errors/conch-error.js";
  */
 export type Phase = "starting" | "auth" | "idle" | "prompting" | "draining" | "cancelling" | "replaying" | "failed";
 
-/** A tool call status as conch shows it: the protocol's, plus what conch concluded itself. */
-export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
-
-/** What conch concluded about a call the agent never closed. */
-export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted";
-
-/** One tool call, merged field by field from every message that mentioned it. */
-export interface ToolCallView {
-  toolCallId: string;
-  turnId: string;
-  title: string;
-  kind?: ToolKind;
-  /** The agent's last reported status. */
-  status: ToolCallStatus;
-  /**
-   * What conch concluded when the agent never said: rejected, cancelled, stalled, unknown after a
-   * resume, interrupted when the agent died while it ran.
-   */
-  localStatus?: LocalToolStatus;
-  /**
-   * Still running in the agent's own session after its turn answered (codex's unified exec): shown
-   * as running in the background, not waited on. A later update for it goes on as usual.
-   */
-  detached?: boolean;
-  content: ToolCallContent[];
-  locations: ToolCallLocation[];
-  rawInput?: unknown;
-  rawOutput?: unknown;
-  /** `_meta` merged shallowly across updates, minus the terminal byte streams. */
-  meta: Record<string, unknown>;
-  /** Display-only or client terminal shown for this call. */
-  terminalId?: string;
-  /** Permission decision for this call, if one was asked. */
-  permission?: { optionName?: string; optionKind?: string; outcome: "selected" | "cancelled"; source: string };
-  history: boolean;
-  /** Seq and time of the last event that touched this call: stall detection and "sign of life". */
-  lastSeq: number;
-  lastAt?: number;
-  startedAt: number;
-  endedAt?: number;
-  /** Replayed polls of this command (codex `write_stdin` calls) shown under it: their ids. */
-  polls?: string[];
-  /** Set on a poll: the command it belongs to. It has no transcript item of its own. */
-  pollOf?: string;
+/** The agent's model list, an unstable ACP field that claude and gemini send in `session/new`. */
+export interface ModelState {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description?: string | null }[];
 }
 
-/** What the user sees of the conversation, in order. */
-export type TranscriptItem =
-  | { kind: "turn"; id: string; turnId: string; origin: TurnOrigin; history: boolean }
-  | {
-      kind: "user";
-      id: string;
-      turnId: string;
-      text: string;
-      blocks: ContentBlock[];
-      history: boolean;
-      messageId?: string | null;
-      /** Agent-internal context replayed as a user message (`<session_context>`, `[Function Response: …]`). */
-      internal?: boolean;
-      /** Set when the prompt came from the queue. */
-      queueId?: string;
-      /** Sent into the running turn (steered) rather than as a prompt of its own. */
-      steered?: boolean;
-    }
-  | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
-  | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
-  | { kind: "tool"; id: string; turnId: string; toolCallId: string; history: boolean }
-  /** `planId` for the identified plans of the unstable `plan_update`. */
-  | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
-  | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string }
-  | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
+/** What conch learned about the session when it was created, loaded or resumed. */
+export interface SessionInfo {
+  sessionId: string;
+  cwd: string;
+  agentName: string;
+  agentInfo?: Implementation | null;
+  agentCapabilities?: AgentCapabilities | null;
+  modes?: SessionModeState | null;
+  models?: ModelState | null;
+  configOptions?: SessionConfigOption[] | null;
+  /** How the session came to be: a fresh one, an agent replay, a resume without replay, a fork of another. */
+  origin: "new" | "load" | "resume" | "fork";
+}
 
-export type TurnOrigin = "user" | "agent" | "history";
+/**
+ * A file's content as events name it: its size and sha256 (the bytes live in the session's undo
+ * store). `sha256` is absent for a file too big to read and keep.
+ */
+export interface FileVersion {
+  bytes: number;
+  sha256?: string;
+}
+
+/** How the agent runs a turn, as far as the foreground is concerned (ACP v2's `state_update`). */
+export type AgentRunState = "running" | "idle" | "requires_action";
 
 /** One turn: a prompt and what answered it, or a turn the agent started on its own. */
 export interface Turn {
@@ -315,18 +273,4 @@ export function initialSessionState(): SessionState {
 export function itemPosition(state: SessionState, id: string): number | undefined {
   const idx = state.itemIndex.get(id);
   return idx !== undefined && idx < state.items.length && state.items[idx].id === id ? idx : undefined;
-}
-
-/** Statuses after which a tool call will not change on its own. */
-export function isFinalStatus(tool: ToolCallView): boolean {
-  return tool.status === "completed" || tool.status === "failed" || tool.localStatus !== undefined;
-}
-
-/** The status to show: a local conclusion wins over a stale agent status. */
-export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
-  // "completed" with no exit status after a resume is the agent's guess; what conch's own log knew wins.
-  if (tool.localStatus === "unknown" || tool.localStatus === "interrupted") return tool.localStatus;
-  if (tool.status === "completed" || tool.status === "failed") return tool.status;
-  if (tool.localStatus) return tool.localStatus;
-  return tool.detached ? "background" : tool.status;
 }

@@ -23,14 +23,15 @@ import type { TerminalHandoff } from "./input/external-editor.js";
 import { FileIndex } from "./input/file-mentions.js";
 import { allSlashCommands } from "./input/slash-commands.js";
 import type { AgentCommand } from "../agents/agent-process.js";
-import { terminalAccess, type SessionPort } from "./session-port.js";
+import type { SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
 import { paneRows } from "./render/pane-rows.js";
+import { requestViewOf } from "./render/request-view.js";
 import { LiveRegion } from "./transcript/live-region.js";
 import { loosePaneRows } from "./transcript/loose-panes.js";
 import { sizeRunningTerminals } from "./transcript/pane-sizes.js";
-import { useTranscript } from "./transcript/use-transcript.js";
+import { useTranscript } from "./hooks/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "./terminal-features.js";
 import { useTerminalProgress } from "./hooks/use-terminal-progress.js";
 
@@ -83,8 +84,7 @@ export function App(props: AppProps): React.ReactElement {
 
   // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
   const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
-  const terminals = session.terminals;
-  const access = useMemo(() => terminalAccess({ terminals }), [terminals]);
+  const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const [expanded, setExpanded] = useState(false);
   const running = state.phase !== "idle" && state.phase !== "failed";
@@ -204,8 +204,7 @@ export function App(props: AppProps): React.ReactElement {
             <Box flexDirection="column">
               {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
               <PermissionPrompt
-                permissions={state.permissions}
-                state={state}
+                requests={state.permissions.map((p) => requestViewOf(state, p))}
                 width={width}
                 maxRows={Math.max(8, rows - 8)}
                 isActive={shell.focus === "permission"}

@@ -3,7 +3,7 @@ import type { ConchError } from "../errors/conch-error.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/turn-undo.js";
 import type { SessionState } from "../session/state.js";
-import type { Terminal } from "../terminals/terminal.js";
+import type { TerminalAccess } from "../terminals/terminal-access.js";
 
 /**
  * What the UI needs of a session: its state, a way to hear about changes, and the user's intents.
@@ -44,38 +44,9 @@ export interface SessionPort {
   applyUndo(plan: UndoPlan): Promise<UndoOutcome | string>;
   /** How long the turn machine waits out quiet periods and stalls, for the status line. */
   readonly timing?: TurnTiming;
-  /** The session's terminals; typed loosely because only the registry-backed service can show and type into them. */
-  readonly terminals?: object;
+  /** The session's terminals, once its agent started: screens to draw, client PTYs to type into. */
+  readonly terminals?: TerminalAccess;
 }
 
 /** What a read-only view of a session needs (the transcript of `conch attach`): no intents. */
 export type SessionSource = Pick<SessionPort, "state" | "subscribe" | "terminals">;
-
-/** The part of a terminal service the UI uses: screens to show, and typing into client PTYs. */
-export interface TerminalAccess {
-  get(id: string): Terminal | undefined;
-  write(id: string, data: string): void;
-  /** Screen changes, to redraw a pane when output was parsed after the last state change. */
-  onScreenChange(fn: () => void): () => void;
-}
-
-interface RegistryLike {
-  registry: { get(id: string): Terminal | undefined; subscribe(fn: (change: { type: string }) => void): () => void };
-  write(id: string, data: string): void;
-}
-
-function isRegistryLike(value: unknown): value is RegistryLike {
-  const v = value as Partial<RegistryLike> | undefined;
-  return !!v && typeof v.write === "function" && !!v.registry && typeof v.registry.get === "function";
-}
-
-/** The session's terminals as the UI sees them, when its terminal service keeps screens (the real one does). */
-export function terminalAccess(port: Pick<SessionPort, "terminals">): TerminalAccess | undefined {
-  const service = port.terminals;
-  if (!isRegistryLike(service)) return undefined;
-  return {
-    get: (id) => service.registry.get(id),
-    write: (id, data) => service.write(id, data),
-    onScreenChange: (fn) => service.registry.subscribe((change) => change.type !== "added" && fn()),
-  };
-}

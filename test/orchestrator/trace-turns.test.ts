@@ -128,7 +128,10 @@ describe("the orchestrator against real agents' recorded behaviour", () => {
     const term = Object.values(s.terminals)[0];
     expect(term.outputTail).toContain("done");
     expect(term.exitCode).toBe(0);
-    const screen = (orch.terminals as RegistryTerminalService).registry.get(term.terminalId)!.screen.plainText();
+    const pane = (orch.terminals as RegistryTerminalService).registry.get(term.terminalId)!;
+    // The screen parses output apart from the state: what the state holds may not be drawn yet.
+    if (pane.kind === "display") await pane.flush();
+    const screen = pane.screen.plainText();
     expect(screen).toContain("tick");
     expect(screen).toContain("done");
   });

@@ -2,7 +2,8 @@
 // runs them: what the user is shown, and which intent reaches the session.
 import { describe, expect, it } from "vitest";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
-import { runConchCommand, type CommandContext } from "../../src/ui/commands/conch-commands.js";
+import type { CommandContext } from "../../src/ui/commands/command-context.js";
+import { runConchCommand } from "../../src/ui/commands/conch-commands.js";
 import { FakeSession } from "./fake-session.js";
 
 const MODEL: SessionConfigOption = {

@@ -4,15 +4,20 @@ import { profileOf } from "./select-profile.js";
 
 const cache = new WeakMap<ToolCallView, { terminals: (TerminalView | undefined)[]; display: ToolDisplay }>();
 
-/** The views of the terminals a call shows: what its display depends on besides the call itself. */
-export function terminalViewsOf(state: SessionState, tool: ToolCallView): (TerminalView | undefined)[] {
+/** The ids of the terminals a call shows, in order: its own, then those its content names. */
+export function terminalIdsOf(tool: ToolCallView): string[] {
   const ids = new Set<string>(tool.terminalId ? [tool.terminalId] : []);
   for (const c of tool.content) if (c?.type === "terminal") ids.add(c.terminalId);
-  return [...ids].map((id) => state.terminals[id]);
+  return [...ids];
+}
+
+/** The views of the terminals a call shows: what its display depends on besides the call itself. */
+export function terminalViewsOf(state: SessionState, tool: ToolCallView): (TerminalView | undefined)[] {
+  return terminalIdsOf(tool).map((id) => state.terminals[id]);
 }
 
 /** Whether two lists hold the same objects, in order. */
-export function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
+function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 

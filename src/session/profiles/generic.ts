@@ -1,6 +1,6 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ToolCallView } from "../state.js";
-import type { AgentProfile, AgentRunState, Normalized } from "./profile.js";
+import type { AgentRunState, ToolCallView } from "../state.js";
+import type { AgentProfile, Normalized } from "./profile.js";
 import { buildDisplay, PLAIN_RULES, record } from "./tool-display.js";
 
 const RUN_STATES = new Set<string>(["running", "idle", "requires_action"]);

@@ -1,11 +1,8 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { BackgroundTask, TerminalView, ToolCallView } from "../state.js";
+import type { AgentRunState, BackgroundTask, TerminalView, ToolCallView } from "../state.js";
 
 /** The agent families conch knows by their behaviour; everything else speaks plain ACP. */
 export type ProfileId = "claude-agent-acp" | "claude-agent-acp-0.23" | "codex-acp" | "gemini-cli" | "opencode" | "generic";
-
-/** How the agent runs a turn, as far as the foreground is concerned (ACP v2's `state_update`). */
-export type AgentRunState = "running" | "idle" | "requires_action";
 
 /**
  * What an agent's traffic means for conch's turns, besides the protocol's own updates. A profile

@@ -1,4 +1,4 @@
-import React, { useCallback, useEffect, useMemo } from "react";
+import React, { useCallback, useEffect } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { StatusBar } from "../components/status-bar.js";
 import { StatusLine } from "../components/status-line.js";
@@ -9,13 +9,13 @@ import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize
 import { useSessionState } from "../hooks/use-session-state.js";
 import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { useTicker } from "../hooks/use-ticker.js";
-import { terminalAccess, type SessionSource } from "../session-port.js";
+import type { SessionSource } from "../session-port.js";
 import { describeStatus } from "../status/status-text.js";
 import { NO_FEATURES, type TerminalFeatures } from "../terminal-features.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
-import { useTranscript } from "../transcript/use-transcript.js";
+import { useTranscript } from "../hooks/use-transcript.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** Where the process writing the session stands, as the attach view shows it. */
@@ -62,7 +62,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs(true);
-  const access = useMemo(() => terminalAccess(session), [session]);
+  const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const running = state.phase !== "idle" && state.phase !== "failed" && writer.kind === "live";
   const ticker = useTicker(running && libsReady);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { CONCH_VERSION } from "../../acp/conch-version.js";
-import type { CommandContext } from "./conch-commands.js";
+import type { CommandContext } from "./command-context.js";
 
 /** Splits `/export` arguments: an optional file name (spaces allowed) and `--force`. */
 export function parseExportArgs(args: string): { file?: string; force: boolean } {

@@ -1,17 +1,16 @@
 import React, { useMemo, useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
-import type { PendingPermission, SessionState } from "../../session/state.js";
 import { safeLine } from "../../text/terminal-safe.js";
 import { clipRequestRows, requestRows } from "../render/request-rows.js";
+import type { RequestView } from "../render/request-view.js";
 import { wrapRows } from "../render/text.js";
 import { defaultOption, optionForKey, optionKeys } from "./permission-options.js";
 import { color } from "./theme.js";
 
 /** Props of the permission prompt. */
 export interface PermissionPromptProps {
-  /** Pending requests, oldest first; the first is asked, the rest wait. */
-  permissions: PendingPermission[];
-  state: SessionState;
+  /** What each pending request shows (`requestViewOf`), oldest first; the first is asked, the rest wait. */
+  requests: RequestView[];
   width: number;
   /** Listens to keys only while active, so the input editor keeps them otherwise. */
   isActive: boolean;
@@ -26,8 +25,9 @@ const OPTION_GUTTER = 7;
 
 /** Shows the first pending permission request in full and answers it with a key or ↑/↓ + Enter. */
 export function PermissionPrompt(props: PermissionPromptProps): React.ReactElement | null {
-  const { permissions, state, width, isActive, onAnswer } = props;
-  const first = permissions[0];
+  const { requests, width, isActive, onAnswer } = props;
+  const view = requests[0];
+  const first = view?.permission;
   const [cursor, setCursor] = useState<{ key: string; index: number } | null>(null);
   // Keys read before the next render (a held arrow, Down then Enter typed fast) must see the moved
   // cursor, not the one of the last render: the handlers read and move it here.
@@ -37,8 +37,8 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
 
   const options = first?.options ?? [];
   const inner = Math.max(10, width - 4);
-  // Drawn again only when the request or the session changed, not on every frame of a spinner.
-  const request = useMemo(() => (first ? requestRows(first, state, inner) : []), [first, state, inner]);
+  // Drawn again only when what the request shows changed, not on every frame of a spinner.
+  const request = useMemo(() => (view ? requestRows(view, inner) : []), [view, inner]);
   const index = first && cursor?.key === first.key ? cursor.index : defaultOption(options);
 
   useInput(
@@ -68,7 +68,7 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
 
   if (!first) return null;
   const keys = optionKeys(options);
-  const waiting = permissions.length - 1;
+  const waiting = requests.length - 1;
   const hint = `↑↓ select · enter confirm · keys ${
     keys
       .map((k) => k.letter)

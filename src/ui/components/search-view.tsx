@@ -2,6 +2,7 @@ import React, { useMemo } from "react";
 import { Text } from "ink";
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { itemRows } from "../render/item-rows.js";
+import { itemViewOf } from "../render/item-view.js";
 import { paint } from "../render/style.js";
 import { cellWidth, truncateRow } from "../render/text.js";
 import { highlightRows } from "../search/highlight-rows.js";
@@ -72,13 +73,9 @@ function headerRow(query: string, hits: number, selected: number, width: number)
 export function SearchView({ state, query, hits, selected, scroll, width, maxRows }: SearchViewProps): React.ReactElement {
   const hit = selected >= 0 ? hits[selected] : undefined;
   const item: TranscriptItem | undefined = hit ? state.items[hit.itemIndex] : undefined;
-  const tool = item?.kind === "tool" ? state.toolCalls[item.toolCallId] : undefined;
+  const view = item ? itemViewOf(state, item) : undefined;
   // The item in full (clipped output and collapsed thoughts may hide the very hit), without the raw JSON search does not look at.
-  const drawn = useMemo(
-    () => (item ? itemRows(item, { state, width, expanded: true, rawJson: false }) : []),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [item, tool, state.terminals, width],
-  );
+  const drawn = useMemo(() => (view ? itemRows(view, { width, expanded: true, rawJson: false }) : []), [view, width]);
   const rows = [headerRow(query, hits.length, selected, width)];
   if (query === "") {
     rows.push(paint("  type to search prompts, answers, thoughts, tool titles, commands and their output", { dim: true }));

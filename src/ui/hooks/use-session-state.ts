@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { SessionState } from "../../session/state.js";
-import { terminalAccess, type SessionSource } from "../session-port.js";
+import type { SessionSource } from "../session-port.js";
 
 /** One frame at ~30 fps: the most often the transcript is redrawn while an agent streams. */
 export const FRAME_MS = 33;
@@ -65,7 +65,7 @@ export function useSessionState(port: SessionSource, frameMs = FRAME_MS): Sessio
       screensChanged = false;
     }, frameMs);
     const offState = port.subscribe(() => scheduler.request());
-    const offScreens = terminalAccess(port)?.onScreenChange(() => {
+    const offScreens = terminals?.onScreenChange(() => {
       screens++;
       screensChanged = true;
       scheduler.request();

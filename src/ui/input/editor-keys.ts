@@ -1,5 +1,6 @@
 import type { Key } from "ink";
 import type { EditorAction, EditorState } from "./editor-state.js";
+import { PASTE_END, PASTE_START } from "./key-reads.js";
 
 /** What one key event means to the prompt editor. */
 export type EditorCommand =
@@ -22,9 +23,6 @@ export interface EditorKeyContext {
    */
   bracketedPaste: boolean;
 }
-
-const PASTE_START = "\x1b[200~";
-const PASTE_END = "\x1b[201~";
 
 // Kitty's CSI-u encoding: the raw bytes say nothing legacy programs understand.
 const KITTY = /^\x1b\[\d+(?:;\d+(?::\d+)?)?(?:;[\d:]+)?u$/;

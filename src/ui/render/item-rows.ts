@@ -1,6 +1,6 @@
 import type { PlanEntry } from "@agentclientprotocol/sdk";
-import type { SessionState, TranscriptItem } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
+import type { ItemView } from "./item-view.js";
 import { renderLibs } from "../components/render-libs.js";
 import { PLAN_ICONS, USER_PROMPT } from "../components/theme.js";
 import { compactJson } from "../components/tool-call-fields.js";
@@ -11,9 +11,8 @@ import { paint, type Style } from "./style.js";
 import { hang, truncateRow, wrapRows } from "./text.js";
 import { toolCardRows } from "./tool-card-rows.js";
 
-/** What an item is drawn with besides itself. */
+/** What an item is drawn with besides its view. */
 export interface ItemContext {
-  state: SessionState;
   width: number;
   /** Still streaming: markdown lexes only its open last block (with `memo` kept between frames). */
   live?: boolean;
@@ -109,7 +108,8 @@ export function planRows(entries: PlanEntry[], width: number): string[] {
 }
 
 /** One transcript item as styled rows of at most `width` cells. */
-export function itemRows(item: TranscriptItem, ctx: ItemContext): string[] {
+export function itemRows(view: ItemView, ctx: ItemContext): string[] {
+  const { item } = view;
   const { width } = ctx;
   const expanded = ctx.expanded === true;
   switch (item.kind) {
@@ -121,11 +121,8 @@ export function itemRows(item: TranscriptItem, ctx: ItemContext): string[] {
       return markdownRows(item.text, width, { live: ctx.live, memo: ctx.memo });
     case "thought":
       return thoughtRows(item.text, width, expanded);
-    case "tool": {
-      const tool = ctx.state.toolCalls[item.toolCallId];
-      if (!tool) return [paint(`tool call ${item.toolCallId}`, { dim: true })];
-      return toolCardRows(tool, ctx);
-    }
+    case "tool":
+      return view.card ? toolCardRows(view.card, ctx) : [paint(`tool call ${item.toolCallId}`, { dim: true })];
     case "plan":
       return planRows(item.entries, width);
     case "notice":

@@ -1,10 +1,9 @@
-import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import { requestDisplayOf } from "../../session/profiles/display-of.js";
-import type { PendingPermission, SessionState } from "../../session/state.js";
+import type { ToolKind } from "@agentclientprotocol/sdk";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
 import { KIND_ICONS } from "../components/theme.js";
 import { compactJson, relativePath } from "../components/tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
+import type { RequestView } from "./request-view.js";
 import { paint } from "./style.js";
 import { hang, truncateRow, wrapRows } from "./text.js";
 import { clippedMarkdownRows, clippedOutputRows } from "./tool-card-rows.js";
@@ -18,12 +17,9 @@ const REQUEST_TEXT_LINES = 6;
  * What a permission request would do, as rows of at most `width` cells: the tool, its command and
  * cwd, its diffs, its paths, the agent's reason; its raw input when it says nothing else.
  */
-export function requestRows(permission: PendingPermission, state: SessionState, width: number): string[] {
-  const display = requestDisplayOf(state, permission);
+export function requestRows(view: RequestView, width: number): string[] {
+  const { display, locations, rawInput, cwd } = view;
   const kind: ToolKind = display.kind ?? "other";
-  const known = state.toolCalls[permission.toolCallId];
-  const locations: ToolCallLocation[] = permission.request.toolCall.locations ?? known?.locations ?? [];
-  const cwd = state.info?.cwd;
 
   const command = kind === "execute" ? (display.command ?? display.title) : undefined;
   const commandCwd = kind === "execute" ? (display.cwd ?? cwd) : undefined;
@@ -33,7 +29,6 @@ export function requestRows(permission: PendingPermission, state: SessionState, 
   );
   const diffPaths = new Set(diffs.map((d) => d.path));
   const paths = locations.filter((l) => !diffPaths.has(l.path));
-  const rawInput = permission.request.toolCall.rawInput ?? known?.rawInput;
 
   const head =
     paint("Permission ", { role: "warning", bold: true }) +

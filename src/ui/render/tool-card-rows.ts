@@ -1,10 +1,10 @@
 import type { ToolKind } from "@agentclientprotocol/sdk";
-import { displayOf } from "../../session/profiles/display-of.js";
 import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
 import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
 import { fileLink, NO_FEATURES } from "../terminal-features.js";
-import { displayStatus, type SessionState, type ToolCallView } from "../../session/state.js";
+import { displayStatus } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
+import type { ToolCardView } from "./item-view.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "../components/theme.js";
 import { clipMarkdown, permissionLabel, relativePath, tailLines } from "../components/tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
@@ -52,9 +52,8 @@ export const LIVE_TERMINAL_ROWS = 10;
 const DONE_TERMINAL_ROWS = 3;
 const EXPANDED_TERMINAL_ROWS = 40;
 
-/** What a card is drawn with besides the call: the session, the width, and live terminal screens. */
+/** What a card is drawn with besides its view: the width, and live terminal screens. */
 export interface CardContext {
-  state: SessionState;
   width: number;
   expanded?: boolean;
   /** The live screen of a terminal, when there is one. */
@@ -87,6 +86,7 @@ export function clippedOutputRows(text: string, width: number, expanded: boolean
 
 function terminalRows(
   terminalId: string,
+  card: ToolCardView,
   ctx: CardContext,
   width: number,
   title: string | undefined,
@@ -94,7 +94,7 @@ function terminalRows(
 ): string[] {
   const expanded = ctx.expanded === true;
   const live = ctx.terminal?.(terminalId);
-  const known = ctx.state.terminals[terminalId];
+  const known = card.terminals[terminalId];
   if (live) {
     const done = live.exitStatus !== null;
     const rows = expanded ? EXPANDED_TERMINAL_ROWS : done ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS;
@@ -106,7 +106,14 @@ function terminalRows(
   return [...(tail.hidden > 0 ? [more(tail.hidden, "earlier line")] : []), ...tail.text.split("\n").map((l) => truncateRow(l, width))];
 }
 
-function blockRows(block: ToolBlock, ctx: CardContext, width: number, title: string | undefined, startedAt: number | undefined): string[] {
+function blockRows(
+  block: ToolBlock,
+  card: ToolCardView,
+  ctx: CardContext,
+  width: number,
+  title: string | undefined,
+  startedAt: number | undefined,
+): string[] {
   const expanded = ctx.expanded === true;
   switch (block.type) {
     case "prose":
@@ -117,14 +124,14 @@ function blockRows(block: ToolBlock, ctx: CardContext, width: number, title: str
       return [paint(safeLine(block.text), { dim: true })];
     case "diff":
       return diffRows(
-        linked(ctx, safeLine(relativePath(block.path, ctx.state.info?.cwd)), block.path),
+        linked(ctx, safeLine(relativePath(block.path, card.cwd)), block.path),
         nullable(block.oldText),
         safeText(block.newText),
         width,
         expanded ? undefined : DIFF_LINES,
       );
     case "terminal":
-      return terminalRows(block.terminalId, ctx, width, title, startedAt);
+      return terminalRows(block.terminalId, card, ctx, width, title, startedAt);
   }
 }
 
@@ -139,15 +146,15 @@ function rawJsonRows(label: string, value: unknown, width: number): string[] {
 }
 
 /** One tool call: status and kind, title, where it works, what it runs, what came back, the permission answer. */
-export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
-  const { state, width } = ctx;
+export function toolCardRows(card: ToolCardView, ctx: CardContext): string[] {
+  const { width } = ctx;
+  const { call: tool, cwd } = card;
   const expanded = ctx.expanded === true;
-  const cwd = state.info?.cwd;
   const status = displayStatus(tool);
   const look = STATUS_LOOK[status] ?? STATUS_LOOK.unknown;
   const kind: ToolKind = tool.kind ?? "other";
   const inner = Math.max(10, width - 2);
-  const display = safeDisplay(displayOf(state, tool));
+  const display = safeDisplay(card.display);
   const icon = status === "in_progress" ? SPINNER_FRAMES[(ctx.frame ?? 0) % SPINNER_FRAMES.length] : look.icon;
   // The status word sits at the right edge of the first row, as the card's header reads.
   const wordWidth = look.word ? cellWidth(look.word) + 1 : 0;
@@ -172,9 +179,9 @@ export function toolCardRows(tool: ToolCallView, ctx: CardContext): string[] {
   if (raw && tool.rawInput !== undefined) body.push(...rawJsonRows("input", tool.rawInput, inner));
   const termTitle = display.command ?? (kind === "execute" ? display.title : undefined);
   const startedAt = tool.startedAt > 1e12 ? tool.startedAt : undefined;
-  for (const block of display.blocks) body.push(...blockRows(block, ctx, inner, termTitle, startedAt));
+  for (const block of display.blocks) body.push(...blockRows(block, card, ctx, inner, termTitle, startedAt));
   if (raw && tool.rawOutput !== undefined && display.blocks.length === 0) body.push(...rawJsonRows("output", tool.rawOutput, inner));
-  if (state.permissions.some((p) => p.toolCallId === tool.toolCallId)) body.push(paint("awaiting permission", { role: "warning" }));
+  if (card.awaiting) body.push(paint("awaiting permission", { role: "warning" }));
   const permission = permissionLabel(tool.permission);
   if (permission) body.push(paint(permission.text, { role: permission.allowed ? "success" : "error", dim: permission.allowed }));
   return [...rows, ...prefixRows(body, "  ")];

@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import { paneRows } from "../render/pane-rows.js";
-import type { TerminalAccess } from "../session-port.js";
+import type { TerminalAccess } from "../../terminals/terminal-access.js";
 import { LOOSE_PANE_ROWS, looseTerminals } from "./pane-sizes.js";
 
 /** The panes of running terminals no tool call shows, each after a blank row, drawn below the live items. */

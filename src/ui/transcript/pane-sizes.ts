@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import type { TerminalAccess } from "../session-port.js";
+import type { TerminalAccess } from "../../terminals/terminal-access.js";
 import { LIVE_TERMINAL_ROWS } from "../render/tool-card-rows.js";
 import { toolTerminalIds } from "./settled-items.js";
 

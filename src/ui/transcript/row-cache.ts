@@ -1,8 +1,8 @@
-import { sameObjects, terminalViewsOf } from "../../session/profiles/display-of.js";
-import type { SessionState, TerminalView, ToolCallView, TranscriptItem } from "../../session/state.js";
+import type { SessionState, TranscriptItem } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { stableMarkdownRows, type MarkdownMemo } from "../render/markdown-rows.js";
 import { itemRows } from "../render/item-rows.js";
+import { itemViewOf, type ItemView } from "../render/item-view.js";
 
 /** How items are drawn this frame. */
 export interface RowOptions {
@@ -17,19 +17,16 @@ export interface RowOptions {
 }
 
 interface Entry {
-  item: TranscriptItem;
-  tool?: ToolCallView;
-  /** What a card shows besides its call: its terminals' views, and whether a permission waits for it. */
-  terminals: (TerminalView | undefined)[];
-  awaiting: boolean;
+  /** What the item showed when its rows were drawn: the same view means the same rows. */
+  view: ItemView;
   width: number;
   expanded: boolean;
   rows: string[];
 }
 
 /**
- * Rows of transcript items, kept per item while nothing it shows changed: a frame draws only what
- * changed. A streaming message also keeps the rows of its finished blocks (its markdown memo).
+ * Rows of transcript items, kept per item while its view (`itemViewOf`) is the same object: a
+ * frame draws only what changed. A streaming message also keeps the rows of its finished blocks (its markdown memo).
  * Items with a running terminal pane are drawn every time: their screen changes without the state.
  */
 export class RowCache {
@@ -49,7 +46,13 @@ export class RowCache {
     const memo = this.memos.get(item.id);
     this.memos.delete(item.id);
     this.entries.delete(item.id);
-    return itemRows(item, { state, width: opts.width, expanded: opts.expanded, terminal: opts.terminal, links: opts.links, memo });
+    return itemRows(itemViewOf(state, item), {
+      width: opts.width,
+      expanded: opts.expanded,
+      terminal: opts.terminal,
+      links: opts.links,
+      memo,
+    });
   }
 
   /**
@@ -64,29 +67,16 @@ export class RowCache {
   }
 
   private rows(item: TranscriptItem, state: SessionState, opts: RowOptions, live: boolean): string[] {
-    const tool = item.kind === "tool" ? state.toolCalls[item.toolCallId] : undefined;
+    const view = itemViewOf(state, item);
+    const tool = view.card?.call;
     const animated =
       tool !== undefined &&
       (tool.status === "in_progress" || (tool.terminalId !== undefined && opts.terminal?.(tool.terminalId) !== undefined));
     const hit = this.entries.get(item.id);
-    const terminals = tool ? terminalViewsOf(state, tool) : [];
-    const awaiting = tool !== undefined && state.permissions.some((p) => p.toolCallId === tool.toolCallId);
-    if (
-      hit &&
-      !animated &&
-      hit.item === item &&
-      hit.tool === tool &&
-      hit.width === opts.width &&
-      hit.expanded === opts.expanded &&
-      hit.awaiting === awaiting &&
-      sameObjects(hit.terminals, terminals)
-    ) {
-      return hit.rows;
-    }
+    if (hit && !animated && hit.view === view && hit.width === opts.width && hit.expanded === opts.expanded) return hit.rows;
     let memo = this.memos.get(item.id);
     if (!memo && item.kind === "agent") this.memos.set(item.id, (memo = {}));
-    const rows = itemRows(item, {
-      state,
+    const rows = itemRows(view, {
       width: opts.width,
       expanded: opts.expanded,
       terminal: opts.terminal,
@@ -96,7 +86,7 @@ export class RowCache {
       memo,
       links: opts.links,
     });
-    this.entries.set(item.id, { item, tool, terminals, awaiting, width: opts.width, expanded: opts.expanded, rows });
+    this.entries.set(item.id, { view, width: opts.width, expanded: opts.expanded, rows });
     return rows;
   }
 

@@ -5,7 +5,9 @@ import { render } from "ink-testing-library";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
 import type { SessionState } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
+import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { toolCardRows } from "../../../src/ui/render/tool-card-rows.js";
+import { toolCardViewOf } from "../../../src/ui/render/item-view.js";
 import { barSegments } from "../../../src/ui/status/session-facts.js";
 import { finalState, permissionFromTrace, stateAt, toolByTitle } from "./fixtures.js";
 import { plainRows } from "../render/plain-rows.js";
@@ -23,7 +25,8 @@ function frame(node: React.ReactElement): string {
   return out;
 }
 
-const card = (state: SessionState, title: string | RegExp) => plainRows(toolCardRows(toolByTitle(state, title), { state, width: 100 }));
+const card = (state: SessionState, title: string | RegExp) =>
+  plainRows(toolCardRows(toolCardViewOf(state, toolByTitle(state, title)), { width: 100 }));
 
 beforeAll(() => loadRenderLibs());
 
@@ -70,8 +73,7 @@ describe("what each agent's tool calls show, read through its profile", () => {
     expect(display.blocks).toEqual([{ type: "prose", text: "Allow running `echo hello` outside the sandbox?" }]);
     const out = frame(
       <PermissionPrompt
-        permissions={[permission]}
-        state={{ ...s, permissions: [permission] }}
+        requests={[requestViewOf({ ...s, permissions: [permission] }, permission)]}
         width={100}
         isActive={false}
         onAnswer={() => undefined}

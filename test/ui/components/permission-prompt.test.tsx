@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { render } from "ink-testing-library";
 import type { PendingPermission } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
+import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { optionKeys } from "../../../src/ui/components/permission-options.js";
 import { CLAUDE_S3, CODEX_C2, GEMINI_G3, permissionFromTrace, stateAt, tick } from "./fixtures.js";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
@@ -22,7 +23,9 @@ const claudeEdit = permissionFromTrace(CLAUDE_S3, 0);
 const queue = [codex, claudeEdit];
 
 function prompt(onAnswer = vi.fn(), permissions = queue, isActive = true) {
-  const view = render(<PermissionPrompt permissions={permissions} state={state} width={90} isActive={isActive} onAnswer={onAnswer} />);
+  const view = render(
+    <PermissionPrompt requests={permissions.map((p) => requestViewOf(state, p))} width={90} isActive={isActive} onAnswer={onAnswer} />,
+  );
   return { view, onAnswer };
 }
 
@@ -110,7 +113,7 @@ describe("PermissionPrompt", () => {
     await tick();
     view.stdin.write("y");
     await tick();
-    view.rerender(<PermissionPrompt permissions={[claudeEdit]} state={state} width={90} isActive onAnswer={onAnswer} />);
+    view.rerender(<PermissionPrompt requests={[requestViewOf(state, claudeEdit)]} width={90} isActive onAnswer={onAnswer} />);
     await tick();
     const frame = view.lastFrame() ?? "";
     expect(frame).toContain("Edit hello.txt");
@@ -158,7 +161,7 @@ describe("PermissionPrompt", () => {
         },
       },
     };
-    const view = render(<PermissionPrompt permissions={[big]} state={state} width={90} maxRows={20} isActive onAnswer={vi.fn()} />);
+    const view = render(<PermissionPrompt requests={[requestViewOf(state, big)]} width={90} maxRows={20} isActive onAnswer={vi.fn()} />);
     const lines = (view.lastFrame() ?? "").split("\n");
     expect(lines.length).toBeLessThanOrEqual(20);
     expect(lines.join("\n")).toContain("Write big.txt");

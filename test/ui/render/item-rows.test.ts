@@ -5,6 +5,7 @@ import { reduce } from "../../../src/session/reduce.js";
 import type { SessionState, TranscriptItem } from "../../../src/session/state.js";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { itemRows } from "../../../src/ui/render/item-rows.js";
+import { itemViewOf } from "../../../src/ui/render/item-view.js";
 import { cellWidth } from "../../../src/ui/render/text.js";
 import { TRACES } from "../../support/trace-events.js";
 import { CLAUDE_S3, CODEX_C2, finalState } from "../components/fixtures.js";
@@ -13,7 +14,8 @@ import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
 // The App loads these before it draws the transcript; rows drawn alone need them first.
 beforeAll(() => loadRenderLibs());
 
-const plainOf = (item: TranscriptItem, state: SessionState, expanded = false) => plainRows(itemRows(item, { state, width: 80, expanded }));
+const plainOf = (item: TranscriptItem, state: SessionState, expanded = false) =>
+  plainRows(itemRows(itemViewOf(state, item), { width: 80, expanded }));
 
 describe("transcript item rows", () => {
   it("shows an update of a kind it does not know, with its raw JSON, instead of dropping it", () => {
@@ -71,7 +73,9 @@ describe("transcript item rows", () => {
       "✗ agent exited with code 1",
     );
     expect(plainOf({ kind: "notice", id: "n", level: "warning", text: "permission withdrawn" }, state)).toBe("! permission withdrawn");
-    const [error] = atColorLevel(1, () => itemRows({ kind: "notice", id: "n", level: "error", text: "boom" }, { state, width: 80 }));
+    const [error] = atColorLevel(1, () =>
+      itemRows(itemViewOf(state, { kind: "notice", id: "n", level: "error", text: "boom" }), { width: 80 }),
+    );
     expect(error).toContain(`${sgr("31")}boom`);
   });
 
@@ -83,7 +87,7 @@ describe("transcript item rows", () => {
     for (const rel of files) {
       const state = finalState(rel);
       for (const item of state.items) {
-        const rows = itemRows(item, { state, width: 80 });
+        const rows = itemRows(itemViewOf(state, item), { width: 80 });
         if (item.kind !== "thought") expect(plainRows(rows).trim(), `${rel} ${item.kind}`).not.toBe("");
         expect(Math.max(0, ...rows.map(cellWidth)), `${rel} ${item.kind}`).toBeLessThanOrEqual(80);
       }

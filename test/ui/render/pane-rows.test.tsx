@@ -6,7 +6,8 @@ import { DisplayTerminal } from "../../../src/terminals/display-terminal.js";
 import { inkColor } from "../../../src/ui/components/screen-colors.js";
 import { useSessionState } from "../../../src/ui/hooks/use-session-state.js";
 import { paneRows } from "../../../src/ui/render/pane-rows.js";
-import type { SessionPort, TerminalAccess } from "../../../src/ui/session-port.js";
+import type { TerminalAccess } from "../../../src/terminals/terminal-access.js";
+import type { SessionPort } from "../../../src/ui/session-port.js";
 import { sizeRunningTerminals } from "../../../src/ui/transcript/pane-sizes.js";
 import { FakeSession } from "../fake-session.js";
 import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
@@ -69,14 +70,15 @@ describe("a terminal pane's rows", () => {
 
 /** A session port whose terminal service shows the given terminals. */
 function portWith(session: FakeSession, terminals: DisplayTerminal[]): SessionPort {
-  const registry = {
+  const access: TerminalAccess = {
     get: (id: string) => terminals.find((t) => t.id === id),
-    subscribe: (fn: (change: { type: string }) => void) => {
-      const offs = terminals.map((t) => t.onScreenChange(() => fn({ type: "screen" })));
+    write: () => undefined,
+    onScreenChange: (fn: () => void) => {
+      const offs = terminals.map((t) => t.onScreenChange(fn));
       return () => offs.forEach((off) => off());
     },
   };
-  return Object.assign(session, { terminals: { registry, write: () => undefined } });
+  return Object.assign(session, { terminals: access });
 }
 
 function accessTo(terminals: DisplayTerminal[]): TerminalAccess {

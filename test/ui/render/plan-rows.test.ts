@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanEntry } from "@agentclientprotocol/sdk";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { itemRows, planRows } from "../../../src/ui/render/item-rows.js";
+import { itemViewOf } from "../../../src/ui/render/item-view.js";
 import { traceToEvents } from "../../support/trace-events.js";
 import { CLAUDE_S7, finalState } from "../components/fixtures.js";
 import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
@@ -49,6 +50,6 @@ describe("plan rows", () => {
     const s = finalState(CLAUDE_S7);
     const item = s.items.find((i) => i.kind === "plan");
     expect(item).toBeDefined();
-    expect(plainRows(itemRows(item!, { state: s, width: 80 }))).toContain("◐ Update docs");
+    expect(plainRows(itemRows(itemViewOf(s, item!), { width: 80 }))).toContain("◐ Update docs");
   });
 });

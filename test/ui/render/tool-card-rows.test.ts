@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ToolCallView, TranscriptItem } from "../../../src/session/state.js";
+import type { SessionState, ToolCallView, TranscriptItem } from "../../../src/session/state.js";
 import { DisplayTerminal } from "../../../src/terminals/display-terminal.js";
 import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
 import { SPINNER_FRAMES } from "../../../src/ui/components/theme.js";
 import { toolCardRows, type CardContext } from "../../../src/ui/render/tool-card-rows.js";
+import { toolCardViewOf } from "../../../src/ui/render/item-view.js";
 import { RowCache } from "../../../src/ui/transcript/row-cache.js";
 import { CLAUDE_S2, CLAUDE_S2_TERM, CLAUDE_S3, CODEX_C2, finalState, toolByTitle } from "../components/fixtures.js";
 import { atColorLevel, plainRows, sgr } from "./plain-rows.js";
@@ -18,8 +19,10 @@ function withStatus(status: ToolCallView["status"], localStatus?: ToolCallView["
   return { ...echo, status, localStatus, permission: undefined };
 }
 
-function card(tool: ToolCallView, ctx: Partial<CardContext> = {}): string {
-  return plainRows(toolCardRows(tool, { state: s2, width: 80, ...ctx }));
+/** The card of `tool` as `state` (by default s2) shows it. */
+function card(tool: ToolCallView, ctx: Partial<CardContext> & { state?: SessionState } = {}): string {
+  const { state = s2, ...drawing } = ctx;
+  return plainRows(toolCardRows(toolCardViewOf(state, tool), { width: 80, ...drawing }));
 }
 
 const headerOf = (tool: ToolCallView, frame?: number) => card(tool, { frame }).split("\n")[0];
@@ -60,8 +63,8 @@ describe("a tool call's card", () => {
 
   it("colours the status: running in the accent colour, failed in red", () => {
     atColorLevel(1, () => {
-      expect(toolCardRows(withStatus("in_progress"), { state: s2, width: 80 })[0]).toContain(`${sgr("36")}running`);
-      expect(toolCardRows(withStatus("failed"), { state: s2, width: 80 })[0]).toContain(`${sgr("31")}✗`);
+      expect(toolCardRows(toolCardViewOf(s2, withStatus("in_progress")), { width: 80 })[0]).toContain(`${sgr("36")}running`);
+      expect(toolCardRows(toolCardViewOf(s2, withStatus("failed")), { width: 80 })[0]).toContain(`${sgr("31")}✗`);
     });
   });
 

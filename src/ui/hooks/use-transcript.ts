@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useInsertionEffect, useMemo, useRef, useState } from "react";
 import type { SessionState, TranscriptItem } from "../../session/state.js";
-import { RowCache, type RowOptions } from "./row-cache.js";
-import { TranscriptPrinter, type PrintPlan } from "./transcript-printer.js";
+import { RowCache, type RowOptions } from "../transcript/row-cache.js";
+import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
 
 /** A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. */
 const SLICE_MS = 20;

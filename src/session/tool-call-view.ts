@@ -1,0 +1,61 @@
+import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
+
+/** A tool call status as conch shows it: the protocol's, plus what conch concluded itself. */
+export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
+
+/** What conch concluded about a call the agent never closed. */
+export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted";
+
+/** One tool call, merged field by field from every message that mentioned it. */
+export interface ToolCallView {
+  toolCallId: string;
+  turnId: string;
+  title: string;
+  kind?: ToolKind;
+  /** The agent's last reported status. */
+  status: ToolCallStatus;
+  /**
+   * What conch concluded when the agent never said: rejected, cancelled, stalled, unknown after a
+   * resume, interrupted when the agent died while it ran.
+   */
+  localStatus?: LocalToolStatus;
+  /**
+   * Still running in the agent's own session after its turn answered (codex's unified exec): shown
+   * as running in the background, not waited on. A later update for it goes on as usual.
+   */
+  detached?: boolean;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  /** `_meta` merged shallowly across updates, minus the terminal byte streams. */
+  meta: Record<string, unknown>;
+  /** Display-only or client terminal shown for this call. */
+  terminalId?: string;
+  /** Permission decision for this call, if one was asked. */
+  permission?: { optionName?: string; optionKind?: string; outcome: "selected" | "cancelled"; source: string };
+  history: boolean;
+  /** Seq and time of the last event that touched this call: stall detection and "sign of life". */
+  lastSeq: number;
+  lastAt?: number;
+  startedAt: number;
+  endedAt?: number;
+  /** Replayed polls of this command (codex `write_stdin` calls) shown under it: their ids. */
+  polls?: string[];
+  /** Set on a poll: the command it belongs to. It has no transcript item of its own. */
+  pollOf?: string;
+}
+
+/** Statuses after which a tool call will not change on its own. */
+export function isFinalStatus(tool: ToolCallView): boolean {
+  return tool.status === "completed" || tool.status === "failed" || tool.localStatus !== undefined;
+}
+
+/** The status to show: a local conclusion wins over a stale agent status. */
+export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
+  // "completed" with no exit status after a resume is the agent's guess; what conch's own log knew wins.
+  if (tool.localStatus === "unknown" || tool.localStatus === "interrupted") return tool.localStatus;
+  if (tool.status === "completed" || tool.status === "failed") return tool.status;
+  if (tool.localStatus) return tool.localStatus;
+  return tool.detached ? "background" : tool.status;
+}

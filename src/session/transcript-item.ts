@@ -1,0 +1,29 @@
+import type { ContentBlock, PlanEntry } from "@agentclientprotocol/sdk";
+
+/** What the user sees of the conversation, in order. */
+export type TranscriptItem =
+  | { kind: "turn"; id: string; turnId: string; origin: TurnOrigin; history: boolean }
+  | {
+      kind: "user";
+      id: string;
+      turnId: string;
+      text: string;
+      blocks: ContentBlock[];
+      history: boolean;
+      messageId?: string | null;
+      /** Agent-internal context replayed as a user message (`<session_context>`, `[Function Response: …]`). */
+      internal?: boolean;
+      /** Set when the prompt came from the queue. */
+      queueId?: string;
+      /** Sent into the running turn (steered) rather than as a prompt of its own. */
+      steered?: boolean;
+    }
+  | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
+  | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
+  | { kind: "tool"; id: string; turnId: string; toolCallId: string; history: boolean }
+  /** `planId` for the identified plans of the unstable `plan_update`. */
+  | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
+  | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string }
+  | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
+
+export type TurnOrigin = "user" | "agent" | "history";

@@ -1,0 +1,109 @@
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
+import { modelConfigOptions, modelOption, optionValueText, selectValues } from "../../session/config-options.js";
+import type { CommandContext } from "./command-context.js";
+
+// `/mode`, `/model` and `/config`: the protocol's session modes, model choice and config options,
+// listed with no argument and set with one.
+
+function findByIdOrName<T>(items: readonly T[], wanted: string, id: (t: T) => string, name: (t: T) => string): T | undefined {
+  const w = wanted.toLowerCase();
+  return items.find((i) => id(i) === wanted) ?? items.find((i) => id(i).toLowerCase() === w || name(i).toLowerCase() === w);
+}
+
+/** `/mode [mode id]`: the agent's modes, or a switch to one (by id or name). */
+export function runMode(args: string, ctx: CommandContext): void {
+  const modes = ctx.state.modes;
+  if (!modes?.availableModes?.length) return ctx.show("this agent has no modes");
+  if (!args) {
+    return ctx.show([
+      "modes (shift+tab cycles):",
+      ...modes.availableModes.map(
+        (m) => `${m.id === modes.currentModeId ? "●" : "○"} ${m.id} · ${m.name}${m.description ? ` · ${m.description}` : ""}`,
+      ),
+    ]);
+  }
+  const mode = findByIdOrName(
+    modes.availableModes,
+    args,
+    (m) => m.id,
+    (m) => m.name,
+  );
+  if (!mode) return ctx.show(`no mode "${args}": ${modes.availableModes.map((m) => m.id).join(", ")}`, "error");
+  void ctx.port.setMode(mode.id);
+}
+
+/** One config option as a line of a list: its value, and what it can be set to. */
+function optionLine(o: SessionConfigOption): string {
+  const values =
+    o.type === "select"
+      ? selectValues(o)
+          .map((v) => v.value)
+          .join(", ")
+      : "on, off, toggle";
+  return `${o.id} = ${optionValueText(o)} · ${values}${o.name && o.name !== o.id ? ` · ${o.name}` : ""}`;
+}
+
+/** `/model [model id]`: the model choice and its settings, or a switch to a model. */
+export function runModel(args: string, ctx: CommandContext): void {
+  const { state } = ctx;
+  const models = state.models;
+  // The model config option is the protocol's way; the unstable model list only where there is none.
+  const option = modelOption(state);
+  const choices = option
+    ? selectValues(option).map((v) => ({ id: v.value, name: v.name, current: v.value === String(option.currentValue) }))
+    : models?.availableModels?.length
+      ? models.availableModels.map((m) => ({ id: m.modelId, name: m.name, current: m.modelId === models.currentModelId }))
+      : [];
+  const tuning = modelConfigOptions(state);
+  if (!choices.length && !tuning.length) return ctx.show("this agent does not offer a model choice");
+  if (!args) {
+    return ctx.show([
+      ...(choices.length ? ["models:", ...choices.map((c) => `${c.current ? "●" : "○"} ${c.id} · ${c.name}`)] : []),
+      ...(tuning.length ? [...(choices.length ? [""] : []), "model settings (/config <id> <value>):", ...tuning.map(optionLine)] : []),
+    ]);
+  }
+  const choice = findByIdOrName(
+    choices,
+    args,
+    (c) => c.id,
+    (c) => c.name,
+  );
+  if (!choice) return ctx.show(`no model "${args}": ${choices.map((c) => c.id).join(", ")}`, "error");
+  void ctx.port.setModel(choice.id);
+}
+
+/** `on`/`off`/`toggle` (and their usual spellings) for a boolean option; undefined when it is none of them. */
+function booleanValue(word: string, current: boolean): boolean | undefined {
+  const w = word.toLowerCase();
+  if (["on", "true", "yes", "1", "enable"].includes(w)) return true;
+  if (["off", "false", "no", "0", "disable"].includes(w)) return false;
+  if (w === "toggle") return !current;
+  return undefined;
+}
+
+/** `/config [option id] [value]`: the session's options, one option, or a new value for it. */
+export function runConfig(args: string, ctx: CommandContext): void {
+  const options = ctx.state.configOptions;
+  if (!options.length) return ctx.show("this agent has no session options");
+  const [id, ...rest] = args.split(/\s+/).filter(Boolean);
+  if (!id) return ctx.show(["session options (/config <id> <value>; a switch takes on, off or toggle):", ...options.map(optionLine)]);
+  const option = options.find((o) => o.id === id);
+  if (!option) return ctx.show(`no option "${id}": ${options.map((o) => o.id).join(", ")}`, "error");
+  const value = rest.join(" ");
+  if (!value) return ctx.show(optionLine(option));
+  if (option.type === "boolean") {
+    const next = booleanValue(value, option.currentValue);
+    if (next === undefined) return ctx.show(`${option.id} is a switch: on, off or toggle`, "error");
+    void ctx.port.setConfigOption(option.id, next);
+    return;
+  }
+  if (!selectValues(option).some((v) => v.value === value)) {
+    return ctx.show(
+      `"${value}" is not a value of ${option.id}: ${selectValues(option)
+        .map((v) => v.value)
+        .join(", ")}`,
+      "error",
+    );
+  }
+  void ctx.port.setConfigOption(option.id, value);
+}

@@ -1,0 +1,23 @@
+import { useCallback, useRef, useState } from "react";
+import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../input/editor-state.js";
+
+/** The input editor's state, readable at once (before React renders it), and its dispatch. */
+export interface EditorStore {
+  editor: EditorState;
+  read: () => EditorState;
+  dispatch: (a: EditorAction) => void;
+}
+
+/** An editor whose latest state is readable at once, before React renders it: keys can come faster than renders. */
+export function useEditorStore(): EditorStore {
+  const ref = useRef<EditorState>(initialEditorState());
+  const [, force] = useState(0);
+  const dispatch = useCallback((action: EditorAction) => {
+    const next = editorReducer(ref.current, action);
+    if (next === ref.current) return;
+    ref.current = next;
+    force((n) => n + 1);
+  }, []);
+  const read = useCallback(() => ref.current, []);
+  return { editor: ref.current, read, dispatch };
+}

@@ -1,0 +1,49 @@
+import type { Dispatch } from "react";
+import type { SessionState } from "../../session/state.js";
+import type { TerminalAccess } from "../../terminals/terminal-access.js";
+import { ptyBytesFor } from "../input/pty-keys.js";
+import type { ShellAction, ShellState } from "../shell/shell-state.js";
+import { PASTE_END, PASTE_START } from "../input/key-reads.js";
+import { useKeypress } from "./use-keypress.js";
+
+/** The client terminals still running whose screens conch has: the panes Ctrl-T can focus, oldest first. */
+export function runningClientTerminals(state: SessionState, access: TerminalAccess | undefined): string[] {
+  if (!access) return [];
+  return Object.values(state.terminals)
+    .filter((t) => t.source === "client" && !t.exited && access.get(t.terminalId))
+    .map((t) => t.terminalId);
+}
+
+/**
+ * A focused terminal pane takes every key but Esc (leave), Ctrl-T (next/leave) and PageUp/PageDown
+ * (scroll): the rest are typed into its program.
+ */
+export function useTerminalPaneKeys(opts: {
+  active: boolean;
+  focus: ShellState["terminalFocus"];
+  /** The pane Ctrl-T moves to, or undefined to leave. */
+  next: () => string | undefined;
+  terminals?: TerminalAccess;
+  /** Rows the pane shows, for PageUp/PageDown steps. */
+  paneRows: number;
+  dispatch: Dispatch<ShellAction>;
+}): void {
+  const { focus, dispatch } = opts;
+  useKeypress(
+    (input, key, raw) => {
+      if (!focus) return;
+      if (key.escape && (raw === "\x1b" || raw === "")) return dispatch({ type: "terminal-left" });
+      if (key.ctrl && input === "t") {
+        const next = opts.next();
+        return dispatch(next ? { type: "terminal-focused", id: next } : { type: "terminal-left" });
+      }
+      const step = Math.max(1, Math.floor(opts.paneRows / 2));
+      if (key.pageUp) return dispatch({ type: "terminal-scrolled", by: step });
+      if (key.pageDown) return dispatch({ type: "terminal-scrolled", by: -step });
+      if (raw === PASTE_START || raw === PASTE_END) return;
+      opts.terminals?.write(focus.id, ptyBytesFor(input, key, raw));
+      if (focus.scroll) dispatch({ type: "terminal-scrolled", by: -focus.scroll });
+    },
+    { isActive: opts.active },
+  );
+}
