@@ -37,6 +37,8 @@ export function applyPermissionClosed(d: Draft, ev: EventOf<"permission_answered
   d.setTool({
     ...tool,
     permission: { outcome: outcome.outcome, optionName: option?.name, optionKind: option?.kind, source: ev.source },
+    // The answer is the call's latest sign of life: a person's slow answer is no stall of the agent's.
+    lastAt: ev.at,
     localStatus: closeAs && !isFinalStatus(tool) ? closeAs : tool.localStatus,
     endedAt: closeAs && !isFinalStatus(tool) ? ev.at : tool.endedAt,
   });

@@ -42,9 +42,11 @@ export function openWork(state: SessionState): OpenWorkItem[] {
   }
   for (const q of state.questions)
     out.push({ kind: "permission", id: q.key, label: q.request.message, since: q.askedAt, stallable: false });
+  // A call waiting on a person is that person's decision, listed above; it never stalls.
+  const asked = new Set(state.permissions.map((p) => p.toolCallId));
   for (const id of state.openToolIds) {
     const tool = state.toolCalls[id];
-    if (tool.detached) continue;
+    if (tool.detached || asked.has(tool.toolCallId)) continue;
     out.push({
       kind: "tool",
       id: tool.toolCallId,

@@ -167,6 +167,33 @@ describe("stalls", () => {
     expect(nextAction(s, 120 + TIMING.stallMs, TIMING)).toEqual({ type: "settle" });
   });
 
+  it("a call waiting on a person's permission never stalls, and the answer restarts its clock", () => {
+    const asked = fold(
+      [
+        [
+          300,
+          {
+            type: "permission_asked",
+            key: "agent:1",
+            request: {
+              sessionId: "s1",
+              toolCall: { toolCallId: "c1", title: "sleep 1000" },
+              options: [{ optionId: "y", name: "Allow", kind: "allow_once" }],
+            },
+          },
+        ],
+      ],
+      withOpenCall(),
+    );
+    expect(nextAction(asked, 120 + 10 * TIMING.stallMs, TIMING)).toEqual({ type: "wait", until: undefined });
+    const answeredAt = 300 + 5 * TIMING.stallMs;
+    const answered = fold(
+      [[answeredAt, { type: "permission_answered", key: "agent:1", outcome: { outcome: "selected", optionId: "y" }, source: "user" }]],
+      asked,
+    );
+    expect(nextAction(answered, answeredAt, TIMING)).toEqual({ type: "wait", until: answeredAt + TIMING.stallMs });
+  });
+
   it("a person's decision never stalls: the drain waits for the answer with no deadline", () => {
     const s = fold(
       [
