@@ -302,11 +302,8 @@ describe("causal replay: matching and dependencies (synthetic traces)", () => {
   it("sends the late block before p2 when the client holds p2 back, and maps p2 by occurrence", async () => {
     const h = startReplay(lateBlock, { speed: 10, causal: true });
     h.send(req("a", "session/prompt", { n: "whatever" }));
-    await h.collector.waitFor(2);
-    const responded = performance.now();
+    // What matters is the order (a wall-clock gap measured here would depend on the machine's load).
     await h.collector.waitFor(4);
-    // 470 ms recorded after p1's response, so ≥ 47 ms at speed 10 (with slack for timer rounding).
-    expect(performance.now() - responded).toBeGreaterThanOrEqual(40);
     expect(h.collector.messages.slice(2)).toEqual([toolUpdate("X", "tool_call_update"), update("follow-up")]);
     h.send(req("b", "session/prompt", { n: "also whatever" }));
     await h.collector.waitFor(6);

@@ -159,8 +159,10 @@ describe("replay agent: timing", () => {
     const response = performance.now();
     await h.collector.waitFor(2);
     const late = performance.now();
+    // Both from the moment before sending: a reading of the response delayed by a busy machine
+    // cannot make a later gap look shorter than it was.
     expect(response - sent).toBeGreaterThanOrEqual(95);
-    expect(late - response).toBeGreaterThanOrEqual(90);
+    expect(late - sent).toBeGreaterThanOrEqual(185);
     h.agent.stop();
   });
 
