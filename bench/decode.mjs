@@ -69,7 +69,7 @@ function countingHooks(expected) {
 async function throughConnection(chunks, expected) {
   const stdout = new PassThrough();
   const { hooks, finished } = countingHooks(expected);
-  const conn = new AgentConnection(stdout, sinkStdin(), hooks);
+  const conn = new AgentConnection({ stdout, stdin: sinkStdin() }, hooks);
   await new Promise((r) => setImmediate(r));
   const t0 = performance.now();
   for (const c of chunks) stdout.write(c);
@@ -89,7 +89,7 @@ async function throughOrchestrator(chunks, expected) {
     if (ev?.type === "update" && ++seen === expected) done(performance.now());
   });
   orch.send("go");
-  const conn = new AgentConnection(stdout, sinkStdin(), agent.hooks);
+  const conn = new AgentConnection({ stdout, stdin: sinkStdin() }, agent.hooks);
   await new Promise((r) => setImmediate(r));
   const t0 = performance.now();
   for (const c of chunks) stdout.write(c);

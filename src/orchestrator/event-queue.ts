@@ -80,10 +80,8 @@ export class SessionEventQueue implements SessionEvents {
 
   /** Folds events read back from the local log without logging or deciding: to show its transcript. */
   foldQuietly(events: readonly SessionEvent[]): void {
-    for (const ev of events) {
-      this.state = reduce(this.state, ev);
-      this.opts.observe(ev);
-    }
+    this.state = reduceBatch(this.state, events, { transient: true });
+    for (const ev of events) this.opts.observe(ev);
     for (const fn of this.listeners) fn(this.state);
   }
 
@@ -144,7 +142,8 @@ export class SessionEventQueue implements SessionEvents {
   private transition(ev: SessionEvent): void {
     let next: SessionState;
     try {
-      next = reduce(this.state, ev);
+      // In place, as a batch is: a copy of a long session's transcript per event cost its length.
+      next = reduceBatch(this.state, [ev], { transient: true });
     } catch (err) {
       // The reducer refused an input: keep what is logged, show why, stop the turn.
       this.fail(ev.at, `internal error handling ${ev.type}: ${(err as Error).message}`);

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "./events.js";
-import { reduce } from "./reduce.js";
+import { reduceBatch } from "./reduce.js";
 import { initialSessionState, type SessionState } from "./state.js";
 
 /** The error a turn gets when the conch process running it ended before it did. */
@@ -29,7 +29,10 @@ function closingEvents(s: SessionState, at: number): SessionEvent[] {
  */
 export function closeInterruptedRuns(events: readonly SessionEvent[]): SessionEvent[] {
   const out: SessionEvent[] = [];
+  // This fold owns its states and reads only the latest: no copies per event (a long log would
+  // cost its length at every event).
   let state = initialSessionState();
+  const reduce = (s: SessionState, ev: SessionEvent) => reduceBatch(s, [ev], { transient: true });
   const close = (at: number): void => {
     for (const ev of closingEvents(state, at)) {
       state = reduce(state, ev);
