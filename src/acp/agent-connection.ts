@@ -32,7 +32,7 @@ import {
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
 import { clientCapabilities } from "./client-capabilities.js";
-import { CONCH_VERSION } from "./conch-version.js";
+import { CONCH_VERSION } from "../conch-version.js";
 import { connectionTaps } from "./connection-taps.js";
 import { readTextFile, writeTextFile, type WriteObserver } from "./fs-handlers.js";
 import { agentMessageStream, tappedMessageStream, type AgentStream, type WireTaps } from "./message-stream.js";

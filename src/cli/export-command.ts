@@ -1,6 +1,6 @@
 import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
 import path from "node:path";
-import { CONCH_VERSION } from "../acp/conch-version.js";
+import { CONCH_VERSION } from "../conch-version.js";
 import { writeExport } from "../export/export-file.js";
 import { transcriptMarkdown } from "../export/transcript-markdown.js";
 import type { Command } from "./parse-args.js";

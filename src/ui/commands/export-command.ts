@@ -1,5 +1,5 @@
 import path from "node:path";
-import { CONCH_VERSION } from "../../acp/conch-version.js";
+import { CONCH_VERSION } from "../../conch-version.js";
 import type { CommandContext } from "./command-context.js";
 
 /** Splits `/export` arguments: an optional file name (spaces allowed) and `--force`. */
