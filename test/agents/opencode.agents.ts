@@ -51,12 +51,18 @@ function requestIndex(step: StepOutput, method: string): number {
   return step.wire.findIndex((l) => l.dir === "client" && l.msg.method === method);
 }
 
-/** What the session's config option `id` is set to, in the last `config_option_update` of a stream-json run. */
+/**
+ * What the session's config option `id` is set to, as the agent last said on the wire: in a
+ * `config_option_update`, or in its answer to `session/set_config_option` (opencode answers there).
+ */
 function lastConfigValue(step: StepOutput, id: string): unknown {
-  const opts = updatesOf(step)
-    .filter((u) => u.update.sessionUpdate === "config_option_update")
-    .at(-1)?.update.configOptions as { id: string; currentValue: unknown }[] | undefined;
-  return opts?.find((o) => o.id === id)?.currentValue;
+  let options: { id: string; currentValue: unknown }[] | undefined;
+  for (const { dir, msg } of step.wire) {
+    if (dir !== "agent") continue;
+    const update = msg.method === "session/update" ? msg.params?.update : undefined;
+    options = (update?.sessionUpdate === "config_option_update" ? update.configOptions : undefined) ?? msg.result?.configOptions ?? options;
+  }
+  return options?.find((o) => o.id === id)?.currentValue;
 }
 
 describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () => {
@@ -233,8 +239,9 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
     describe("e-cancel", () => {
       const loop = "for i in $(seq 1 30); do sleep 1; done; echo woke-up";
       const run = lazyScenario(agent, mode, "opencode/e-cancel.json", [
-        // Ctrl-C a second after the essay's first chunk (it streams for 12 s).
-        conch("p1", "Write me a long essay.", { format: "stream-json", interruptWhen: '"type":"text"', interruptDelayS: 1 }),
+        // Ctrl-C a second after the essay's first chunk (it streams for 12 s). The marker is stream-json's
+        // text line: the trace is searched too, and its prompt holds a bare `"type":"text"` at once.
+        conch("p1", "Write me a long essay.", { format: "stream-json", interruptWhen: '"type":"text","v":1', interruptDelayS: 1 }),
         // Ctrl-C a second after the 30 s loop started (its real title arrives as it starts).
         conch("p2", "Run sleep 30.", { resumeFrom: "p1", format: "stream-json", interruptWhen: "seq 1 30", interruptDelayS: 1 }),
         processCheck("loop-after-p2", loop),
