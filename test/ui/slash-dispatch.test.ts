@@ -69,4 +69,13 @@ describe("slash command dispatch", () => {
     }
     expect(menu.map((c) => c.name)).toEqual(CONCH_COMMANDS.map((c) => c.name));
   });
+
+  it("names what conch does from a shell beside the session: attach and export with this session's id, the probe", () => {
+    const session = new FakeSession().open();
+    const help = submit(session, "/help")![0].lines;
+    const id = session.state.info!.sessionId;
+    expect(help).toContain(`conch attach ${id} · follow this session read-only, as it grows`);
+    expect(help).toContain(`conch export ${id} · the transcript as Markdown`);
+    expect(help).toContain("conch agents --probe · what each agent can do, next to what conch uses");
+  });
 });

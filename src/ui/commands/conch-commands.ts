@@ -142,6 +142,19 @@ function helpLines(state: SessionState): string[] {
     "",
     ...CONCH_COMMANDS.map(commandHelpLine),
     ...(agent.length ? ["", `the agent's commands: ${agent.map((c) => `/${c.name}`).join(" ")}`] : []),
+    "",
+    ...shellHelpLines(state.info?.sessionId),
+  ];
+}
+
+/** What conch does from a shell beside this session: the features that are not slash commands. */
+function shellHelpLines(sessionId: string | undefined): string[] {
+  const id = sessionId ?? "<id>";
+  return [
+    "from another terminal:",
+    `conch attach ${id} · follow this session read-only, as it grows`,
+    `conch export ${id} · the transcript as Markdown`,
+    "conch agents --probe · what each agent can do, next to what conch uses",
   ];
 }
 
