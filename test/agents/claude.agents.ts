@@ -190,10 +190,11 @@ for (const agent of AGENTS) {
           expect(s.interrupted, r.describe("p1")).toBe(true);
           expect(s.code, r.describe("p1")).toBe(130);
           expect(res.exitCode).toBe(130);
-          // 0.100.0 has already answered end_turn; 0.23.1 answers `cancelled` unless the cancel lands
-          // while it holds the response for the background task (then it finishes the turn first).
+          // 0.100.0 has already answered end_turn; 0.23.1 answers `cancelled`, or, when the cancel lands
+          // while it holds the response for the background task, finishes that turn first: with
+          // `end_turn`, and once in three full runs with `cancelled` after the follow-up's text (an
+          // agent-side race: what it streamed before its answer belongs to the turn either way).
           expect(["cancelled", "end_turn"]).toContain(res.stopReason);
-          if (res.stopReason === "cancelled") expect(res.text).not.toContain("The background job printed");
           expect(res.toolCalls.filter((t) => t.status === "pending" || t.status === "in_progress")).toEqual([]);
         });
 
