@@ -182,6 +182,14 @@ describe("agent-controlled text never reaches the terminal raw", () => {
     // What was there is shown, marked.
     expect(screen.text()).toContain("ls␛");
     expect(screen.text()).toContain("step␛");
+    // Quitting stops the agent, though it ignores the end of its stdin.
+    const agent = screen.descendants();
+    expect(agent.length).toBeGreaterThan(0);
+    await screen.type("\x03");
+    await screen.type("\x03");
+    expect(await Promise.race([screen.exited, new Promise<number>((r) => setTimeout(() => r(-1), 10_000))])).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(agent.filter(alive)).toEqual([]);
   });
 
   it("print mode to a terminal makes the answer and its stderr lines safe", async () => {

@@ -157,13 +157,25 @@ export class Screen {
     return [...all];
   }
 
-  /** Kills the program (and, to be sure, its process group) if it still runs. */
+  /**
+   * Kills the program, its process group and every process below it, if it still runs. A SIGKILL
+   * gives conch no chance to stop its agent, and an agent in its own session that ignores the end of
+   * its stdin (the hostile ones) would outlive the test run.
+   */
   async kill(): Promise<void> {
     if (this.exitCode !== null) return;
+    const below = this.descendants();
     try {
       process.kill(-this.proc.pid, "SIGKILL");
     } catch {
       this.proc.kill("SIGKILL");
+    }
+    for (const pid of below) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
     }
     await Promise.race([this.exited, sleep(2000)]);
   }
