@@ -8,6 +8,7 @@ import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import { listSessions } from "../../src/store/session-index.js";
 import type { SessionState } from "../../src/session/state.js";
 import { tempDir } from "../support/run-conch.js";
+import { untilState } from "../support/until-state.js";
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -41,19 +42,7 @@ function sent(file: string): string[] {
     .map((l) => l.msg!.method!);
 }
 
-function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out in phase ${orch.state.phase}`)), ms);
-    const check = (s: SessionState) => {
-      if (!pred(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    };
-    const off = orch.subscribe(check);
-    check(orch.state);
-  });
-}
+const until = untilState;
 
 /** Waits until `check` holds, looking again every few ms (a trace file gives no events). */
 async function poll(check: () => boolean): Promise<void> {

@@ -4,10 +4,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
-import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
-import type { SessionState } from "../../src/session/state.js";
 import { startDemoBridge, type DemoBridge } from "../support/demo-bridge.js";
 import { runConch, tempDir } from "../support/run-conch.js";
+import { untilState } from "../support/until-state.js";
 
 const demoState = tempDir("conch-demo-");
 const demoEnv = { CONCH_DEMO_STATE: demoState, CONCH_DEMO_DELAY_MS: "0" };
@@ -19,19 +18,7 @@ afterAll(async () => {
   await bridge?.kill();
 });
 
-function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out in phase ${orch.state.phase}`)), ms);
-    const check = (s: SessionState) => {
-      if (!pred(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    };
-    const off = orch.subscribe(check);
-    check(orch.state);
-  });
-}
+const until = untilState;
 
 describe("conch -p against a remote agent", () => {
   it.each(["ws", "http"] as const)("over %s: streams the answer, exits 0, and --trace records the messages", async (transport) => {

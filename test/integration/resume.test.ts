@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
-import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
-import { displayStatus, type SessionState } from "../../src/session/state.js";
+import { displayStatus } from "../../src/session/state.js";
 import { runConch, tempDir } from "../support/run-conch.js";
+import { untilState } from "../support/until-state.js";
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -16,19 +16,7 @@ afterAll(() => {
   process.env = saved;
 });
 
-function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out in phase ${orch.state.phase}`)), ms);
-    const check = (s: SessionState) => {
-      if (!pred(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    };
-    const off = orch.subscribe(check);
-    check(orch.state);
-  });
-}
+const until = untilState;
 
 const base = { agent: "demo", continue: false } as const;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
-import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { SessionState } from "../../src/session/state.js";
 import { tempDir } from "../support/run-conch.js";
+import { untilState } from "../support/until-state.js";
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -15,19 +15,7 @@ afterAll(() => {
   process.env = saved;
 });
 
-function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out in phase ${orch.state.phase}`)), ms);
-    const check = (s: SessionState) => {
-      if (!pred(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    };
-    const off = orch.subscribe(check);
-    check(orch.state);
-  });
-}
+const until = untilState;
 
 describe("steering with the demo agent over stdio", () => {
   it("a message steered into the slow turn shows in that turn, and the agent's answer to it follows it", async () => {

@@ -7,6 +7,7 @@ import type { UndoPlan } from "../../src/orchestrator/turn-undo.js";
 import type { SessionState } from "../../src/session/state.js";
 import { preImageDirPath } from "../../src/store/state-dir.js";
 import { tempDir } from "../support/run-conch.js";
+import { untilState } from "../support/until-state.js";
 
 const saved = { ...process.env };
 let stateDir: string;
@@ -21,19 +22,7 @@ afterAll(() => {
   process.env = saved;
 });
 
-function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out in phase ${orch.state.phase}`)), ms);
-    const check = (s: SessionState) => {
-      if (!pred(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    };
-    const off = orch.subscribe(check);
-    check(orch.state);
-  });
-}
+const until = untilState;
 
 const base = { agent: "demo", continue: false } as const;
 

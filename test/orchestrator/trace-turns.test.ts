@@ -5,6 +5,7 @@ import { RegistryTerminalService } from "../../src/orchestrator/terminal-service
 import { describeOpenWork, openWork } from "../../src/session/open-work.js";
 import { displayStatus, type SessionState } from "../../src/session/state.js";
 import { REPLAY, ROOT, tempDir } from "../support/run-conch.js";
+import { untilState } from "../support/until-state.js";
 
 /**
  * conch's real orchestrator against recorded real agents: the trace-replay agent (causal mode)
@@ -37,20 +38,7 @@ async function start(trace: string, policy: "ask" | "approve-all" = "ask", speed
 }
 
 /** Waits until `pred` holds (event-driven, bounded only as a safety net). */
-function until(orch: Orchestrator, pred: (s: SessionState) => boolean, ms = 20_000): Promise<SessionState> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out; phase ${orch.state.phase}`)), ms);
-    const check = (s: SessionState) => {
-      if (!pred(s)) return false;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-      return true;
-    };
-    const off = orch.subscribe(check);
-    check(orch.state);
-  });
-}
+const until = untilState;
 
 const userTurn = (s: SessionState, n: number) => s.turns.filter((t) => t.origin === "user")[n];
 const answered = (n: number) => (s: SessionState) => userTurn(s, n)?.stopReason !== undefined && s.phase === "idle";

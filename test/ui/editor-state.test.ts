@@ -1,36 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Key } from "ink";
+import { inkKey } from "./ink-key.js";
 import { editorCommandFor, enterAction } from "../../src/ui/input/editor-keys.js";
 import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../../src/ui/input/editor-state.js";
 
 const run = (actions: EditorAction[], from: EditorState = initialEditorState()) => actions.reduce(editorReducer, from);
 const typed = (text: string, history: string[] = []) => run([{ type: "insert", text }], initialEditorState(history));
 
-function key(over: Partial<Key> = {}): Key {
-  return {
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    home: false,
-    end: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    super: false,
-    hyper: false,
-    capsLock: false,
-    numLock: false,
-    ...over,
-  };
-}
+const key = inkKey;
 const ctx = { inPaste: false, bracketedPaste: true };
 
 describe("the editor reducer", () => {

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Key } from "ink";
 import { detachWithQueued } from "../../src/ui/commands/detach.js";
 import { FrameScheduler } from "../../src/ui/hooks/use-session-state.js";
 import { ptyBytesFor } from "../../src/ui/input/pty-keys.js";
@@ -7,32 +6,9 @@ import { attentionBytes, attentionStep, INITIAL_ATTENTION } from "../../src/ui/s
 import { barSegments, shortPath } from "../../src/ui/status/session-facts.js";
 import { flush, startWithFake } from "../orchestrator/fake-agent.js";
 import { FakeSession } from "./fake-session.js";
+import { inkKey } from "./ink-key.js";
 
-function key(over: Partial<Key> = {}): Key {
-  return {
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    home: false,
-    end: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    super: false,
-    hyper: false,
-    capsLock: false,
-    numLock: false,
-    ...over,
-  };
-}
+const key = inkKey;
 
 describe("keys typed into a focused terminal", () => {
   it("pass legacy bytes through as they came", () => {

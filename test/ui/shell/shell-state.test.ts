@@ -1,33 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Key } from "ink";
+import { inkKey } from "../ink-key.js";
 import { initialSessionState, type SessionState } from "../../../src/session/state.js";
 import { KEY_BINDINGS, keyHelpLines, shellCommandFor } from "../../../src/ui/shell/key-bindings.js";
 import { focusOf, INITIAL_SHELL, shellReducer } from "../../../src/ui/shell/shell-state.js";
 
-const key = (k: Partial<Key>): Key =>
-  ({
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    home: false,
-    end: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    super: false,
-    hyper: false,
-    capsLock: false,
-    numLock: false,
-    ...k,
-  }) as Key;
+const key = inkKey;
 
 function session(patch: Partial<SessionState>): SessionState {
   return { ...initialSessionState(), phase: "idle", ...patch };
