@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { CommandContext } from "../../src/ui/commands/command-context.js";
 import { CONCH_COMMANDS, conchCommandOf, runConchCommand } from "../../src/ui/commands/conch-commands.js";
-import { allSlashCommands } from "../../src/ui/input/slash-commands.js";
+import { allSlashCommands } from "../../src/ui/commands/slash-commands.js";
 import { FakeSession } from "./fake-session.js";
 
 function context(session: FakeSession, shown: { lines: string[]; tone?: string }[]): CommandContext {

@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { loadRenderLibs } from "../components/render-libs.js";
+import { loadRenderLibs } from "../render/render-libs.js";
 import { keyHelpLines } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";

@@ -3,7 +3,7 @@ import { Box, Text, useInput } from "ink";
 import type { UndoPlan } from "../../orchestrator/turn-undo.js";
 import { clipRequestRows } from "../render/request-rows.js";
 import { undoHint, undoRows } from "../render/undo-rows.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 
 /** Props of the undo prompt. */
 export interface UndoPromptProps {

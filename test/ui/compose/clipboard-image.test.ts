@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readClipboardImage, type ProgramRunner } from "../../../src/ui/input/clipboard-image.js";
+import { readClipboardImage, type ProgramRunner } from "../../../src/ui/compose/clipboard-image.js";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 

@@ -1,10 +1,10 @@
-import type { AgentCommand } from "../agents/agent-process.js";
-import { EXIT } from "../errors/conch-error.js";
-import { terminalHandoff } from "./input/external-editor.js";
-import type { SessionPort } from "./session-port.js";
+import type { AgentCommand } from "../../agents/agent-process.js";
+import { EXIT } from "../../errors/conch-error.js";
+import { terminalHandoff } from "../compose/external-editor.js";
+import type { SessionPort } from "../session-port.js";
 import type { StartupTerminal } from "./startup-terminal.js";
-import { attentionBytes } from "./status/attention.js";
-import { detectTerminalFeatures, featureFilteredOutput } from "./terminal-features.js";
+import { attentionBytes } from "../status/attention.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;

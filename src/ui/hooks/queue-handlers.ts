@@ -1,8 +1,8 @@
 import type { Dispatch } from "react";
 import type { QueuedMessage, SessionState } from "../../session/state.js";
-import type { EditorStore } from "../hooks/use-editor-store.js";
+import type { EditorStore } from "./use-editor-store.js";
 import type { SessionPort } from "../session-port.js";
-import type { ShellAction, ShellState } from "./shell-state.js";
+import type { ShellAction, ShellState } from "../shell/shell-state.js";
 
 /** The queue view's callbacks. */
 export interface QueueHandlers {

@@ -1,6 +1,6 @@
-import type { ProjectFile, TrustChoice } from "../agents/workspace-trust.js";
+import type { ProjectFile, TrustChoice } from "../../agents/workspace-trust.js";
 import { agentLabel, InstantPrompt } from "./instant-prompt.js";
-import { speaksKittyKeyboard, TerminalInput } from "./input/terminal-input.js";
+import { speaksKittyKeyboard, TerminalInput } from "../tty/terminal-input.js";
 import { askProjectTrust } from "./trust-prompt.js";
 
 /**

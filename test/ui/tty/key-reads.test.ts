@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyReadSplitter, PASTE_END, PASTE_START } from "../../src/ui/input/key-reads.js";
+import { KeyReadSplitter, PASTE_END, PASTE_START } from "../../../src/ui/tty/key-reads.js";
 
 const starting = { starting: true };
 const live = { starting: false };

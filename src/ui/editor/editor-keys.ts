@@ -1,6 +1,6 @@
 import type { Key } from "ink";
 import type { EditorAction, EditorState } from "./editor-state.js";
-import { PASTE_END, PASTE_START } from "./key-reads.js";
+import { KITTY, PASTE_END, PASTE_START } from "../tty/key-reads.js";
 
 /** What one key event means to the prompt editor. */
 export type EditorCommand =
@@ -23,9 +23,6 @@ export interface EditorKeyContext {
    */
   bracketedPaste: boolean;
 }
-
-// Kitty's CSI-u encoding: the raw bytes say nothing legacy programs understand.
-const KITTY = /^\x1b\[\d+(?:;\d+(?::\d+)?)?(?:;[\d:]+)?u$/;
 
 /** True for the raw bytes of the forward-Delete key (`CSI 3 ~`, with or without modifiers/event type). */
 function isForwardDelete(raw: string): boolean {
@@ -96,9 +93,4 @@ export function editorCommandFor(input: string, key: Key, raw: string, ctx: Edit
 /** What Enter does in this state: turn a trailing `\` into a line break, or send (null). */
 export function enterAction(state: EditorState): EditorAction | null {
   return state.cursor > 0 && state.text[state.cursor - 1] === "\\" ? { type: "backslash-newline" } : null;
-}
-
-/** True when `raw` is a kitty-protocol key report rather than legacy bytes. */
-export function isKittySequence(raw: string): boolean {
-  return KITTY.test(raw) || /^\x1b\[\d+;\d+:\d+[A-Za-z~]$/.test(raw);
 }

@@ -1,5 +1,5 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import { CONCH_COMMANDS, isConchCommand } from "../commands/conch-commands.js";
+import { CONCH_COMMANDS, isConchCommand } from "./conch-commands.js";
 
 /** One entry of the `/` menu: conch's own command, or one the agent announced. */
 export interface SlashCommand {

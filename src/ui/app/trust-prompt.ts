@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { ProjectFile, TrustChoice } from "../agents/workspace-trust.js";
-import { safeLine } from "../text/terminal-safe.js";
+import type { ProjectFile, TrustChoice } from "../../agents/workspace-trust.js";
+import { safeLine } from "../../text/terminal-safe.js";
 
 const ANSWERS: Record<string, TrustChoice> = { t: "trust", s: "leave-out", q: "quit" };
 

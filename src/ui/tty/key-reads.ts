@@ -2,6 +2,9 @@
 export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
 
+/** Kitty's CSI-u encoding: the raw bytes say nothing legacy programs understand. */
+export const KITTY = /^\x1b\[\d+(?:;\d+(?::\d+)?)?(?:;[\d:]+)?u$/;
+
 /** A kitty-keyboard query's answer (`ESC [ ? flags u`): the terminal's reply, never a key. */
 const KITTY_REPLY = /^\x1b\[\?\d*u/;
 /** The start of a kitty reply or a paste marker that a read may have cut in two. */
@@ -117,4 +120,9 @@ export class KeyReadSplitter {
     this.carry = "";
     return rest ? [rest] : [];
   }
+}
+
+/** True when `raw` is a kitty-protocol key report rather than legacy bytes. */
+export function isKittySequence(raw: string): boolean {
+  return KITTY.test(raw) || /^\x1b\[\d+;\d+:\d+[A-Za-z~]$/.test(raw);
 }

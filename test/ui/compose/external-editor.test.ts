@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { editExternally, editorCommand, terminalHandoff } from "../../../src/ui/input/external-editor.js";
+import { editExternally, editorCommand, terminalHandoff } from "../../../src/ui/compose/external-editor.js";
 import { tempDir } from "../../support/run-conch.js";
 
 /** A script standing in for an editor: it runs `body` with the file as $1. */

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { completeMention, FileIndex, mentionAt } from "../../src/ui/input/file-mentions.js";
-import { buildPrompt, mentionedPaths } from "../../src/ui/input/prompt-blocks.js";
+import { completeMention, FileIndex, mentionAt } from "../../../src/ui/compose/file-mentions.js";
+import { buildPrompt, mentionedPaths } from "../../../src/ui/compose/prompt-blocks.js";
 
 function project(): string {
   const root = mkdtempSync(path.join(tmpdir(), "conch-mentions-"));

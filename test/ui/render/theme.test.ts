@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { color, colorsEnabled } from "../../../src/ui/components/theme.js";
+import { color, colorsEnabled } from "../../../src/ui/render/theme.js";
 
 afterEach(() => {
   delete process.env.NO_COLOR;

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { TerminalInput, speaksKittyKeyboard, type InkInput } from "../../src/ui/input/terminal-input.js";
+import { TerminalInput, speaksKittyKeyboard, type InkInput } from "../../../src/ui/tty/terminal-input.js";
 
 /** A terminal as conch sees it: keys come in as reads; raw mode and output are recorded. */
 class FakeTty extends EventEmitter {

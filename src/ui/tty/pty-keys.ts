@@ -1,5 +1,5 @@
 import type { Key } from "ink";
-import { isKittySequence } from "./editor-keys.js";
+import { isKittySequence } from "./key-reads.js";
 
 /**
  * The bytes a program in a terminal expects for one key press. Legacy key bytes pass through

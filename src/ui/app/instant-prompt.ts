@@ -1,5 +1,5 @@
 import path from "node:path";
-import { PASTE_END, PASTE_START } from "./input/key-reads.js";
+import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 
 /** Lines the placeholder takes: a blank line, the prompt, the status bar. */
 const LINES = 3;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { inkKey } from "./ink-key.js";
-import { editorCommandFor, enterAction } from "../../src/ui/input/editor-keys.js";
-import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../../src/ui/input/editor-state.js";
+import { inkKey } from "../ink-key.js";
+import { editorCommandFor, enterAction } from "../../../src/ui/editor/editor-keys.js";
+import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../../../src/ui/editor/editor-state.js";
 
 const run = (actions: EditorAction[], from: EditorState = initialEditorState()) => actions.reduce(editorReducer, from);
 const typed = (text: string, history: string[] = []) => run([{ type: "insert", text }], initialEditorState(history));
