@@ -3,6 +3,60 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { UI } from "./scripts/layers.mjs";
+
+const RESTRICTED = "@typescript-eslint/no-restricted-imports";
+
+/** ui/ never reaches the agent's connection: a session is what session-port.ts says of it. */
+const UI_NOT_ACP = { regex: "^(\\.\\./)+acp/", message: "ui/ never imports acp/: it knows a session through session-port.ts." };
+
+/**
+ * One rule per folder of src/ui (scripts/layers.mjs): a folder imports only the folders of the
+ * levels below its own, so ui/ stays a stack. Every import inside ui/ is `../folder/file.js`
+ * (`./folder/file.js` from the root), which is what the patterns match.
+ */
+function uiStack() {
+  const levels = UI.levels.map((level) => Object.keys(level));
+  return levels.flatMap((level, i) =>
+    level.map((folder) => {
+      const may = levels
+        .slice(i + 1)
+        .flat()
+        .map((f) => (f === "." ? "session-port.ts" : `${f}/`));
+      const message = `ui/ is a stack (scripts/layers.mjs): ${folder === "." ? "ui/'s root" : `${folder}/`} may import ${may.join(", ") || "no folder of ui/"}.`;
+      if (folder === ".")
+        return {
+          files: [`${UI.dir}/*.{ts,tsx}`],
+          rules: { [RESTRICTED]: ["error", { patterns: [{ regex: "^\\./[^/]+/", message }, UI_NOT_ACP] }] },
+        };
+      const notBelow = levels
+        .slice(0, i + 1)
+        .flat()
+        .filter((f) => f !== folder && f !== ".");
+      const stack = notBelow.length ? [{ regex: `^\\.\\./(${notBelow.join("|")})/`, message }] : [];
+      return { files: [`${UI.dir}/${folder}/**/*.{ts,tsx}`], rules: { [RESTRICTED]: ["error", { patterns: [...stack, UI_NOT_ACP] }] } };
+    }),
+  );
+}
+
+/** session/ is pure: nothing of conch's but the kind of a failure (a type) from errors/. */
+function pureSession(dir, up) {
+  const message = "session/ imports nothing of conch's but types from errors/: it is the pure fold.";
+  return {
+    files: [`${dir}/*.ts`],
+    rules: {
+      [RESTRICTED]: [
+        "error",
+        {
+          patterns: [
+            { regex: `^${up}(?!errors/)`, message },
+            { regex: `^${up}errors/`, allowTypeImports: true, message },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", ".tmp/", "test/fixtures/"] },
@@ -30,4 +84,7 @@ export default tseslint.config(
     files: ["test/agents/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  ...uiStack(),
+  pureSession("src/session", "\\.\\./"),
+  pureSession("src/session/profiles", "\\.\\./\\.\\./"),
 );
