@@ -3,7 +3,7 @@ import type { TerminalAccess } from "../terminals/terminal-access.js";
 import type { AgentCommand } from "../agents/agent-process.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { AgentPort } from "./agent-link.js";
+import type { AgentPort } from "./agent/agent-link.js";
 
 // What the orchestrator's parts need from outside and from each other, each as small as one part
 // uses it. The agent itself is `AgentPort` (agent-link.ts).

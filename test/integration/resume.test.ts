@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
-import type { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import type { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 import { displayStatus } from "../../src/session/state.js";
 import { runConch, tempDir } from "../support/run-conch.js";
 import { untilState } from "../support/until-state.js";

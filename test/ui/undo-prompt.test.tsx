@@ -1,7 +1,7 @@
 import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import type { UndoPlan } from "../../src/orchestrator/turn-undo.js";
+import type { UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
 import { App } from "../../src/ui/app/app.js";
 import { runConchCommand } from "../../src/ui/commands/conch-commands.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";

@@ -1,6 +1,6 @@
 import { EXIT } from "../../errors/conch-error.js";
 import type { SessionEvent } from "../../session/events.js";
-import { FollowedSession } from "../../orchestrator/followed-session.js";
+import { FollowedSession } from "../../orchestrator/follow/followed-session.js";
 import { LogTail } from "../../store/log-tail.js";
 import type { SessionRecord } from "../../store/session-index.js";
 import { sessionWriterPid } from "../../store/session-lock.js";

@@ -1,4 +1,4 @@
-import type { ClientHooks } from "../acp/agent-connection.js";
+import type { ClientHooks } from "../../acp/agent-connection.js";
 import { AgentLink, type AgentStartOptions } from "./agent-link.js";
 import { RemoteAgentLink } from "./remote-agent-link.js";
 

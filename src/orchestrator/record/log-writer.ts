@@ -1,5 +1,5 @@
-import type { SessionEvent } from "../session/events.js";
-import { errorCode } from "../store/private-fs.js";
+import type { SessionEvent } from "../../session/events.js";
+import { errorCode } from "../../store/private-fs.js";
 
 /** Where the recorder writes events; `openSessionLog` in real use, a failing disk in tests. */
 export interface EventLog {

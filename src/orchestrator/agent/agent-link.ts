@@ -1,10 +1,10 @@
 import type { InitializeResponse, McpServer } from "@agentclientprotocol/sdk";
-import { AgentConnection, describeRpcError, type ClientHooks } from "../acp/agent-connection.js";
-import { Redactor, secretsPassedToAgent } from "../acp/redact.js";
-import { TraceWriter } from "../acp/trace-writer.js";
-import { AgentProcess, type AgentExit } from "../agents/agent-process.js";
-import type { ResolvedAgent } from "../agents/presets.js";
-import { ConchError } from "../errors/conch-error.js";
+import { AgentConnection, describeRpcError, type ClientHooks } from "../../acp/agent-connection.js";
+import { Redactor, secretsPassedToAgent } from "../../acp/redact.js";
+import { TraceWriter } from "../../acp/trace-writer.js";
+import { AgentProcess, type AgentExit } from "../../agents/agent-process.js";
+import type { ResolvedAgent } from "../../agents/presets.js";
+import { ConchError } from "../../errors/conch-error.js";
 
 /** An agent that did not start: the message says how, the agent's own last words (its stderr tail) are the detail. */
 export class AgentStartError extends ConchError {

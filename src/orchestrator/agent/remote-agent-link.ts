@@ -2,10 +2,10 @@ import type { InitializeResponse, Stream } from "@agentclientprotocol/sdk";
 import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { createWebSocketStream, type WebSocketConstructor } from "@agentclientprotocol/sdk/experimental/ws-client";
 import { WebSocket } from "ws";
-import { AgentConnection, describeRpcError, type ClientHooks } from "../acp/agent-connection.js";
-import { Redactor, secretsPassedToAgent } from "../acp/redact.js";
-import { TraceWriter } from "../acp/trace-writer.js";
-import type { AgentExit } from "../agents/agent-process.js";
+import { AgentConnection, describeRpcError, type ClientHooks } from "../../acp/agent-connection.js";
+import { Redactor, secretsPassedToAgent } from "../../acp/redact.js";
+import { TraceWriter } from "../../acp/trace-writer.js";
+import type { AgentExit } from "../../agents/agent-process.js";
 import { AgentStartError, StartAbandoned, startLimits, type AgentPort, type AgentStartOptions } from "./agent-link.js";
 
 /** The SDK's experimental client transport for the agent's URL: WebSocket for ws(s)://, streamable HTTP for http(s)://. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { indexUpdateOf } from "../../src/orchestrator/session-index-keeper.js";
-import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
-import { reduce } from "../../src/session/reduce.js";
-import { initialSessionState, type SessionState } from "../../src/session/state.js";
+import { indexUpdateOf } from "../../../src/orchestrator/record/session-index-keeper.js";
+import type { SessionEvent, SessionEventInput } from "../../../src/session/events.js";
+import { reduce } from "../../../src/session/reduce.js";
+import { initialSessionState, type SessionState } from "../../../src/session/state.js";
 
 function fold(inputs: SessionEventInput[], from: SessionState = initialSessionState()): SessionState {
   return inputs.reduce((s, input, i) => reduce(s, { ...input, at: i } as SessionEvent), from);

@@ -1,9 +1,9 @@
 import { realpath } from "node:fs/promises";
-import { readConfined, removeConfined, writeConfined, type Workspace } from "../acp/confined-write.js";
-import { isInside } from "../paths/is-inside.js";
-import { contentHash, PRE_IMAGE_MAX_FILE_BYTES, PRE_IMAGE_MAX_SESSION_BYTES, type PreImageStore } from "../store/pre-image-store.js";
-import type { SessionState } from "../session/state.js";
-import { findTurn, shownPath, turnsWithEdits, unseenWork, type FileEdit, type TurnEdits } from "../session/turn-edits.js";
+import { readConfined, removeConfined, writeConfined, type Workspace } from "../../acp/confined-write.js";
+import { isInside } from "../../paths/is-inside.js";
+import { contentHash, PRE_IMAGE_MAX_FILE_BYTES, PRE_IMAGE_MAX_SESSION_BYTES, type PreImageStore } from "../../store/pre-image-store.js";
+import type { SessionState } from "../../session/state.js";
+import { findTurn, shownPath, turnsWithEdits, unseenWork, type FileEdit, type TurnEdits } from "../../session/turn-edits.js";
 
 /** One file an undo will put back: rewritten with its earlier content, or deleted (the turn created it). */
 export interface UndoFile {

@@ -9,12 +9,12 @@ import {
   type WaitForTerminalExitRequest,
   type WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
-import type { SessionEvent, SessionEventInput } from "../session/events.js";
-import type { AgentCommand } from "../agents/agent-process.js";
-import type { ClientTerminal } from "../terminals/client-terminal.js";
-import type { Unsubscribe } from "../terminals/listener-set.js";
-import { TerminalRegistry, type AnyTerminal } from "../terminals/terminal-registry.js";
-import type { TerminalService } from "./ports.js";
+import type { SessionEvent, SessionEventInput } from "../../session/events.js";
+import type { AgentCommand } from "../../agents/agent-process.js";
+import type { ClientTerminal } from "../../terminals/client-terminal.js";
+import type { Unsubscribe } from "../../terminals/listener-set.js";
+import { TerminalRegistry, type AnyTerminal } from "../../terminals/terminal-registry.js";
+import type { TerminalService } from "../ports.js";
 
 /** How often buffered PTY output becomes one event: the log and the reducer see ~30 events/s, not every read. */
 const OUTPUT_FLUSH_MS = 33;

@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../session/events.js";
+import type { SessionEvent } from "../../session/events.js";
 
 type TerminalOutput = Extract<SessionEvent, { type: "terminal_output" }>;
 

@@ -1,9 +1,9 @@
-import type { SessionEvent } from "../session/events.js";
-import type { SessionState } from "../session/state.js";
-import { acquireSessionLock } from "../store/session-lock.js";
-import { openSessionLog } from "../store/session-log.js";
+import type { SessionEvent } from "../../session/events.js";
+import type { SessionState } from "../../session/state.js";
+import { acquireSessionLock } from "../../store/session-lock.js";
+import { openSessionLog } from "../../store/session-log.js";
 import { describeError, LogWriter, type EventLog } from "./log-writer.js";
-import type { EventSink } from "./ports.js";
+import type { EventSink } from "../ports.js";
 import { indexUpdateOf, SessionIndexKeeper } from "./session-index-keeper.js";
 import { TerminalOutputBudget } from "./terminal-output-budget.js";
 

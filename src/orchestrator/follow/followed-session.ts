@@ -1,7 +1,7 @@
-import type { SessionEvent } from "../session/events.js";
-import { reduce } from "../session/reduce.js";
-import { initialSessionState, type SessionState } from "../session/state.js";
-import { RegistryTerminalService } from "./terminal-service.js";
+import type { SessionEvent } from "../../session/events.js";
+import { reduce } from "../../session/reduce.js";
+import { initialSessionState, type SessionState } from "../../session/state.js";
+import { RegistryTerminalService } from "../terminals/terminal-service.js";
 
 type Listener = (state: SessionState) => void;
 

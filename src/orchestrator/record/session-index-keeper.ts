@@ -1,5 +1,5 @@
-import type { SessionState } from "../session/state.js";
-import { findSession, upsertSession, type SessionRecord, type SessionRecordUpdate } from "../store/session-index.js";
+import type { SessionState } from "../../session/state.js";
+import { findSession, upsertSession, type SessionRecord, type SessionRecordUpdate } from "../../store/session-index.js";
 import { describeError } from "./log-writer.js";
 
 /**

@@ -1,15 +1,15 @@
 import { statSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
-import { SessionRecorder } from "../../src/orchestrator/session-recorder.js";
-import { LOGGED_HEAD_CHARS, LOGGED_TAIL_CHARS } from "../../src/orchestrator/terminal-output-budget.js";
-import type { SessionEvent } from "../../src/session/events.js";
-import { foldEvents } from "../../src/session/reduce.js";
-import { writeAllSync } from "../../src/store/private-fs.js";
-import { readSessionLog, SessionLogWriter } from "../../src/store/session-log.js";
-import { ensureStateDir, sessionLogPath } from "../../src/store/state-dir.js";
-import { tempDir } from "../support/run-conch.js";
-import { flush, startWithFake, type FakeAgent } from "./fake-agent.js";
+import type { Orchestrator } from "../../../src/orchestrator/orchestrator.js";
+import { SessionRecorder } from "../../../src/orchestrator/record/session-recorder.js";
+import { LOGGED_HEAD_CHARS, LOGGED_TAIL_CHARS } from "../../../src/orchestrator/record/terminal-output-budget.js";
+import type { SessionEvent } from "../../../src/session/events.js";
+import { foldEvents } from "../../../src/session/reduce.js";
+import { writeAllSync } from "../../../src/store/private-fs.js";
+import { readSessionLog, SessionLogWriter } from "../../../src/store/session-log.js";
+import { ensureStateDir, sessionLogPath } from "../../../src/store/state-dir.js";
+import { tempDir } from "../../support/run-conch.js";
+import { flush, startWithFake, type FakeAgent } from "../fake-agent.js";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });

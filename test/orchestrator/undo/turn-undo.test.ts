@@ -1,11 +1,11 @@
 import { realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { planUndo } from "../../src/orchestrator/turn-undo.js";
-import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
-import { foldEvents } from "../../src/session/reduce.js";
-import { contentHash, PreImageStore } from "../../src/store/pre-image-store.js";
-import { tempDir } from "../support/run-conch.js";
+import { planUndo } from "../../../src/orchestrator/undo/turn-undo.js";
+import type { SessionEvent, SessionEventInput } from "../../../src/session/events.js";
+import { foldEvents } from "../../../src/session/reduce.js";
+import { contentHash, PreImageStore } from "../../../src/store/pre-image-store.js";
+import { tempDir } from "../../support/run-conch.js";
 
 let at = 0;
 const ev = (e: SessionEventInput): SessionEvent => ({ ...e, at: ++at }) as SessionEvent;
