@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
-import { UI } from "./scripts/layers.mjs";
+import { ORCHESTRATOR, UI } from "./scripts/layers.mjs";
 
 const RESTRICTED = "@typescript-eslint/no-restricted-imports";
 
@@ -58,6 +58,40 @@ function pureSession(dir, up) {
   };
 }
 
+/**
+ * The orchestrator's rooms (scripts/layers.mjs): a room imports of the core only its ports
+ * (ports.ts) and no other room but the ones it is said to use; the core reaches into a room only
+ * in the files that build it. Imports from the core are `./room/file.js`, from a room `../file.js`.
+ */
+function orchestratorRooms() {
+  const { dir, rooms, corePorts, builders, roomImports } = ORCHESTRATOR;
+  const names = Object.keys(rooms);
+  const anyOf = (list) => `(${list.join("|")})`;
+  const rule = (files, patterns) => ({ files: [files], rules: { [RESTRICTED]: ["error", { patterns: patterns.filter(Boolean) }] } });
+  const builtBy = Object.entries(builders)
+    .map(([file, may]) => `${file} (${may.map((r) => `${r}/`).join(", ")})`)
+    .join(", ");
+  const core = (file, may = []) => {
+    const barred = names.filter((room) => !may.includes(room));
+    const message = `orchestrator/'s core reaches into a room only where it builds it: ${builtBy} (scripts/layers.mjs).`;
+    return rule(`${dir}/${file}`, [barred.length && { regex: `^\\./${anyOf(barred)}/`, message }]);
+  };
+  const room = (name) => {
+    const uses = roomImports[name] ?? [];
+    const barred = names.filter((other) => other !== name && !uses.includes(other));
+    const ports = corePorts.map((file) => file.replace(/\.ts$/, "\\.js"));
+    const but = uses.length ? ` but ${uses.map((r) => `${r}/`).join(", ")}` : "";
+    return rule(`${dir}/${name}/**/*.ts`, [
+      {
+        regex: `^\\.\\./(?!${anyOf(ports)}$)[^/]+$`,
+        message: `a room imports of orchestrator/'s core only ${corePorts.join(", ")} (scripts/layers.mjs).`,
+      },
+      barred.length && { regex: `^\\.\\./${anyOf(barred)}/`, message: `${name}/ imports no other room${but} (scripts/layers.mjs).` },
+    ]);
+  };
+  return [core("*.ts"), ...Object.entries(builders).map(([file, may]) => core(file, may)), ...names.map(room)];
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", ".tmp/", "test/fixtures/"] },
   js.configs.recommended,
@@ -86,5 +120,6 @@ export default tseslint.config(
   },
   ...uiStack(),
   pureSession("src/session", "\\.\\./"),
+  ...orchestratorRooms(),
   pureSession("src/session/profiles", "\\.\\./\\.\\./"),
 );

@@ -1,4 +1,4 @@
-// Which folder of src/ui may import which. eslint.config.js turns
+// Which folder of src/ui and which room of src/orchestrator may import which. eslint.config.js turns
 // this into `no-restricted-imports` rules (a wrong import fails `npm run lint`), and
 // scripts/import-graph.mjs measures the code against it. Change the layout here, nowhere else.
 
@@ -31,4 +31,34 @@ export const UI = {
     { tty: "conch's own terminal: key reads, bracketed paste, bytes for a pane, terminal features" },
     { ".": "session-port.ts: all the UI knows of a session" },
   ],
+};
+
+/**
+ * src/orchestrator: the core (the files directly in it: the facade, the queue, the turn driver and
+ * machine, the opener, the desks, the ports) and rooms beside it for the adapters. A room imports
+ * of the core only its ports; the core reaches into a room only where it builds it.
+ */
+export const ORCHESTRATOR = {
+  dir: "src/orchestrator",
+  core: "the session's rules: the facade, the event queue, the turn driver and machine, the opener, the desks",
+  rooms: {
+    agent: "an agent behind `AgentPort`: a process over stdio or a remote URL, chosen by connect-agent.ts",
+    record: "the `EventSink`: each session's log, the index, a flooding terminal's budget",
+    terminals: "the `TerminalService` over the client terminals",
+    undo: "`/undo`: the agent's writes kept, a turn's files put back",
+    follow: "attach's follower: a session folded from its log, no agent",
+  },
+  /** The core files a room may import. */
+  corePorts: ["ports.ts"],
+  /**
+   * The core files that build a room, and the rooms each may import: the facade builds the edit
+   * history and passes its plans on (and words an agent's exit for print mode); the opener starts
+   * the agent.
+   */
+  builders: {
+    "orchestrator.ts": ["agent", "undo"],
+    "session-opener.ts": ["agent"],
+  },
+  /** Rooms that use another room: attach's follower feeds the screens through the same terminal service. */
+  roomImports: { follow: ["terminals"] },
 };

@@ -5,6 +5,7 @@ import { TraceWriter } from "../../acp/trace-writer.js";
 import { AgentProcess, type AgentExit } from "../../agents/agent-process.js";
 import type { ResolvedAgent } from "../../agents/presets.js";
 import { ConchError } from "../../errors/conch-error.js";
+import type { AgentPort } from "../ports.js";
 
 /** An agent that did not start: the message says how, the agent's own last words (its stderr tail) are the detail. */
 export class AgentStartError extends ConchError {
@@ -21,36 +22,6 @@ export function describeExit(exit: AgentExit): string {
   if (exit.reason) return `(${exit.reason})`;
   if (exit.signal) return `on ${exit.signal}`;
   return `with code ${exit.code ?? "?"}`;
-}
-
-/** What the orchestrator needs of a started agent; tests give it a scripted fake. */
-export interface AgentPort {
-  readonly init: InitializeResponse;
-  readonly conn: Pick<
-    AgentConnection,
-    | "newSession"
-    | "loadSession"
-    | "resumeSession"
-    | "forkSession"
-    | "closeSession"
-    | "prompt"
-    | "steer"
-    | "cancel"
-    | "setMode"
-    | "setConfigOption"
-    | "setModel"
-    | "authenticate"
-    | "logout"
-  >;
-  /** Whether conch can run the agent's own command for a terminal login (not for a remote agent). */
-  readonly runsLocally?: boolean;
-  readonly exited: Promise<AgentExit>;
-  /** Set once the process has exited. */
-  readonly exit?: AgentExit;
-  stop(): Promise<unknown>;
-  killNow(): void;
-  /** Resolves once everything sent so far has reached the agent. */
-  flush?(): Promise<void>;
 }
 
 /** How a start ended early: the agent took too long, or conch is quitting. */

@@ -6,7 +6,8 @@ import { AgentConnection, describeRpcError, type ClientHooks } from "../../acp/a
 import { Redactor, secretsPassedToAgent } from "../../acp/redact.js";
 import { TraceWriter } from "../../acp/trace-writer.js";
 import type { AgentExit } from "../../agents/agent-process.js";
-import { AgentStartError, StartAbandoned, startLimits, type AgentPort, type AgentStartOptions } from "./agent-link.js";
+import type { AgentPort } from "../ports.js";
+import { AgentStartError, StartAbandoned, startLimits, type AgentStartOptions } from "./agent-link.js";
 
 /** The SDK's experimental client transport for the agent's URL: WebSocket for ws(s)://, streamable HTTP for http(s)://. */
 function openStream(url: string, transport: "ws" | "http"): Stream {
