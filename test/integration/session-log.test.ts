@@ -34,7 +34,7 @@ function logged(stateDir: string, id: string) {
   };
 }
 
-const running: { kill: (s: string) => void }[] = [];
+const running: { kill: (signal: "SIGKILL") => unknown }[] = [];
 afterAll(() => {
   for (const p of running) p.kill("SIGKILL");
 });

@@ -1,6 +1,5 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import { App } from "../../src/ui/app/app.js";

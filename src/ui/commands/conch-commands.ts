@@ -170,10 +170,3 @@ function runUndo(args: string, ctx: CommandContext): void {
     (err: Error) => ctx.show(`undo failed: ${err.message}`, "error"),
   );
 }
-
-/** Runs one of conch's own slash commands by name; a name that is none of them is refused on screen. */
-export function runConchCommand(name: string, args: string, ctx: CommandContext): void {
-  const command = BY_NAME.get(name);
-  if (!command) return ctx.show(`unknown command /${name}`, "error");
-  command.run(args, ctx);
-}

@@ -191,7 +191,7 @@ export class InkInput extends Readable {
     // Reads are pushed as the terminal delivers them.
   }
 
-  override setEncoding(): this {
+  override setEncoding(_encoding?: BufferEncoding): this {
     return this;
   }
 

@@ -1,4 +1,3 @@
-import React from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { render } from "ink-testing-library";
 import type { PendingPermission } from "../../../src/session/state.js";

@@ -1,4 +1,3 @@
-import React from "react";
 import { describe, expect, it, vi } from "vitest";
 import { Text } from "ink";
 import { render } from "ink-testing-library";
