@@ -172,6 +172,11 @@ function report(name, area, levelOf) {
 }
 
 async function main(argv) {
+  // Piped into `head`: stop quietly when the reader has what it wanted.
+  process.stdout.on("error", (err) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exit();
+  });
   const option = (flag) => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
