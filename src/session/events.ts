@@ -97,7 +97,12 @@ export type SessionEvent =
       command: string;
       args: string[];
       cwd: string;
+      /** The PTY's size: its output makes sense at this width (attach and resume rebuild the screen at it). */
+      cols?: number;
+      rows?: number;
     }
+  /** The PTY was resized (a pane of another width, a focused pane): later output is laid out for it. */
+  | { type: "terminal_resized"; at: number; terminalId: string; cols: number; rows: number }
   | { type: "terminal_output"; at: number; terminalId: string; data: string }
   | {
       type: "terminal_exited";

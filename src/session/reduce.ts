@@ -164,6 +164,9 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "terminal_exited":
       exitTerminal(d, ev.terminalId, ev.exitCode, ev.signal);
       break;
+    case "terminal_resized":
+      // Only the screens (terminals/) follow it: the state keeps no size.
+      break;
     case "notice":
       d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: ev.level, text: ev.text });
       break;

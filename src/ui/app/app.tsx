@@ -77,7 +77,7 @@ export function App(props: AppProps): React.ReactElement {
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
   const { write } = useStdout();
-  const { state } = useSessionState(session, props.frameMs);
+  const { state, screens } = useSessionState(session, props.frameMs);
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   useAttention(state, props.notify);
@@ -101,6 +101,7 @@ export function App(props: AppProps): React.ReactElement {
     ready: libsReady,
     promptMarks: features.promptMarks,
     links: features.hyperlinks,
+    screens,
   });
   useTerminalProgress(features.progress && libsReady ? running : false, write);
 

@@ -58,7 +58,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
   const { write } = useStdout();
-  const { state } = useSessionState(session, props.frameMs);
+  const { state, screens } = useSessionState(session, props.frameMs);
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs(true);
@@ -78,6 +78,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
     ready: libsReady,
     promptMarks: features.promptMarks,
     links: features.hyperlinks,
+    screens,
   });
   const reprint = useCallback(() => {
     write(CLEAR_SCREEN);

@@ -1,5 +1,5 @@
 import type { ScreenLine } from "../../terminals/terminal-screen.js";
-import type { ExitStatus, Terminal } from "../../terminals/terminal.js";
+import { KEPT_AFTER_EXIT, type ExitStatus, type ScreenView, type Terminal } from "../../terminals/terminal.js";
 import { inkColor } from "./screen-colors.js";
 import { paint } from "./style.js";
 import { cellWidth, truncateRow } from "./text.js";
@@ -41,7 +41,10 @@ function paneElapsed(ms: number): string {
 
 /** What a pane shows besides the screen. */
 export interface PaneOptions {
-  /** Screen rows (the border adds two). */
+  /**
+   * Screen rows (the border adds two): a running command's last rows; of a finished one, the most
+   * rows shown (the whole output when it fits, else its head and tail around a count of the rest).
+   */
   rows: number;
   /** Outer width, border included. */
   width: number;
@@ -51,6 +54,30 @@ export interface PaneOptions {
   title?: string;
   /** Milliseconds the command has run, while it runs. */
   elapsedMs?: number;
+}
+
+/** The line that stands for the rows a finished pane leaves out: never a silent cut. */
+export function hiddenLinesRow(hidden: number): string {
+  return paint(`… ${hidden} line${hidden === 1 ? "" : "s"} hidden (Ctrl-R/export shows all)`, { dim: true });
+}
+
+/**
+ * A finished command's output as pane rows: all of it when it fits in `max` rows, else its first
+ * rows, a line counting the rest, and its last rows (the end of a log is what people read first).
+ */
+function finishedRows(screen: ScreenView, max: number, width: number): string[] {
+  const total = Math.min(screen.contentRows, KEPT_AFTER_EXIT.head + KEPT_AFTER_EXIT.tail);
+  const hiddenBeyondKept = screen.contentRows - total;
+  if (total <= max && hiddenBeyondKept === 0) return screen.snapshot({ tail: total }).map((l) => screenRowAnsi(l, width));
+  const room = Math.max(2, Math.min(max, total) - 1);
+  const head = Math.min(KEPT_AFTER_EXIT.head, Math.max(1, Math.floor(room / 4)));
+  const tail = Math.min(KEPT_AFTER_EXIT.tail, room - head);
+  const hidden = screen.contentRows - head - tail;
+  return [
+    ...screen.snapshot({ head }).map((l) => screenRowAnsi(l, width)),
+    truncateRow(hiddenLinesRow(hidden), width),
+    ...screen.snapshot({ tail }).map((l) => screenRowAnsi(l, width)),
+  ];
 }
 
 function clip(text: string, max: number): string {
@@ -88,12 +115,14 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
     (scroll ? paint(scroll, { role: "warning" }) : "") +
     paint(" ─╮", border);
   const offset = opts.scrollOffset ?? 0;
-  const lines = offset > 0 ? terminal.screen.snapshot({ scrollOffset: offset, rows }) : terminal.screen.snapshot({ tail: rows });
   const side = paint("│", border);
-  const body =
-    lines.length === 0
-      ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })]
-      : lines.map((l) => screenRowAnsi(l, inner));
+  const lines =
+    offset > 0
+      ? terminal.screen.snapshot({ scrollOffset: offset, rows }).map((l) => screenRowAnsi(l, inner))
+      : status
+        ? finishedRows(terminal.screen, rows, inner)
+        : terminal.screen.snapshot({ tail: rows }).map((l) => screenRowAnsi(l, inner));
+  const body = lines.length === 0 ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })] : lines;
   const framed = body.map((row) => `${side}${row}${" ".repeat(Math.max(0, inner - cellWidth(row)))}${side}`);
   return [truncateRow(top, width), ...framed, paint(`╰${"─".repeat(inner)}╯`, border)];
 }

@@ -3,13 +3,13 @@ import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
 import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
 import { fileLink, NO_FEATURES } from "../tty/terminal-features.js";
 import { displayStatus } from "../../session/state.js";
-import type { Terminal } from "../../terminals/terminal.js";
+import { KEPT_AFTER_EXIT, type Terminal } from "../../terminals/terminal.js";
 import type { ToolCardView } from "./item-view.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "./theme.js";
-import { clipMarkdown, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
+import { clipMarkdown, headTailLines, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
 import { markdownRows } from "./markdown-rows.js";
-import { paneRows } from "./pane-rows.js";
+import { hiddenLinesRow, paneRows } from "./pane-rows.js";
 import { paint } from "./style.js";
 import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
 
@@ -47,10 +47,13 @@ function expandTabs(text: string): string {
 const TEXT_LINES = 10;
 /** Diff lines shown when collapsed. */
 const DIFF_LINES = 20;
-/** Rows of a running terminal, and of a finished one when collapsed. */
+/** Rows of a running terminal's pane. */
 export const LIVE_TERMINAL_ROWS = 10;
-const DONE_TERMINAL_ROWS = 3;
+/** The most rows of a finished command's output in its card: all of it up to this, else head and tail. */
+const DONE_TERMINAL_ROWS = 20;
 const EXPANDED_TERMINAL_ROWS = 40;
+/** Expanded, a finished command shows all that its screen keeps. */
+const EXPANDED_DONE_TERMINAL_ROWS = KEPT_AFTER_EXIT.head + KEPT_AFTER_EXIT.tail;
 
 /** What a card is drawn with besides its view: the width, and live terminal screens. */
 export interface CardContext {
@@ -97,12 +100,23 @@ function terminalRows(
   const known = card.terminals[terminalId];
   if (live) {
     const done = live.exitStatus !== null;
-    const rows = expanded ? EXPANDED_TERMINAL_ROWS : done ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS;
+    const rows = done
+      ? expanded
+        ? EXPANDED_DONE_TERMINAL_ROWS
+        : DONE_TERMINAL_ROWS
+      : expanded
+        ? EXPANDED_TERMINAL_ROWS
+        : LIVE_TERMINAL_ROWS;
     const elapsedMs = startedAt !== undefined ? Math.max(0, (ctx.now ?? Date.now()) - startedAt) : 0;
     return paneRows(live, { rows, width, title: safeLine(known?.command ?? title ?? "terminal"), elapsedMs });
   }
   if (!known || known.outputTail === "") return [];
-  const tail = tailLines(safeOutput(known.outputTail), expanded ? Infinity : known.exited ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS);
+  const output = safeOutput(known.outputTail);
+  if (known.exited) {
+    const kept = headTailLines(output, expanded ? Infinity : DONE_TERMINAL_ROWS);
+    return [...kept.head, ...(kept.hidden > 0 ? [hiddenLinesRow(kept.hidden)] : []), ...kept.tail].map((l) => truncateRow(l, width));
+  }
+  const tail = tailLines(output, expanded ? Infinity : LIVE_TERMINAL_ROWS);
   return [...(tail.hidden > 0 ? [more(tail.hidden, "earlier line")] : []), ...tail.text.split("\n").map((l) => truncateRow(l, width))];
 }
 

@@ -18,7 +18,8 @@ export function looseTerminals(state: SessionState): { id: string; title: string
 /**
  * Gives each running terminal the size it is drawn at, so a program formats its output for the
  * pane: inside a tool card (two cells of indent, two of border), a pane of its own (two of border),
- * or the focused pane. A finished command's screen is history: it is not reflowed.
+ * or the focused pane. A finished command's screen is history: it is not reflowed; nor is the
+ * screen of a command run by another conch, rebuilt from its log at the size it had.
  */
 export function sizeRunningTerminals(
   state: SessionState,
@@ -32,6 +33,8 @@ export function sizeRunningTerminals(
     if (view.exited) continue;
     const terminal = access.get(view.terminalId);
     if (!terminal || terminal.exitStatus) continue;
+    // A command another conch ran (attach, resume): its log says the size its output was laid out for.
+    if (view.source === "client" && terminal.kind !== "client") continue;
     const focused = focus?.id === view.terminalId;
     const own = focused || loose.has(view.terminalId);
     const cols = Math.max(1, own ? width - 2 : width - 4);

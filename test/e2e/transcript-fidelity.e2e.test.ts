@@ -1,0 +1,92 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { Screen, terminalEnv } from "./screen.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(ROOT, "bin/conch.js");
+const ORDER_AGENT = `${process.execPath} ${path.join(ROOT, "test/fixtures/order-agent.mjs")}`;
+
+const screens: Screen[] = [];
+afterEach(async () => {
+  for (const s of screens.splice(0)) await s.kill();
+});
+
+function start(args: string[], size: { cols?: number; rows?: number } = {}): Screen {
+  const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-fidelity-"));
+  const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+  const screen = new Screen({
+    command: process.execPath,
+    args: [BIN, ...args],
+    cwd: project,
+    env: terminalEnv(state),
+    cols: 100,
+    rows: 30,
+    ...size,
+  });
+  screens.push(screen);
+  return screen;
+}
+
+/** The rows inside the pane whose top border names `title`, as printed (border and padding taken off). */
+function paneBody(screen: Screen, title: string): string[] {
+  const lines = screen.lines();
+  const top = lines.findIndex((l) => l.includes("╭─") && l.includes(title));
+  if (top < 0) throw new Error(`no pane titled ${title} in:\n${lines.join("\n")}`);
+  const body: string[] = [];
+  for (const line of lines.slice(top + 1)) {
+    if (line.includes("╰")) break;
+    body.push(line.replace(/^\s*│/, "").replace(/│\s*$/, "").trimEnd());
+  }
+  return body;
+}
+
+describe("what a finished command printed stays on screen", () => {
+  it("a finished command's pane keeps every line of a short output (demo run)", async () => {
+    const screen = start(["--agent", "demo"]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("run");
+    await screen.waitForText("The build finished", 15_000);
+    await screen.settle();
+    expect(paneBody(screen, "sh -c")).toEqual([
+      "==> conch demo build",
+      "compiling 10 modules",
+      "[##########] 100%",
+      "warning: demo.ts:3: unused variable",
+      "build ok",
+    ]);
+  });
+
+  it("a command's last line, sent with its exit, is in its pane when the pane is printed", async () => {
+    const screen = start(["--agent", ORDER_AGENT]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("lastline");
+    await screen.waitForText("The job is over.", 15_000);
+    await screen.waitForText("message the agent", 5_000, "visible");
+    await screen.settle();
+    expect(paneBody(screen, "make test")).toEqual(["first line", "the last line"]);
+  });
+});
+
+describe("conch attach draws a finished command as the running conch did", () => {
+  it("at the width its command ran at, every line", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-fidelity-"));
+    const env = terminalEnv(state);
+    const tui = new Screen({ command: process.execPath, args: [BIN, "--agent", ORDER_AGENT], cwd: project, env, cols: 120, rows: 30 });
+    screens.push(tui);
+    await tui.waitForText("message the agent", 15_000, "visible");
+    await tui.submit("wide");
+    await tui.waitForText("Printed it.", 15_000);
+    await tui.settle();
+    const ran = paneBody(tui, "sh -c");
+    expect(ran).toEqual(["start", Array.from({ length: 10 }, (_, i) => `word${i}-abcd`).join(" "), "end"]);
+    const attach = new Screen({ command: process.execPath, args: [BIN, "attach", "order-1"], cwd: project, env, cols: 120, rows: 30 });
+    screens.push(attach);
+    await attach.waitForText("Printed it.", 15_000);
+    await attach.settle();
+    expect(paneBody(attach, "sh -c")).toEqual(ran);
+  });
+});
