@@ -220,6 +220,8 @@ function itemMarkdown(item: TranscriptItem, state: SessionState, first: boolean)
     }
     case "plan":
       return planMarkdown(item.entries);
+    case "interrupted":
+      return "*⊘ interrupted*";
     case "notice":
       return quoted(`**${NOTICE_LABEL[item.level] ?? "Note"}:** ${safeText(item.text)}`);
     case "unknown":

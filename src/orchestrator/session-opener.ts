@@ -156,10 +156,10 @@ export class SessionOpener implements AgentSlot {
     const gaveUp = new AbortController();
     try {
       if (mode.kind === "load") {
-        events.dispatch({ type: "replay_started" });
         // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
         const history = opts.history ?? [];
         const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
+        events.dispatch({ type: "replay_started", ...(local?.interrupted ? { interrupted: local.interrupted } : {}) });
         for (const ev of history) this.terminals?.observe?.(ev);
         try {
           const resp = await requests.run((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);

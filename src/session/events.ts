@@ -14,6 +14,7 @@ import type {
 import type { LocalHistory } from "./local-history.js";
 import type { ErrorKind } from "../errors/conch-error.js";
 import type { FileVersion, SessionInfo } from "./state.js";
+import type { InterruptedPrompt } from "./transcript-item.js";
 
 export type { FileVersion, ModelState, SessionInfo } from "./state.js";
 
@@ -82,7 +83,8 @@ export type SessionEvent =
   | { type: "tool_stalled"; at: number; toolCallId: string }
   /** Open work showed no sign of life for the stall timeout: conch stops waiting for it and says so. */
   | { type: "work_stalled"; at: number; kind: OpenWorkKind; id: string }
-  | { type: "replay_started"; at: number }
+  /** `interrupted`: the prompts conch's log saw interrupted, so the replay marks them as they were live. */
+  | { type: "replay_started"; at: number; interrupted?: InterruptedPrompt[] }
   /** `local` carries what conch's own log knew, to fill what the replay lacks. */
   | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }
   /** `blocks` keeps attachments (resource links, images) for when the message is sent. */

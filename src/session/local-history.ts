@@ -1,5 +1,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
+import { interruptedPromptsOf } from "./interrupted-marks.js";
+import type { InterruptedPrompt } from "./transcript-item.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { isFinalStatus, type FileWrite, type SessionState, type TerminalView } from "./state.js";
 
@@ -27,6 +29,8 @@ export interface LocalHistory {
   /** The writes conch served and what `/undo` put back: a replay knows nothing of them. */
   writes?: FileWrite[];
   undone?: Record<string, string[]>;
+  /** The prompts the person interrupted, which the replay does not say (it goes with `replay_started`). */
+  interrupted?: InterruptedPrompt[];
 }
 
 /** Extracts the local facts from the state folded from a session's own log. */
@@ -45,7 +49,13 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       interrupted: t.localStatus === "interrupted" || undefined,
     };
   }
-  return { tools, terminals: local.terminals, ...(local.writes ? { writes: local.writes, undone: local.undone ?? {} } : {}) };
+  const interrupted = interruptedPromptsOf(local);
+  return {
+    tools,
+    terminals: local.terminals,
+    ...(interrupted.length ? { interrupted } : {}),
+    ...(local.writes ? { writes: local.writes, undone: local.undone ?? {} } : {}),
+  };
 }
 
 /**

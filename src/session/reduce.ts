@@ -5,6 +5,7 @@ import { applyStall } from "./apply-stall.js";
 import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-terminal.js";
 import { applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
+import { endReplayedTurn } from "./interrupted-marks.js";
 import { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
@@ -116,8 +117,11 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "replay_started":
       s.replaying = true;
       s.phase = "replaying";
+      if (ev.interrupted?.length) s.replayMarks = { interrupted: ev.interrupted, seen: {} };
       break;
     case "replay_ended":
+      endReplayedTurn(d);
+      s.replayMarks = undefined;
       s.replaying = false;
       s.replayTail = !ev.error && profileOf(s).turns.replayOutlivesResponse;
       if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Screen, terminalEnv } from "./screen.js";
+import { runConch } from "../support/run-conch.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin/conch.js");
@@ -88,5 +89,65 @@ describe("conch attach draws a finished command as the running conch did", () =>
     await attach.waitForText("Printed it.", 15_000);
     await attach.settle();
     expect(paneBody(attach, "sh -c")).toEqual(ran);
+  });
+});
+
+/** Quits a TUI as a person does (Ctrl-C twice) and waits for its exit. */
+async function quit(screen: Screen): Promise<void> {
+  await screen.type("\x03");
+  await screen.waitForText("press Ctrl-C again to quit", 5_000, "visible");
+  await screen.type("\x03");
+  await Promise.race([screen.exited, new Promise((r) => setTimeout(r, 10_000))]);
+}
+
+/** The one session a state dir holds. */
+async function onlySession(stateDir: string): Promise<string> {
+  const r = await runConch(["sessions", "--json", "--all"], { stateDir });
+  if (!r.stdout.trim().startsWith("[")) throw new Error(`${r.stdout}${r.stderr}`);
+  const list = JSON.parse(r.stdout || "[]") as { id: string }[];
+  expect(list).toHaveLength(1);
+  return list[0].id;
+}
+
+describe("an answer cut off by Esc says so", () => {
+  it("the turn ends with ⊘ interrupted: live, after --resume (the agent's replay), and in the export", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-fidelity-"));
+    const env = terminalEnv(state);
+    const live = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo"], cwd: project, env, cols: 100, rows: 30 });
+    screens.push(live);
+    await live.waitForText("message the agent", 15_000, "visible");
+    await live.submit("slow");
+    await live.waitForText("This answer is deliberately slow", 10_000);
+    await live.type("\x1b");
+    await live.waitForText("⊘ interrupted", 10_000);
+    await live.waitForText("message the agent", 5_000, "visible");
+    const cut = live.lines();
+    expect(cut.findIndex((l) => l.includes("⊘ interrupted"))).toBeGreaterThan(cut.findIndex((l) => l.includes("deliberately slow")));
+    await live.submit("hello");
+    await live.waitForText("Type a keyword", 10_000);
+    await live.waitForText("message the agent", 5_000, "visible");
+    await quit(live);
+
+    const id = await onlySession(state);
+    const resumed = new Screen({
+      command: process.execPath,
+      args: [BIN, "--agent", "demo", "--resume", id],
+      cwd: project,
+      env,
+      cols: 100,
+      rows: 30,
+    });
+    screens.push(resumed);
+    await resumed.waitForText("Type a keyword", 15_000);
+    await resumed.waitForText("message the agent", 5_000, "visible");
+    const lines = resumed.lines();
+    const at = (text: string) => lines.findIndex((l) => l.includes(text));
+    expect(lines.filter((l) => l.includes("⊘ interrupted"))).toHaveLength(1);
+    expect(at("› slow")).toBeLessThan(at("⊘ interrupted"));
+    expect(at("⊘ interrupted")).toBeLessThan(at("› hello"));
+
+    const exported = await runConch(["export", id], { stateDir: state, cwd: project });
+    expect(exported.stdout).toMatch(/deliberately slow[\s\S]*\*⊘ interrupted\*[\s\S]*### › hello/);
   });
 });
