@@ -111,7 +111,7 @@ function blockMarkdown(block: ToolBlock, state: SessionState): string | undefine
     }
     case "terminal": {
       const term = state.terminals[block.terminalId];
-      if (!term || term.outputTail === "") return undefined;
+      if (!term || term.outputTail === "") return block.output?.trim() ? fenced(plainOutput(block.output), "text") : undefined;
       const exit = term.exited
         ? term.signal
           ? ` (${term.signal})`

@@ -151,3 +151,49 @@ describe("an answer cut off by Esc says so", () => {
     expect(exported.stdout).toMatch(/deliberately slow[\s\S]*\*⊘ interrupted\*[\s\S]*### › hello/);
   });
 });
+
+describe("a command that did not run, or was cancelled, says so", () => {
+  it("a command refused at its permission prompt shows no waiting pane: it was not run", async () => {
+    const screen = start(["--agent", ORDER_AGENT]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("reject");
+    await screen.waitForText("Reject", 15_000, "visible");
+    await screen.type("n");
+    await screen.waitForText("Understood, I did not run it.", 15_000);
+    await screen.waitForText("message the agent", 5_000, "visible");
+    await screen.settle();
+    const text = screen.text();
+    expect(text).not.toContain("(waiting for output)");
+    expect(text).toMatch(/rm -rf build[\s\S]*\(not run\)[\s\S]*Understood/);
+  });
+
+  it("a command cancelled by Esc keeps its output, and its pane says cancelled instead of a stopped clock", async () => {
+    const screen = start(["--agent", ORDER_AGENT]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("cancelme");
+    await screen.waitForText("start", 15_000);
+    await screen.waitForText("esc to cancel", 5_000, "visible");
+    await screen.type("\x1b");
+    await screen.waitForText("⊘ interrupted", 10_000);
+    await screen.settle();
+    const top = screen.lines().find((l) => l.includes("╭─") && l.includes("sleep 30"));
+    expect(top).toMatch(/cancelled ─╮$/);
+    expect(paneBody(screen, "sleep 30")).toEqual(["start"]);
+  });
+
+  it("a command whose output the agent reports only at the end (codex 0.16) shows it in its one pane", async () => {
+    const replay = `${process.execPath} ${path.join(ROOT, "dist/demo/trace-replay/main.js")} ${path.resolve(ROOT, "../shared/traces/codex-acp-0.16.0/c2-meta.jsonl")} --speed 4 --causal`;
+    const screen = start(["--agent", replay]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("Run echo hello in the shell.");
+    await screen.waitForText("Yes, proceed", 15_000, "visible");
+    await screen.type("y");
+    await screen.waitForText("The command printed", 15_000);
+    await screen.waitForText("message the agent", 5_000, "visible");
+    await screen.settle();
+    expect(screen.text()).not.toContain("(no output)");
+    expect(paneBody(screen, "echo hello")).toEqual(["hello"]);
+    const after = screen.lines().slice(screen.lines().findIndex((l) => l.includes("╰")) + 1);
+    expect(after.findIndex((l) => l.trim() === "hello")).toBe(-1);
+  });
+});

@@ -42,7 +42,8 @@ export type ToolBlock =
   /** What the tool returned or printed: shown verbatim, never as markdown. */
   | { type: "output"; text: string }
   | { type: "diff"; path: string; oldText?: string | null; newText: string }
-  | { type: "terminal"; terminalId: string }
+  /** A terminal's pane; `output` is what the agent reports it printed, for a pane whose screen got none. */
+  | { type: "terminal"; terminalId: string; output?: string }
   /** A non-text content block (image, audio, resource), as a short marker. */
   | { type: "media"; text: string };
 

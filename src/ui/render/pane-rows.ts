@@ -54,6 +54,13 @@ export interface PaneOptions {
   title?: string;
   /** Milliseconds the command has run, while it runs. */
   elapsedMs?: number;
+  /**
+   * The call is over though the terminal never reported an exit (cancelled, stalled): this word
+   * takes the place of the running time, which would stand still on a finished card.
+   */
+  ended?: string;
+  /** Rows shown when the screen has none (output the agent reported elsewhere), already cut to the inner width. */
+  emptyRows?: string[];
 }
 
 /** The line that stands for the rows a finished pane leaves out: never a silent cut. */
@@ -97,7 +104,7 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   const status = terminal.exitStatus;
   const focused = opts.focused === true;
   const border = { role: focused ? ("focus" as const) : ("border" as const), dim: !focused };
-  const state = exitLabel(status) ?? paneElapsed(opts.elapsedMs ?? 0);
+  const state = exitLabel(status) ?? opts.ended ?? paneElapsed(opts.elapsedMs ?? 0);
   const scroll = opts.scrollOffset ? ` ↑${opts.scrollOffset}` : "";
   const fixed = 3 + 1 + 1 + state.length + scroll.length + 3;
   let room = Math.max(0, width - fixed);
@@ -105,7 +112,7 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   room -= title.length;
   const cwd = terminal.cwd && room > 6 ? clip(terminal.cwd, room - 3) : "";
   room -= cwd ? cwd.length + 3 : 0;
-  const stateRole = status === null ? "muted" : status.exitCode === 0 ? "success" : "error";
+  const stateRole = status === null ? (opts.ended ? "warning" : "muted") : status.exitCode === 0 ? "success" : "error";
   const top =
     paint("╭─ ", border) +
     paint(title, { bold: focused }) +
@@ -119,10 +126,15 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   const lines =
     offset > 0
       ? terminal.screen.snapshot({ scrollOffset: offset, rows }).map((l) => screenRowAnsi(l, inner))
-      : status
+      : status || opts.ended
         ? finishedRows(terminal.screen, rows, inner)
         : terminal.screen.snapshot({ tail: rows }).map((l) => screenRowAnsi(l, inner));
-  const body = lines.length === 0 ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })] : lines;
+  const body =
+    lines.length > 0
+      ? lines
+      : opts.emptyRows?.length
+        ? opts.emptyRows
+        : [paint(status || opts.ended ? "(no output)" : "(waiting for output)", { dim: true })];
   const framed = body.map((row) => `${side}${row}${" ".repeat(Math.max(0, inner - cellWidth(row)))}${side}`);
   return [truncateRow(top, width), ...framed, paint(`╰${"─".repeat(inner)}╯`, border)];
 }

@@ -87,8 +87,26 @@ export function clippedOutputRows(text: string, width: number, expanded: boolean
   return [...shown.flatMap((l) => wrapRows(l, width)), ...(lines.length > shown.length ? [more(lines.length - shown.length)] : [])];
 }
 
+/** A call that will not run on: what its pane says instead of a running timer, when the terminal never reported an exit. */
+function endedWord(card: ToolCardView): string | undefined {
+  const status = displayStatus(card.call);
+  if (status === "in_progress" || status === "pending" || status === "background") return undefined;
+  return STATUS_LOOK[status]?.word || "ended";
+}
+
+/** The call was refused, or its permission withdrawn: its command never ran. */
+function neverRan(card: ToolCardView): boolean {
+  const p = card.call.permission;
+  return (
+    card.call.localStatus === "rejected" ||
+    p?.outcome === "cancelled" ||
+    p?.optionKind === "reject_once" ||
+    p?.optionKind === "reject_always"
+  );
+}
+
 function terminalRows(
-  terminalId: string,
+  block: Extract<ToolBlock, { type: "terminal" }>,
   card: ToolCardView,
   ctx: CardContext,
   width: number,
@@ -96,28 +114,50 @@ function terminalRows(
   startedAt: number | undefined,
 ): string[] {
   const expanded = ctx.expanded === true;
-  const live = ctx.terminal?.(terminalId);
-  const known = card.terminals[terminalId];
+  const live = ctx.terminal?.(block.terminalId);
+  const known = card.terminals[block.terminalId];
+  const ended = endedWord(card);
+  const reported = block.output !== undefined && block.output.trim() !== "" ? block.output : undefined;
   if (live) {
     const done = live.exitStatus !== null;
-    const rows = done
-      ? expanded
-        ? EXPANDED_DONE_TERMINAL_ROWS
-        : DONE_TERMINAL_ROWS
-      : expanded
-        ? EXPANDED_TERMINAL_ROWS
-        : LIVE_TERMINAL_ROWS;
+    // A call that is over while its terminal never said anything: no empty pane with a stopped clock.
+    if (!done && ended && live.screen.contentRows === 0 && !reported) return [emptyEnding(card, ended)];
+    const rows =
+      done || ended
+        ? expanded
+          ? EXPANDED_DONE_TERMINAL_ROWS
+          : DONE_TERMINAL_ROWS
+        : expanded
+          ? EXPANDED_TERMINAL_ROWS
+          : LIVE_TERMINAL_ROWS;
     const elapsedMs = startedAt !== undefined ? Math.max(0, (ctx.now ?? Date.now()) - startedAt) : 0;
-    return paneRows(live, { rows, width, title: safeLine(known?.command ?? title ?? "terminal"), elapsedMs });
+    return paneRows(live, {
+      rows,
+      width,
+      title: safeLine(known?.command ?? title ?? "terminal"),
+      elapsedMs,
+      ended,
+      emptyRows: reported ? clippedOutputRows(reported, width - 2, expanded, rows) : undefined,
+    });
   }
-  if (!known || known.outputTail === "") return [];
-  const output = safeOutput(known.outputTail);
-  if (known.exited) {
+  const tail = known?.outputTail || reported || "";
+  if (tail === "") return known && ended && !known.exited ? [emptyEnding(card, ended)] : [];
+  const output = safeOutput(tail);
+  if (known?.exited !== false || ended) {
     const kept = headTailLines(output, expanded ? Infinity : DONE_TERMINAL_ROWS);
     return [...kept.head, ...(kept.hidden > 0 ? [hiddenLinesRow(kept.hidden)] : []), ...kept.tail].map((l) => truncateRow(l, width));
   }
-  const tail = tailLines(output, expanded ? Infinity : LIVE_TERMINAL_ROWS);
-  return [...(tail.hidden > 0 ? [more(tail.hidden, "earlier line")] : []), ...tail.text.split("\n").map((l) => truncateRow(l, width))];
+  const running = tailLines(output, expanded ? Infinity : LIVE_TERMINAL_ROWS);
+  return [
+    ...(running.hidden > 0 ? [more(running.hidden, "earlier line")] : []),
+    ...running.text.split("\n").map((l) => truncateRow(l, width)),
+  ];
+}
+
+/** The line that stands for a pane whose command printed nothing and will not run on. */
+function emptyEnding(card: ToolCardView, ended: string): string {
+  const words = neverRan(card) ? "(not run)" : displayStatus(card.call) === "completed" ? "(no output)" : `(no output · ${ended})`;
+  return paint(words, { dim: true });
 }
 
 function blockRows(
@@ -145,7 +185,7 @@ function blockRows(
         expanded ? undefined : DIFF_LINES,
       );
     case "terminal":
-      return terminalRows(block.terminalId, card, ctx, width, title, startedAt);
+      return terminalRows(block, card, ctx, width, title, startedAt);
   }
 }
 
