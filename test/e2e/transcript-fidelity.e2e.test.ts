@@ -197,3 +197,40 @@ describe("a command that did not run, or was cancelled, says so", () => {
     expect(after.findIndex((l) => l.trim() === "hello")).toBe(-1);
   });
 });
+
+describe("the prompt drawn while conch starts leaves no trace", () => {
+  const clearsIntoHistory = (args: string[], env: NodeJS.ProcessEnv, cwd: string) =>
+    new Screen({ command: process.execPath, args: [BIN, ...args], cwd, env, cols: 100, rows: 30, scrollOnClear: true });
+
+  it("in a terminal that keeps a cleared screen (tmux), the scrollback starts with the transcript", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-fidelity-"));
+    const screen = clearsIntoHistory(["--agent", "demo"], terminalEnv(state), project);
+    screens.push(screen);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("hello");
+    await screen.waitForText("Type a keyword", 10_000);
+    await screen.settle();
+    const everything = [...screen.clearedIntoHistory, ...screen.lines()].join("\n");
+    expect(everything).not.toContain("starting…");
+  });
+
+  it("a second conch refused on a busy session shows the error alone", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-fidelity-"));
+    const env = terminalEnv(state);
+    const first = new Screen({ command: process.execPath, args: [BIN, "--agent", "demo"], cwd: project, env, cols: 100, rows: 30 });
+    screens.push(first);
+    await first.waitForText("message the agent", 15_000, "visible");
+    await first.submit("hello");
+    await first.waitForText("Type a keyword", 10_000);
+    const id = await onlySession(state);
+    const second = clearsIntoHistory(["--agent", "demo", "--resume", id], env, project);
+    screens.push(second);
+    expect(await Promise.race([second.exited, new Promise((r) => setTimeout(() => r("still running"), 15_000))])).not.toBe("still running");
+    await second.settle();
+    const everything = [...second.clearedIntoHistory, ...second.lines()].join("\n");
+    expect(everything).toMatch(/conch: .*(in use|busy|another conch|is open)/i);
+    expect(everything).not.toContain("starting…");
+  });
+});

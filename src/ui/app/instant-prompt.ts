@@ -78,8 +78,10 @@ export class InstantPrompt {
   erase(): void {
     if (this.erased) return;
     this.erased = true;
-    // Back to the start of the placeholder's first line, then clear everything below it.
-    this.out.write(`\r\x1b[${LINES - 1}A\x1b[J`);
+    // Line by line, from the last up to the first, where the cursor stays. Not "clear to the end of
+    // the screen": from the screen's top-left corner that clears the whole screen, which tmux (its
+    // scroll-on-clear) and some terminals keep in the scrollback, above the transcript.
+    this.out.write(`\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(LINES - 1)}`);
   }
 
   private width(): number {
