@@ -234,3 +234,18 @@ describe("the prompt drawn while conch starts leaves no trace", () => {
     expect(everything).not.toContain("starting…");
   });
 });
+
+describe("wrapping", () => {
+  it("a line that fills the width exactly goes on with the next word, with no space before it (demo interactive, 80 columns)", async () => {
+    const screen = start(["--agent", "demo"], { cols: 80, rows: 24 });
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("interactive");
+    await screen.waitForText("ctrl-t focus terminal", 10_000, "visible");
+    await screen.waitForText("Enter.", 10_000);
+    await screen.settle();
+    const lines = screen.lines();
+    const at = lines.findIndex((l) => l.endsWith("type your name, then"));
+    expect(at, screen.text()).toBeGreaterThan(-1);
+    expect(lines[at + 1]).toBe("Enter.");
+  });
+});

@@ -17,7 +17,24 @@ export function wrapRows(text: string, width: number): string[] {
   // every word, which made drawing a long resumed transcript cost seconds).
   const lines = fittingLines(text, w);
   if (lines) return lines;
-  return wrapAnsi(text, w, { hard: true, trim: false, wordWrap: true }).split("\n");
+  // `trim: false` keeps a line's own indentation (code, nested lists); wrap-ansi then also keeps the
+  // space it broke at, which starts the next row when the row before filled the width exactly.
+  return text.split("\n").flatMap((line) =>
+    wrapAnsi(line, w, { hard: true, trim: false, wordWrap: true })
+      .split("\n")
+      .flatMap((row, i) => (i === 0 ? [row] : withoutBreakSpace(row))),
+  );
+}
+
+/** Styles and links that open a row before its first cell. */
+const LEADING_ESCAPES = /^((?:\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\))*) /;
+
+/** A row wrapped after its line's first, without the space the line broke at; none when that space was all of it. */
+function withoutBreakSpace(row: string): string[] {
+  const m = LEADING_ESCAPES.exec(row);
+  if (!m) return [row];
+  const rest = m[1] + row.slice(m[0].length);
+  return rest.replace(SGR, "") === "" ? [] : [rest];
 }
 
 /** Printable ASCII and line breaks only: each character is one cell. */
