@@ -249,3 +249,47 @@ describe("wrapping", () => {
     expect(lines[at + 1]).toBe("Enter.");
   });
 });
+
+describe("a permission prompt on a small screen", () => {
+  it("shows the changed line it asks about first, and leaves the scrollback alone (demo edit twice, 50x24)", async () => {
+    const screen = start(["--agent", "demo"], { cols: 50, rows: 24 });
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("edit");
+    await screen.waitForText("waiting for permission (1)", 10_000, "visible");
+    await screen.type("y");
+    await screen.waitForText("message the agent", 10_000, "visible");
+    await screen.submit("edit");
+    await screen.waitForText("waiting for permission (1)", 10_000, "visible");
+    await screen.settle();
+    expect(screen.visible()).toMatch(/│\s+\d+ \+ - conch demo edit #2/);
+    // A frame as tall as the screen made Ink clear the terminal, the transcript's scrollback with it.
+    const lines = screen.lines();
+    expect(lines.filter((l) => l.startsWith("› edit"))).toHaveLength(2);
+    expect(screen.raw).not.toContain("\x1b[3J");
+  });
+
+  it("claude's Edit asks with the changed lines only: no line numbers it did not give (s3, 50x24)", async () => {
+    const replay = `${process.execPath} ${path.join(ROOT, "dist/demo/trace-replay/main.js")} ${path.resolve(ROOT, "../shared/traces/claude-agent-acp-0.23.1/s3-edit-diff.jsonl")} --speed 4 --causal`;
+    const screen = start(["--agent", replay], { cols: 50, rows: 24 });
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("Fix hello.txt and write notes");
+    await screen.waitForText("Permission", 15_000, "visible");
+    await screen.waitForText("waiting for permission", 5_000, "visible");
+    await screen.settle();
+    const prompt = screen.visible();
+    expect(prompt).toContain("hello.txt +1 -1 · line not given");
+    expect(prompt).toMatch(/│ - line two/);
+    expect(prompt).not.toContain("@@ -1,1 +1,1 @@");
+    await screen.type("y");
+    await screen.waitForText("Write notes.md", 15_000, "visible");
+    await screen.waitForText("waiting for permission", 5_000, "visible");
+    await screen.type("y");
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.settle();
+    const text = screen.text();
+    expect(text).toContain("› Fix hello.txt and write notes");
+    // The card after the edit has the whole file's diff: there the numbers are the file's.
+    expect(text).toMatch(/@@ -1,3 \+1,3 @@[\s\S]*2 +- line two/);
+    expect(text).not.toMatch(/✓ ✎ Edit hello.txt\n\s+hello.txt:1/);
+  });
+});

@@ -27,6 +27,7 @@ import type { SessionPort } from "../session-port.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { useTicker } from "../hooks/use-ticker.js";
 import { paneRows } from "../render/pane-rows.js";
+import { wrapRows } from "../render/text.js";
 import { requestViewOf } from "../render/request-view.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
@@ -66,6 +67,16 @@ const LIVE_MARGIN = 4;
 
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
+
+/**
+ * Rows a permission prompt leaves free besides the live tail and the rest of the frame: the blank
+ * row above the chrome, Ink's last line, one spare. A frame as tall as the screen makes Ink clear
+ * the terminal, scrollback (the transcript) included.
+ */
+const PROMPT_SLACK = 3;
+
+/** The permission prompt's hint lines below its box. */
+const PROMPT_HINTS = { active: "  esc cancels the turn · tab types a message instead", inactive: "  tab back to the permission prompt" };
 
 /**
  * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
@@ -117,6 +128,7 @@ export function App(props: AppProps): React.ReactElement {
   useReprintOnResize(width, reprint);
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();
+  const [promptRef, promptHeight] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
 
   // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
@@ -162,6 +174,7 @@ export function App(props: AppProps): React.ReactElement {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
   const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
+  const promptHint = shell.focus === "permission" ? PROMPT_HINTS.active : PROMPT_HINTS.inactive;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -197,25 +210,25 @@ export function App(props: AppProps): React.ReactElement {
           extra={loose}
           preview={transcript.plan.preview}
           maxRows={asking ? Math.min(liveMax, ASKING_LIVE_ROWS) : liveMax}
+          width={width}
         />
       )}
       {quitting ? null : (
         <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
           {state.permissions.length > 0 && libsReady ? (
-            <Box flexDirection="column">
-              {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
+            <Box ref={promptRef} flexDirection="column">
+              {/* The prompt takes what the rest of the frame leaves: its options, at the bottom, stay in view, and the frame stays shorter than the screen. */}
               <PermissionPrompt
                 requests={state.permissions.map((p) => requestViewOf(state, p))}
                 width={width}
-                maxRows={Math.max(8, rows - 8)}
+                maxRows={Math.max(
+                  6,
+                  rows - (chromeHeight - promptHeight) - ASKING_LIVE_ROWS - PROMPT_SLACK - wrapRows(promptHint, width).length,
+                )}
                 isActive={shell.focus === "permission"}
                 onAnswer={shell.answerPermission}
               />
-              <Text dimColor>
-                {shell.focus === "permission"
-                  ? "  esc cancels the turn · tab types a message instead"
-                  : "  tab back to the permission prompt"}
-              </Text>
+              <Text dimColor>{promptHint}</Text>
             </Box>
           ) : null}
           {state.questions.length > 0 ? (

@@ -37,8 +37,20 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
 
   const options = first?.options ?? [];
   const inner = Math.max(10, width - 4);
+  const keys = optionKeys(options);
+  const waiting = requests.length - 1;
+  const hint = `↑↓ select · enter confirm · keys ${
+    keys
+      .map((k) => k.letter)
+      .filter(Boolean)
+      .join("/") || "1-9"
+  }${waiting > 0 ? ` · ${waiting} more waiting` : ""}`;
+  // The border, the blank row above the options, the options and the hint are never cut.
+  const fixed =
+    3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;
+  const room = (props.maxRows ?? Infinity) - fixed;
   // Drawn again only when what the request shows changed, not on every frame of a spinner.
-  const request = useMemo(() => (view ? requestRows(view, inner) : []), [view, inner]);
+  const request = useMemo(() => (view ? requestRows(view, inner, room) : []), [view, inner, room]);
   const index = first && cursor?.key === first.key ? cursor.index : defaultOption(options);
 
   useInput(
@@ -67,18 +79,7 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   );
 
   if (!first) return null;
-  const keys = optionKeys(options);
-  const waiting = requests.length - 1;
-  const hint = `↑↓ select · enter confirm · keys ${
-    keys
-      .map((k) => k.letter)
-      .filter(Boolean)
-      .join("/") || "1-9"
-  }${waiting > 0 ? ` · ${waiting} more waiting` : ""}`;
-  // The border, the blank row above the options, the options and the hint are never cut.
-  const fixed =
-    3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;
-  const details = clipRequestRows(request, (props.maxRows ?? Infinity) - fixed);
+  const details = clipRequestRows(request, room);
 
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={color("warning")} paddingX={1}>

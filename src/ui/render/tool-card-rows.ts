@@ -183,6 +183,7 @@ function blockRows(
         safeText(block.newText),
         width,
         expanded ? undefined : DIFF_LINES,
+        { excerpt: block.excerpt },
       );
     case "terminal":
       return terminalRows(block, card, ctx, width, title, startedAt);
@@ -218,7 +219,8 @@ export function toolCardRows(card: ToolCardView, ctx: CardContext): string[] {
     rows[0] = `${rows[0]}${" ".repeat(Math.max(0, width - wordWidth - cellWidth(rows[0])))} ${paint(look.word, { role: look.role })}`;
   const body: string[] = [];
   const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
-  const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
+  // A file whose diff is shown: the diff says where (a location's line is only where its first hunk starts).
+  const locations = tool.locations.filter((l) => !diffPaths.has(l.path));
   if (locations.length > 0) {
     const shown = locations.map((l) =>
       linked(ctx, safeLine(`${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`), l.path),

@@ -85,7 +85,7 @@ describe("a tool call's card", () => {
     expect(card(tool, { state: c2 })).toMatch(/Abort[\s\S]*hello/);
   });
 
-  it("claude s3: an edit shows its diff, its location relative to the cwd, and a rejected decision", () => {
+  it("claude s3: an edit shows its diff relative to the cwd (not the location's line, its first hunk's start), and a rejected decision", () => {
     const s3 = finalState(CLAUDE_S3);
     const edit = toolByTitle(s3, "Edit hello.txt");
     const rejected: ToolCallView = {
@@ -93,7 +93,8 @@ describe("a tool call's card", () => {
       permission: { outcome: "selected", optionKind: "reject_once", optionName: "Reject", source: "user" },
     };
     const out = card(rejected, { state: s3 });
-    expect(out).toContain("hello.txt:1");
+    expect(out).toContain("hello.txt +1 -1");
+    expect(out).not.toContain("hello.txt:1");
     expect(out).not.toContain("${PROJECT}");
     expect(out).toMatch(/2\s+- line two/);
     expect(out).toMatch(/2 \+ line 2 \(edited by the fake model\)/);
