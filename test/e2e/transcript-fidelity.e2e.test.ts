@@ -293,3 +293,21 @@ describe("a permission prompt on a small screen", () => {
     expect(text).not.toMatch(/✓ ✎ Edit hello.txt\n\s+hello.txt:1/);
   });
 });
+
+describe("the queue's keys", () => {
+  it("after d removes a message the queue keeps the keys, on the message that took its place (demo slow)", async () => {
+    const screen = start(["--agent", "demo"]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("slow");
+    await screen.waitForText("esc to cancel", 5_000, "visible");
+    for (const text of ["one", "two", "three"]) await screen.submit(text);
+    await screen.waitForText("3. three", 5_000, "visible");
+    await screen.type("\x1b[A");
+    await screen.waitForText("› 3. three", 5_000, "visible");
+    await screen.type("d");
+    await screen.waitForGone("three", 5_000);
+    await screen.waitForText("› 2. two", 5_000, "visible");
+    await screen.type("e");
+    await screen.waitForText("edit 2 › two", 5_000, "visible");
+  });
+});

@@ -1,7 +1,7 @@
 import type { ContentBlock, CreateElicitationResponse, RequestPermissionRequest, SessionNotification } from "@agentclientprotocol/sdk";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
-import { reduce } from "../../src/session/reduce.js";
+import { reduce, reduceBatch } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
 import type { SessionPort } from "../../src/ui/session-port.js";
 
@@ -24,9 +24,13 @@ export class FakeSession implements SessionPort {
     return () => this.listeners.delete(fn);
   }
 
+  /** `inPlace`: fold as the orchestrator does, changing the state's collections in place (a state read earlier sees the change). */
+  constructor(private readonly inPlace = false) {}
+
   emit(input: SessionEventInput): void {
     this.clock = Math.max(this.clock + 1, Date.now());
-    this.state = reduce(this.state, { ...input, at: this.clock } as SessionEvent);
+    const ev = { ...input, at: this.clock } as SessionEvent;
+    this.state = this.inPlace ? reduceBatch(this.state, [ev], { transient: true }) : reduce(this.state, ev);
     for (const fn of this.listeners) fn(this.state);
   }
 
