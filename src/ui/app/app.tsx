@@ -12,6 +12,7 @@ import { StatusLine } from "../components/status-line.js";
 import { StatusPanel } from "../components/status-panel.js";
 import { UndoPrompt } from "../components/undo-prompt.js";
 import { useAttention } from "../hooks/use-attention.js";
+import { KeypressProvider } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "../hooks/use-render-libs.js";
@@ -73,6 +74,14 @@ const ASKING_LIVE_ROWS = 3;
  * shell hook, drawing from the components.
  */
 export function App(props: AppProps): React.ReactElement {
+  return (
+    <KeypressProvider>
+      <AppView {...props} />
+    </KeypressProvider>
+  );
+}
+
+function AppView(props: AppProps): React.ReactElement {
   const { session, agentName, cwd } = props;
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();

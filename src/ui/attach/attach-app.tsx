@@ -2,7 +2,7 @@ import React, { useCallback, useEffect } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { StatusBar } from "../components/status-bar.js";
 import { StatusLine } from "../components/status-line.js";
-import { useKeypress } from "../hooks/use-keypress.js";
+import { KeypressProvider, useKeypress } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
 import { useRenderLibs } from "../hooks/use-render-libs.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
@@ -54,6 +54,14 @@ function writerWords(writer: WriterView): string {
  * with a status line and no input: the view is read-only. `q` (or Ctrl-C) quits.
  */
 export function AttachApp(props: AttachAppProps): React.ReactElement {
+  return (
+    <KeypressProvider>
+      <AttachView {...props} />
+    </KeypressProvider>
+  );
+}
+
+function AttachView(props: AttachAppProps): React.ReactElement {
   const { session, sessionId, writer } = props;
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();

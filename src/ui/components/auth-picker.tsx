@@ -1,5 +1,6 @@
 import React, { useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeypress } from "../hooks/use-keypress.js";
 import type { AuthMethod } from "@agentclientprotocol/sdk";
 import { planAuth, shellLine } from "../../agents/auth-methods.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
@@ -31,7 +32,7 @@ export function AuthPicker(props: AuthPickerProps): React.ReactElement {
     // A failed login lets the person choose again.
     setTimeout(() => (chosen.current = false), 500);
   };
-  useInput(
+  useKeypress(
     (input, key) => {
       if (key.upArrow) setCursor((c) => (c - 1 + plans.length) % plans.length);
       else if (key.downArrow) setCursor((c) => (c + 1) % plans.length);

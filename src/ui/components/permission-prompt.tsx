@@ -1,5 +1,6 @@
 import React, { useMemo, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeypress } from "../hooks/use-keypress.js";
 import { safeLine } from "../../text/terminal-safe.js";
 import { clipRequestRows, requestRows } from "../render/request-rows.js";
 import type { RequestView } from "../render/request-view.js";
@@ -41,7 +42,7 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   const request = useMemo(() => (view ? requestRows(view, inner) : []), [view, inner]);
   const index = first && cursor?.key === first.key ? cursor.index : defaultOption(options);
 
-  useInput(
+  useKeypress(
     (input, key) => {
       if (!first || options.length === 0 || answered.current.has(first.key)) return;
       const answer = (i: number) => {

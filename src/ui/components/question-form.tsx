@@ -1,5 +1,6 @@
 import React, { useEffect, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeypress } from "../hooks/use-keypress.js";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { PendingQuestion } from "../../session/state.js";
 import { formContent, formReducer, initialForm, type FormField, type FormState } from "../decisions/question-form-state.js";
@@ -86,7 +87,7 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
     setForm(next);
   };
 
-  useInput(
+  useKeypress(
     (input, key) => {
       const form = latest.current;
       if (!first || !form) return;

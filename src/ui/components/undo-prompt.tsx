@@ -1,5 +1,6 @@
 import React, { useMemo, useRef } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeypress } from "../hooks/use-keypress.js";
 import type { UndoPlan } from "../../orchestrator/undo/turn-undo.js";
 import { clipRequestRows } from "../render/request-rows.js";
 import { undoHint, undoRows } from "../render/undo-rows.js";
@@ -21,7 +22,7 @@ export function UndoPrompt({ plan, width, maxRows, isActive, onAnswer }: UndoPro
   const inner = Math.max(10, width - 4);
   const rows = useMemo(() => undoRows(plan, inner), [plan, inner]);
   const answered = useRef(false);
-  useInput(
+  useKeypress(
     (input, key) => {
       if (answered.current) return;
       const yes = plan.files.length > 0 && (input === "y" || input === "Y");

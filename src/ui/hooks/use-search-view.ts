@@ -1,7 +1,6 @@
 import { useMemo, type Dispatch } from "react";
 import type { SessionState } from "../../session/state.js";
 import { findHits, hitKey, type SearchHit } from "../search/transcript-search.js";
-import { shellCommandFor } from "../shell/key-bindings.js";
 import type { SearchState, ShellAction } from "../shell/shell-state.js";
 import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 import { useKeypress } from "./use-keypress.js";
@@ -20,7 +19,8 @@ export function useSearchKeys(opts: { active: boolean; open: boolean; paneRows: 
   const { dispatch } = opts;
   useKeypress(
     (input, key, raw) => {
-      if (!opts.open || shellCommandFor("search", input, key, raw)) return;
+      // The shell's search commands (key-bindings.ts) took their keys before this handler.
+      if (!opts.open) return;
       const step = Math.max(1, Math.floor(opts.paneRows / 2));
       if (key.pageUp) return dispatch({ type: "search-scrolled", by: -step });
       if (key.pageDown) return dispatch({ type: "search-scrolled", by: step });

@@ -18,7 +18,7 @@ import { useComposer } from "./use-composer.js";
 import { useEditorStore } from "./use-editor-store.js";
 import { useSearchHits, useSearchKeys } from "./use-search-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
-import { useKeypress } from "./use-keypress.js";
+import { KeyPriority, useKeypress } from "./use-keypress.js";
 
 export type { Focus } from "../shell/key-bindings.js";
 export type { Panel } from "../shell/shell-state.js";
@@ -238,14 +238,15 @@ export function useShell(opts: ShellOptions): Shell {
   };
 
   // Everywhere but the input (which asks through onEditorKey) and a focused terminal (whose keys
-  // go to its program): the shell's commands for whoever has the keys. Ctrl-C in all of them.
+  // go to its program): the shell's commands for whoever has the keys, before the view that has
+  // them. Ctrl-C in all of them.
   useKeypress(
     (input, key, raw) => {
       const command = shellCommandFor(focus, input, key, raw);
-      if (!command || (focus === "input" && command !== "clear-input")) return;
-      run(command);
+      if (!command || (focus === "input" && command !== "clear-input")) return false;
+      return run(command);
     },
-    { isActive: focus !== "terminal" },
+    { isActive: focus !== "terminal", priority: KeyPriority.shell },
   );
 
   useTerminalPaneKeys({
