@@ -25,6 +25,8 @@ import { FileIndex } from "../compose/file-mentions.js";
 import { allSlashCommands } from "../commands/slash-commands.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { SessionPort } from "../session-port.js";
+import { footer } from "../shell/key-bindings.js";
+import { IDLE_PLACEHOLDER } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { useTicker } from "../hooks/use-ticker.js";
 import { paneRows } from "../render/pane-rows.js";
@@ -194,7 +196,7 @@ function AppView(props: AppProps): React.ReactElement {
               title: state.terminals[shell.terminalFocus.id]?.command,
             }).join("\n")}
           </Text>
-          <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
+          <Text dimColor>{`  ${footer(["type-terminal", "scroll-terminal", "leave-terminal"])}`}</Text>
         </Box>
       ) : (
         <LiveRegion
@@ -220,9 +222,7 @@ function AppView(props: AppProps): React.ReactElement {
                 onAnswer={shell.answerPermission}
               />
               <Text dimColor>
-                {shell.focus === "permission"
-                  ? "  esc cancels the turn · tab types a message instead"
-                  : "  tab back to the permission prompt"}
+                {`  ${shell.focus === "permission" ? footer([["cancel", "cancels the turn"], "skip-permission"]) : footer(["return-to-permission"])}`}
               </Text>
             </Box>
           ) : null}
@@ -285,7 +285,7 @@ function AppView(props: AppProps): React.ReactElement {
                   ? "type away: messages wait until the agent is ready"
                   : busy
                     ? "queue a message (sent when the turn ends)"
-                    : "message the agent · / commands · @ files"
+                    : IDLE_PLACEHOLDER
             }
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}

@@ -17,6 +17,7 @@ import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
 import { useTranscript } from "../hooks/use-transcript.js";
 import { safeLine } from "../../text/terminal-safe.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 
 /** Where the process writing the session stands, as the attach view shows it. */
 export type WriterView =
@@ -96,8 +97,10 @@ function AttachView(props: AttachAppProps): React.ReactElement {
     sizeRunningTerminals(state, access, width, undefined);
   });
 
-  useKeypress((input, key) => {
-    if (input === "q" || (key.ctrl && input === "c")) exit();
+  useKeypress((input, key, raw) => {
+    if (commandFor("attach", input, key, raw) !== "quit-attach") return false;
+    exit();
+    return true;
   });
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();
@@ -123,7 +126,7 @@ function AttachView(props: AttachAppProps): React.ReactElement {
         <Text dimColor wrap="truncate-end">
           {writerWords(writer)}
         </Text>
-        <Text dimColor wrap="truncate-end">{`attached to ${safeLine(sessionId)}, read-only · q quits`}</Text>
+        <Text dimColor wrap="truncate-end">{`attached to ${safeLine(sessionId)}, read-only · ${footer(["quit-attach"])}`}</Text>
         <StatusBar state={state} agentName={agentName} cwd={state.info?.cwd ?? ""} width={width} keyHints={false} />
       </Box>
     </Box>

@@ -1,4 +1,4 @@
-import React, { useState } from "react";
+import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup } from "ink-testing-library";
 import { Text } from "ink";
