@@ -1,7 +1,6 @@
 import type { RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import type { SessionEventInput } from "../session/events.js";
-import type { PendingPermission } from "../session/state.js";
 import { answerByPolicy, type PermissionPolicy } from "./permission-policy.js";
+import type { SessionEvents } from "./ports.js";
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
@@ -16,46 +15,47 @@ export class PermissionDesk {
 
   constructor(
     private readonly policy: PermissionPolicy,
-    private readonly emit: (ev: SessionEventInput) => void,
+    private readonly events: SessionEvents,
   ) {}
 
   /** A new request: answered now by policy, or held until `answer`, `cancelAll` or the agent withdraws it. */
   ask(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse> {
-    this.emit({ type: "permission_asked", key, request: req });
+    this.events.dispatch({ type: "permission_asked", key, request: req });
     const byPolicy = answerByPolicy(this.policy, req, this.rememberedKinds);
     if (byPolicy) {
       const outcome: RequestPermissionOutcome = byPolicy.option
         ? { outcome: "selected", optionId: byPolicy.option.optionId }
         : { outcome: "cancelled" };
-      this.emit({ type: "permission_answered", key, outcome, source: "policy" });
+      this.events.dispatch({ type: "permission_answered", key, outcome, source: "policy" });
       return Promise.resolve({ outcome });
     }
     return new Promise((resolve) => {
       this.pending.set(key, resolve);
       signal.addEventListener("abort", () => {
         if (!this.pending.delete(key)) return;
-        this.emit({ type: "permission_withdrawn", key });
+        this.events.dispatch({ type: "permission_withdrawn", key });
         resolve(CANCELLED);
       });
     });
   }
 
-  /** The person's answer to one request (`null` = cancelled); the others stay pending. */
-  answer(key: string, optionId: string | null, asked: PendingPermission | undefined): void {
+  /** The person's answer to one pending permission (`null` = cancelled); the others stay pending. */
+  answerPermission(key: string, optionId: string | null): void {
     const resolve = this.pending.get(key);
     if (!resolve) return;
     this.pending.delete(key);
+    const asked = this.events.state.permissions.find((p) => p.key === key);
     const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
     const option = asked?.options.find((o) => o.optionId === optionId);
     if (option?.kind === "allow_always" && asked) this.rememberedKinds.add(asked.request.toolCall.kind ?? "other");
-    this.emit({ type: "permission_answered", key, outcome, source: "user" });
+    this.events.dispatch({ type: "permission_answered", key, outcome, source: "user" });
     resolve({ outcome });
   }
 
   /** `session/cancel`: every pending request is answered `cancelled`. */
   cancelAll(): void {
     for (const [key, resolve] of this.pending) {
-      this.emit({ type: "permission_answered", key, outcome: { outcome: "cancelled" }, source: "cancel" });
+      this.events.dispatch({ type: "permission_answered", key, outcome: { outcome: "cancelled" }, source: "cancel" });
       resolve(CANCELLED);
     }
     this.pending.clear();

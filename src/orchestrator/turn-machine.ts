@@ -52,6 +52,11 @@ export function quietPeriod(state: SessionState, timing: TurnTiming = DEFAULT_TI
     : { until: last + timing.quietMs, reason: "streaming" };
 }
 
+/** Whether a message sent now goes out as a prompt at once (idle, nothing queued before it), or waits in the queue. */
+export function sendsAtOnce(state: SessionState): boolean {
+  return state.phase === "idle" && state.queue.length === 0;
+}
+
 /**
  * The turn machine's decision for this moment. Pure: the caller supplies `now` and turns the
  * answer into events and timers.

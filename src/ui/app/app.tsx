@@ -12,6 +12,7 @@ import { StatusLine } from "../components/status-line.js";
 import { StatusPanel } from "../components/status-panel.js";
 import { UndoPrompt } from "../components/undo-prompt.js";
 import { useAttention } from "../hooks/use-attention.js";
+import { KeypressProvider } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "../hooks/use-render-libs.js";
@@ -24,6 +25,8 @@ import { FileIndex } from "../compose/file-mentions.js";
 import { allSlashCommands } from "../commands/slash-commands.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { SessionPort } from "../session-port.js";
+import { footer } from "../shell/key-bindings.js";
+import { IDLE_PLACEHOLDER } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { useTicker } from "../hooks/use-ticker.js";
 import { paneRows } from "../render/pane-rows.js";
@@ -75,15 +78,20 @@ const ASKING_LIVE_ROWS = 3;
  */
 const PROMPT_SLACK = 3;
 
-/** The permission prompt's hint lines below its box. */
-const PROMPT_HINTS = { active: "  esc cancels the turn · tab types a message instead", inactive: "  tab back to the permission prompt" };
-
 /**
  * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
  * input, status bar. It composes: state comes from the session, decisions from the session and the
  * shell hook, drawing from the components.
  */
 export function App(props: AppProps): React.ReactElement {
+  return (
+    <KeypressProvider>
+      <AppView {...props} />
+    </KeypressProvider>
+  );
+}
+
+function AppView(props: AppProps): React.ReactElement {
   const { session, agentName, cwd } = props;
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
@@ -174,7 +182,7 @@ export function App(props: AppProps): React.ReactElement {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
   const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
-  const promptHint = shell.focus === "permission" ? PROMPT_HINTS.active : PROMPT_HINTS.inactive;
+  const promptHint = `  ${shell.focus === "permission" ? footer([["cancel", "cancels the turn"], "skip-permission"]) : footer(["return-to-permission"])}`;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -199,7 +207,7 @@ export function App(props: AppProps): React.ReactElement {
               title: state.terminals[shell.terminalFocus.id]?.command,
             }).join("\n")}
           </Text>
-          <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
+          <Text dimColor>{`  ${footer(["type-terminal", "scroll-terminal", "leave-terminal"])}`}</Text>
         </Box>
       ) : (
         <LiveRegion
@@ -290,7 +298,7 @@ export function App(props: AppProps): React.ReactElement {
                   ? "type away: messages wait until the agent is ready"
                   : busy
                     ? "queue a message (sent when the turn ends)"
-                    : "message the agent · / commands · @ files"
+                    : IDLE_PLACEHOLDER
             }
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}

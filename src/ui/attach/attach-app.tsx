@@ -2,7 +2,7 @@ import React, { useCallback, useEffect } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { StatusBar } from "../components/status-bar.js";
 import { StatusLine } from "../components/status-line.js";
-import { useKeypress } from "../hooks/use-keypress.js";
+import { KeypressProvider, useKeypress } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
 import { useRenderLibs } from "../hooks/use-render-libs.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
@@ -17,6 +17,7 @@ import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
 import { useTranscript } from "../hooks/use-transcript.js";
 import { safeLine } from "../../text/terminal-safe.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 
 /** Where the process writing the session stands, as the attach view shows it. */
 export type WriterView =
@@ -54,6 +55,14 @@ function writerWords(writer: WriterView): string {
  * with a status line and no input: the view is read-only. `q` (or Ctrl-C) quits.
  */
 export function AttachApp(props: AttachAppProps): React.ReactElement {
+  return (
+    <KeypressProvider>
+      <AttachView {...props} />
+    </KeypressProvider>
+  );
+}
+
+function AttachView(props: AttachAppProps): React.ReactElement {
   const { session, sessionId, writer } = props;
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
@@ -89,8 +98,10 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
     sizeRunningTerminals(state, access, width, undefined);
   });
 
-  useKeypress((input, key) => {
-    if (input === "q" || (key.ctrl && input === "c")) exit();
+  useKeypress((input, key, raw) => {
+    if (commandFor("attach", input, key, raw) !== "quit-attach") return false;
+    exit();
+    return true;
   });
 
   const [chromeRef, chromeHeight] = useMeasuredHeight();
@@ -117,7 +128,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
         <Text dimColor wrap="truncate-end">
           {writerWords(writer)}
         </Text>
-        <Text dimColor wrap="truncate-end">{`attached to ${safeLine(sessionId)}, read-only · q quits`}</Text>
+        <Text dimColor wrap="truncate-end">{`attached to ${safeLine(sessionId)}, read-only · ${footer(["quit-attach"])}`}</Text>
         <StatusBar state={state} agentName={agentName} cwd={state.info?.cwd ?? ""} width={width} keyHints={false} />
       </Box>
     </Box>

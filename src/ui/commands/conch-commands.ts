@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import { loadRenderLibs } from "../render/render-libs.js";
-import { keyHelpLines } from "../shell/key-bindings.js";
+import { keyHelpLines, shortKeys } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";
 import { runExport } from "./export-command.js";
@@ -76,7 +76,7 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
   {
     name: "search",
     hint: "[text]",
-    description: "find text in this session: prompts, answers, tool titles, commands, output (ctrl-r)",
+    description: `find text in this session: prompts, answers, tool titles, commands, output (${shortKeys("search")})`,
     run: (args, ctx) => (ctx.openSearch ? ctx.openSearch(args) : ctx.show("search is not available here", "error")),
   },
   {

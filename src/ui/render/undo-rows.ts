@@ -58,11 +58,3 @@ function bytesOf(t: FileText | undefined): number {
   if (!t) return 0;
   return "binary" in t ? t.binary : Buffer.byteLength(t.text);
 }
-
-/** The prompt's last line: what y and n do. */
-export function undoHint(plan: UndoPlan): string {
-  if (plan.files.length === 0) return "esc close";
-  const deletes = plan.files.filter((f) => f.action === "delete").length;
-  const n = plan.files.length;
-  return `y put ${n === 1 ? "this file" : `these ${n} files`} back${deletes ? ` (${deletes === 1 ? "one is" : `${deletes} are`} deleted)` : ""} · n or esc leave ${n === 1 ? "it" : "them"}`;
-}
