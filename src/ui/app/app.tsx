@@ -231,7 +231,7 @@ function AppView(props: AppProps): React.ReactElement {
                 width={width}
                 maxRows={Math.max(
                   6,
-                  rows - (chromeHeight - promptHeight) - ASKING_LIVE_ROWS - PROMPT_SLACK - wrapRows(promptHint, width).length,
+                  rows - Math.max(0, chromeHeight - promptHeight) - ASKING_LIVE_ROWS - PROMPT_SLACK - wrapRows(promptHint, width).length,
                 )}
                 isActive={shell.focus === "permission"}
                 onAnswer={shell.answerPermission}
