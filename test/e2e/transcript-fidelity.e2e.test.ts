@@ -315,3 +315,30 @@ describe("the queue's keys", () => {
     await screen.waitForText("edit 2 › two", 5_000, "visible");
   });
 });
+
+describe("conch's own panels on an 80x24 screen", () => {
+  it("/help is printed whole into the scrollback, first line to last", async () => {
+    const screen = start(["--agent", "demo"], { cols: 80, rows: 24 });
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("/help");
+    await screen.waitForText("conch agents --probe · what each agent can do", 10_000);
+    await screen.settle();
+    const text = screen.text();
+    expect(text).toContain("Enter · send (queued while the agent is busy)");
+    expect(text).toContain("/help · keys and commands");
+    expect(text).not.toMatch(/… \d+ more lines/);
+  });
+
+  it("/model is a picker: ↓ and Enter switch the model, and the status bar says so", async () => {
+    const screen = start(["--agent", "demo"], { cols: 80, rows: 24 });
+    await screen.waitForText("Demo Fast", 15_000, "visible");
+    await screen.submit("/model");
+    await screen.waitForText("enter choose", 5_000, "visible");
+    expect(screen.visible()).toMatch(/› ● Demo Fast/);
+    await screen.type("\x1b[B");
+    await screen.waitForText("› ○ Demo Smart", 5_000, "visible");
+    await screen.type("\r");
+    await screen.waitForGone("enter choose", 5_000);
+    await screen.waitForText("Demo Smart", 5_000, "visible");
+  });
+});

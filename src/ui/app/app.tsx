@@ -3,7 +3,8 @@ import { Box, Text, useApp, useStdout } from "ink";
 import { InputEditor } from "../components/input-editor.js";
 import { InputNotes } from "../components/input-notes.js";
 import { AuthPicker } from "../components/auth-picker.js";
-import { PermissionPrompt } from "../components/permission-prompt.js";
+import { PermissionBlock } from "../components/permission-block.js";
+import { PickerView } from "../components/picker-view.js";
 import { QuestionForm } from "../components/question-form.js";
 import { QueueView } from "../components/queue-view.js";
 import { SearchView } from "../components/search-view.js";
@@ -14,6 +15,7 @@ import { UndoPrompt } from "../components/undo-prompt.js";
 import { useAttention } from "../hooks/use-attention.js";
 import { KeypressProvider } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
+import { usePrintedPanel } from "../hooks/use-printed-panel.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
 import { useRenderLibs } from "../hooks/use-render-libs.js";
 import { useSessionState } from "../hooks/use-session-state.js";
@@ -26,12 +28,10 @@ import { allSlashCommands } from "../commands/slash-commands.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { SessionPort } from "../session-port.js";
 import { footer } from "../shell/key-bindings.js";
-import { IDLE_PLACEHOLDER } from "./instant-prompt.js";
+import { inputPlaceholder } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { useTicker } from "../hooks/use-ticker.js";
 import { paneRows } from "../render/pane-rows.js";
-import { wrapRows } from "../render/text.js";
-import { requestViewOf } from "../render/request-view.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
@@ -70,13 +70,6 @@ const LIVE_MARGIN = 4;
 
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
-
-/**
- * Rows a permission prompt leaves free besides the live tail and the rest of the frame: the blank
- * row above the chrome, Ink's last line, one spare. A frame as tall as the screen makes Ink clear
- * the terminal, scrollback (the transcript) included.
- */
-const PROMPT_SLACK = 3;
 
 /**
  * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
@@ -182,7 +175,9 @@ function AppView(props: AppProps): React.ReactElement {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
   const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
-  const promptHint = `  ${shell.focus === "permission" ? footer([["cancel", "cancels the turn"], "skip-permission"]) : footer(["return-to-permission"])}`;
+  const opening = state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start";
+  const panelLines = Math.max(3, Math.floor(rows / 2));
+  const panelPrinted = usePrintedPanel(shell.panel, panelLines, width, write);
 
   return (
     <Box flexDirection="column" width={width}>
@@ -224,20 +219,15 @@ function AppView(props: AppProps): React.ReactElement {
       {quitting ? null : (
         <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
           {state.permissions.length > 0 && libsReady ? (
-            <Box ref={promptRef} flexDirection="column">
-              {/* The prompt takes what the rest of the frame leaves: its options, at the bottom, stay in view, and the frame stays shorter than the screen. */}
-              <PermissionPrompt
-                requests={state.permissions.map((p) => requestViewOf(state, p))}
-                width={width}
-                maxRows={Math.max(
-                  6,
-                  rows - Math.max(0, chromeHeight - promptHeight) - ASKING_LIVE_ROWS - PROMPT_SLACK - wrapRows(promptHint, width).length,
-                )}
-                isActive={shell.focus === "permission"}
-                onAnswer={shell.answerPermission}
-              />
-              <Text dimColor>{promptHint}</Text>
-            </Box>
+            <PermissionBlock
+              state={state}
+              width={width}
+              rows={rows}
+              rest={Math.max(0, chromeHeight - promptHeight) + ASKING_LIVE_ROWS}
+              isActive={shell.focus === "permission"}
+              onAnswer={shell.answerPermission}
+              blockRef={promptRef}
+            />
           ) : null}
           {state.questions.length > 0 ? (
             <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
@@ -260,11 +250,7 @@ function AppView(props: AppProps): React.ReactElement {
             width={width}
             maxShown={Math.max(2, Math.floor(rows / 5))}
             isActive={shell.focus === "queue"}
-            waitsFor={
-              state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start"
-                ? "the session opens"
-                : undefined
-            }
+            waitsFor={opening ? "the session opens" : undefined}
             {...shell.queue}
           />
           {shell.undo ? (
@@ -276,8 +262,17 @@ function AppView(props: AppProps): React.ReactElement {
               onAnswer={shell.answerUndo}
             />
           ) : null}
-          {shell.panel ? (
-            <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} />
+          {shell.picker ? (
+            <PickerView
+              picker={shell.picker}
+              width={width}
+              maxRows={panelLines + 4}
+              isActive={shell.focus === "picker"}
+              {...shell.pickerKeys}
+            />
+          ) : null}
+          {shell.panel && !panelPrinted ? (
+            <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={panelLines} />
           ) : null}
           <StatusLine view={status} width={width} />
           <InputEditor
@@ -291,15 +286,7 @@ function AppView(props: AppProps): React.ReactElement {
             files={files}
             bracketedPaste={props.bracketedPaste === true}
             prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
-            placeholder={
-              state.phase === "failed"
-                ? "/restart to try again · /quit to leave"
-                : state.phase === "starting"
-                  ? "type away: messages wait until the agent is ready"
-                  : busy
-                    ? "queue a message (sent when the turn ends)"
-                    : IDLE_PLACEHOLDER
-            }
+            placeholder={inputPlaceholder(state.phase, busy)}
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}
           />

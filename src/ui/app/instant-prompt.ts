@@ -5,6 +5,13 @@ import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 /** What the empty input says while the agent is idle (or starting, here). */
 export const IDLE_PLACEHOLDER = `message the agent · ${footer(["slash-menu", "mention"])}`;
 
+/** What the empty input says, by where the session is: failed, starting, busy (a message is queued) or idle. */
+export function inputPlaceholder(phase: string, busy: boolean): string {
+  if (phase === "failed") return "/restart to try again · /quit to leave";
+  if (phase === "starting") return "type away: messages wait until the agent is ready";
+  return busy ? "queue a message (sent when the turn ends)" : IDLE_PLACEHOLDER;
+}
+
 /** Lines the placeholder takes: a blank line, the prompt, the status bar. */
 const LINES = 3;
 
