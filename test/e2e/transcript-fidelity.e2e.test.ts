@@ -60,6 +60,22 @@ describe("what a finished command printed stays on screen", () => {
     ]);
   });
 
+  it("a long output shows its head and tail around a count of the lines left out, never cut silently", async () => {
+    const screen = start(["--agent", ORDER_AGENT]);
+    await screen.waitForText("message the agent", 15_000, "visible");
+    await screen.submit("long");
+    await screen.waitForText("Printed it.", 15_000);
+    await screen.settle();
+    const body = paneBody(screen, "seq 1 100");
+    expect(body).toHaveLength(20);
+    expect(body[0]).toBe("1");
+    expect(body.at(-1)).toBe("100");
+    const marker = body.findIndex((l) => l.startsWith("…"));
+    expect(body[marker]).toBe("… 81 lines hidden (Ctrl-R/export shows all)");
+    expect(body[marker - 1]).toBe(String(marker));
+    expect(body[marker + 1]).toBe(String(100 - (body.length - marker - 2)));
+  });
+
   it("a command's last line, sent with its exit, is in its pane when the pane is printed", async () => {
     const screen = start(["--agent", ORDER_AGENT]);
     await screen.waitForText("message the agent", 15_000, "visible");
