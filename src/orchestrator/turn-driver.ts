@@ -100,7 +100,10 @@ export class TurnDriver {
     this.detach();
   }
 
-  /** Stops waiting for a draining turn: the queue goes out at once; late updates still attach to their turn. */
+  /**
+   * Stops waiting for a draining turn (Ctrl-D): the next queued message goes out now, as its own
+   * turn, and the rest follow it as usual; the drained turn's late updates still attach to it.
+   */
   detach(): void {
     if (this.ports.events.state.phase === "draining") this.ports.events.dispatch({ type: "detached" });
   }

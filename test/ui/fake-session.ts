@@ -139,19 +139,8 @@ export const FakeSession = FakeSessionCore as new () => FakeSession;
 /** Lets Ink's input parser, effects and timers run. */
 export const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously), or fails after `ms`: a safety net for a loaded machine, not a timing assertion. */
-export async function until(check: () => void, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await tick(10);
-    }
-  }
-}
+/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously): the tests' one poll. */
+export { untilPasses as until } from "../support/wait.js";
 
 /** Key bytes as a terminal sends them. */
 export const KEY = {
