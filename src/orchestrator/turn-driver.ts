@@ -2,7 +2,8 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { describeRpcError } from "../acp/agent-connection.js";
 import type { SessionEvent } from "../session/events.js";
 import type { AgentRequests, AgentSlot, Clock, PendingDecisions, SessionEvents } from "./ports.js";
-import { nextAction, sendsAtOnce, type TurnTiming } from "./turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
+import { nextAction, sendsAtOnce } from "./turn-machine.js";
 
 /*
  * "Settle" named three different things in orchestrator/ and session/; each now has its own name:

@@ -2,7 +2,7 @@ import type { RequestPermissionRequest, SessionNotification } from "@agentclient
 import { INTENT_NAMES, type IntentName } from "../../src/orchestrator/intents.js";
 import type { Intents } from "../../src/orchestrator/orchestrator.js";
 import { sendsAtOnce } from "../../src/orchestrator/turn-machine.js";
-import type { UndoAnswer } from "../../src/orchestrator/undo/turn-undo.js";
+import type { UndoAnswer } from "../../src/session/undo-plan.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
 import { reduce } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
