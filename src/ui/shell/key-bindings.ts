@@ -9,7 +9,8 @@
 //    { ... return true } return false }, { isActive: focus === place })` (hooks/use-keypress.tsx);
 //    an answer it sends goes through `useAnswerOnce` (hooks/use-answer-once.ts);
 // 4. its footer: `footer([...its commands])`; then `npm run docs` for the README.
-// Ctrl-C and the shell's own commands (`shell: true`) reach the shell first, wherever the keys are.
+// Ctrl-C and the shell's own commands (`shell: true`) reach the shell first, wherever the keys are
+// but in a focused terminal pane, whose program takes them all.
 
 import type { Key } from "ink";
 import { INPUT_KEYS } from "./input-keys.js";
