@@ -5,7 +5,7 @@ import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import type { AgentPort, EventSink, TerminalService } from "./ports.js";
-import type { TurnTiming } from "./turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
 
 /** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */
 export interface OrchestratorOptions {

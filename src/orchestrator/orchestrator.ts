@@ -15,7 +15,7 @@ import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
 import { SessionSwitch } from "./session-switch.js";
 import { TurnDriver } from "./turn-driver.js";
-import { DEFAULT_TIMING, type TurnTiming } from "./turn-machine.js";
+import { DEFAULT_TIMING, type TurnTiming } from "../session/quiet-period.js";
 import { INTENT_NAMES, INTENTS, type IntentName } from "./intents.js";
 
 export type { OrchestratorOptions } from "./orchestrator-options.js";

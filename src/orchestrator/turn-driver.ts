@@ -2,7 +2,8 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { describeRpcError } from "../acp/agent-connection.js";
 import type { SessionEvent } from "../session/events.js";
 import type { AgentRequests, AgentSlot, Clock, PendingDecisions, SessionEvents } from "./ports.js";
-import { nextAction, sendsAtOnce, type TurnTiming } from "./turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
+import { nextAction, sendsAtOnce } from "./turn-machine.js";
 
 /*
  * "Settle" named three different things in orchestrator/ and session/; each now has its own name:
@@ -100,7 +101,10 @@ export class TurnDriver {
     this.detach();
   }
 
-  /** Stops waiting for a draining turn: the queue goes out at once; late updates still attach to their turn. */
+  /**
+   * Stops waiting for a draining turn (Ctrl-D): the next queued message goes out now, as its own
+   * turn, and the rest follow it as usual; the drained turn's late updates still attach to it.
+   */
   detach(): void {
     if (this.ports.events.state.phase === "draining") this.ports.events.dispatch({ type: "detached" });
   }

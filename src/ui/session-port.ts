@@ -1,5 +1,5 @@
 import type { Intents } from "../orchestrator/orchestrator.js";
-import type { TurnTiming } from "../orchestrator/turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
 import type { SessionState } from "../session/state.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 

@@ -2,7 +2,7 @@ import type { RequestPermissionRequest, SessionNotification } from "@agentclient
 import { INTENT_NAMES, type IntentName } from "../../src/orchestrator/intents.js";
 import type { Intents } from "../../src/orchestrator/orchestrator.js";
 import { sendsAtOnce } from "../../src/orchestrator/turn-machine.js";
-import type { UndoAnswer } from "../../src/orchestrator/undo/turn-undo.js";
+import type { UndoAnswer } from "../../src/session/undo-plan.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
 import { reduce, reduceBatch } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
@@ -28,7 +28,7 @@ class FakeSessionCore {
   private clock = Date.now();
   private turn = 0;
 
-  /** `inPlace`: fold as the orchestrator does, changing the state's collections in place (a state read earlier sees the change). */
+  /** `inPlace`: fold changing the state's collections in place (a state read earlier sees the change), as the orchestrator did before its states were frozen snapshots: a handler must read what it needs before its intent. */
   constructor(private readonly inPlace = false) {
     const behaviours = this.behaviours();
     for (const name of INTENT_NAMES) {
@@ -141,19 +141,8 @@ export const FakeSession = FakeSessionCore as new (inPlace?: boolean) => FakeSes
 /** Lets Ink's input parser, effects and timers run. */
 export const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously), or fails after `ms`: a safety net for a loaded machine, not a timing assertion. */
-export async function until(check: () => void, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await tick(10);
-    }
-  }
-}
+/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously): the tests' one poll. */
+export { untilPasses as until } from "../support/wait.js";
 
 /** Key bytes as a terminal sends them. */
 export const KEY = {

@@ -17,7 +17,7 @@ async function type(stdin: { write(s: string): void }, text: string) {
 
 /** A busy session with three messages queued, the queue's last one selected. */
 async function threeQueued() {
-  // Folded in place, as the orchestrator folds: a handler that reads the state after its intent sees the change.
+  // Folded in place: a handler that reads the state after its intent sees the change (the orchestrator's did).
   const session = new FakeSession(true).open();
   session.prompt("long task");
   const view = renderApp(session);

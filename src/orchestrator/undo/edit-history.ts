@@ -2,7 +2,8 @@ import type { WrittenFile } from "../../acp/fs-handlers.js";
 import type { FileVersion } from "../../session/events.js";
 import { contentHash, tooLargeToKeep, type PreImageStore } from "../../store/pre-image-store.js";
 import type { EventSink, SessionEvents } from "../ports.js";
-import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../session/undo-plan.js";
+import { applyUndo, planUndo, type UndoIo } from "./turn-undo.js";
 
 /** What the edit history needs: the queue, the session's directory, the undo store, and the log to make an undo durable. */
 export interface EditHistoryPorts {

@@ -1,5 +1,5 @@
 import React, { useCallback, useEffect, useMemo, useState } from "react";
-import { Box, Text, useApp, useStdout } from "ink";
+import { Box, Text, useApp } from "ink";
 import { InputEditor } from "../components/input-editor.js";
 import { InputNotes } from "../components/input-notes.js";
 import { AuthPicker } from "../components/auth-picker.js";
@@ -16,11 +16,9 @@ import { useAttention } from "../hooks/use-attention.js";
 import { KeypressProvider } from "../hooks/use-keypress.js";
 import { useMeasuredHeight } from "../hooks/use-measured-height.js";
 import { usePrintedPanel } from "../hooks/use-printed-panel.js";
-import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
-import { useRenderLibs } from "../hooks/use-render-libs.js";
-import { useSessionState } from "../hooks/use-session-state.js";
+import { CLEAR_SCREEN } from "../hooks/use-reprint-on-resize.js";
+import { useSessionView } from "../hooks/use-session-view.js";
 import { useShell } from "../hooks/use-shell.js";
-import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import type { ClipboardRead } from "../compose/clipboard-image.js";
 import type { TerminalHandoff } from "../compose/external-editor.js";
 import { FileIndex } from "../compose/file-mentions.js";
@@ -30,12 +28,9 @@ import type { SessionPort } from "../session-port.js";
 import { footer } from "../shell/key-bindings.js";
 import { inputPlaceholder } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
-import { useTicker } from "../hooks/use-ticker.js";
 import { paneRows } from "../render/pane-rows.js";
 import { LiveRegion } from "../transcript/live-region.js";
-import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
-import { useTranscript } from "../hooks/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
 
@@ -65,9 +60,6 @@ export interface AppProps {
   readClipboard?: () => Promise<ClipboardRead>;
 }
 
-/** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
-const LIVE_MARGIN = 4;
-
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
 
@@ -88,49 +80,24 @@ function AppView(props: AppProps): React.ReactElement {
   const { session, agentName, cwd } = props;
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
-  const { write } = useStdout();
-  const { state, screens } = useSessionState(session, props.frameMs);
-  const { columns, rows } = useTerminalSize();
-  const width = Math.max(20, columns);
-  useAttention(state, props.notify);
-
-  // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
-  const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
-  const access = session.terminals;
-  const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const [expanded, setExpanded] = useState(false);
-  const running = state.phase !== "idle" && state.phase !== "failed";
-  const ticker = useTicker(running && libsReady);
-  const transcript = useTranscript({
-    state,
-    width,
-    expanded,
-    terminal: access ? resolveTerminal : undefined,
-    frame: ticker.frame,
-    now: ticker.now,
-    write,
-    previewRows: Math.max(3, rows - 8),
-    ready: libsReady,
-    promptMarks: features.promptMarks,
-    links: features.hyperlinks,
-    screens,
-  });
+  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, chromeHeight, liveMax, loose } =
+    useSessionView(session, {
+      frameMs: props.frameMs,
+      features,
+      expanded,
+      // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
+      wantsLibs: (s) => s.items.length > 0 || s.permissions.length > 0,
+      running: (s) => s.phase !== "idle" && s.phase !== "failed",
+    });
+  useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
+  const [promptRef, promptHeight] = useMeasuredHeight();
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);
     transcript.skipPrinted();
   }, [write, transcript]);
-  const reprint = useCallback(() => {
-    write(CLEAR_SCREEN);
-    transcript.reprint();
-  }, [write, transcript]);
-
-  useReprintOnResize(width, reprint);
-
-  const [chromeRef, chromeHeight] = useMeasuredHeight();
-  const [promptRef, promptHeight] = useMeasuredHeight();
-  const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
 
   // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
   const [quitting, setQuitting] = useState(false);
@@ -174,7 +141,6 @@ function AppView(props: AppProps): React.ReactElement {
   useEffect(() => {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
-  const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
   const opening = state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start";
   const panelLines = Math.max(3, Math.floor(rows / 2));
   const panelPrinted = usePrintedPanel(shell.panel, panelLines, width, write);

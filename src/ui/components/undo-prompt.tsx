@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import { useAnswerOnce } from "../hooks/use-answer-once.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { commandFor, footer } from "../shell/key-bindings.js";
-import type { UndoPlan } from "../../orchestrator/undo/turn-undo.js";
+import type { UndoPlan } from "../../session/undo-plan.js";
 import { clipRequestRows } from "../render/request-rows.js";
 import { undoRows } from "../render/undo-rows.js";
 import { color } from "../render/theme.js";

@@ -29,8 +29,8 @@ export function queueHandlers(ctx: {
       store.dispatch({ type: "set", text: m.text });
     },
     onRemove: (m: QueuedMessage) => {
-      // Read before the intent: the session's state may be reduced in place (the orchestrator's is),
-      // so after it the queue is already one shorter and the index would land one too far up.
+      // Read before the intent: a session whose state is reduced in place (the orchestrator's was)
+      // has the queue one shorter after it, and the index would land one too far up.
       const at = state.queue.findIndex((q) => q.id === m.id);
       const left = state.queue.length - 1;
       port.removeQueued(m.id);

@@ -49,7 +49,7 @@ export const INPUT_KEYS: readonly KeyBinding[] = [
     command: "detach",
     keys: "Ctrl-D",
     where: INPUT,
-    does: "on an empty input while a turn drains: send the queued messages now (elsewhere it deletes the character under the cursor)",
+    does: "on an empty input while a turn drains: send the queued messages now, without waiting for the drain: the next at once, the rest after it as usual (elsewhere it deletes the character under the cursor)",
     hint: "send next now",
     shell: true,
     match: ctrl("d"),

@@ -1,3 +1,17 @@
+// The key table: every key conch takes, where, what it does and how it is hinted. /help, the status
+// line's hints, the README's key table and every footer are made from it, and every view asks it
+// which command a key is.
+//
+// A new view that takes keys (a picker, a list):
+// 1. its place: a `Focus` in keys.ts, and where it gets the keys in `focusOf` (shell-state.ts);
+// 2. its keys: bindings in view-keys.ts with `where: [place]`, a `match` and a `hint`;
+// 3. its handler: `useKeypress((input, key, raw) => { switch (commandFor(place, input, key, raw))
+//    { ... return true } return false }, { isActive: focus === place })` (hooks/use-keypress.tsx);
+//    an answer it sends goes through `useAnswerOnce` (hooks/use-answer-once.ts);
+// 4. its footer: `footer([...its commands])`; then `npm run docs` for the README.
+// Ctrl-C and the shell's own commands (`shell: true`) reach the shell first, wherever the keys are
+// but in a focused terminal pane, whose program takes them all.
+
 import type { Key } from "ink";
 import { INPUT_KEYS } from "./input-keys.js";
 import type { Focus, KeyBinding, KeyCommand, KeyPlace } from "./keys.js";
