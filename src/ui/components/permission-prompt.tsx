@@ -49,8 +49,11 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
     waiting > 0 ? ` · ${waiting} more waiting` : ""
   }`;
   // The border, the blank row above the options, the options and the hint are never cut.
-  const fixed =
-    3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;
+  // Wrapped here, not by Ink: Ink keeps the space it broke at, which starts the next row when the
+  // row before filled the width exactly.
+  const names = options.map((o) => wrapRows(safeLine(o.name), inner - OPTION_GUTTER));
+  const hintRows = wrapRows(hint, inner);
+  const fixed = 3 + names.reduce((n, rows) => n + rows.length, 0) + hintRows.length;
   const room = (props.maxRows ?? Infinity) - fixed;
   // Drawn again only when what the request shows changed, not on every frame of a spinner.
   const request = useMemo(() => (view ? requestRows(view, inner, room) : []), [view, inner, room]);
@@ -99,13 +102,13 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
                 <Text dimColor={!selected}>{label}</Text>
               </Box>
               <Text bold={selected} color={selected ? color(role) : undefined}>
-                {safeLine(option.name)}
+                {names[i].join("\n")}
               </Text>
             </Box>
           );
         })}
       </Box>
-      <Text dimColor>{hint}</Text>
+      <Text dimColor>{hintRows.join("\n")}</Text>
     </Box>
   );
 }

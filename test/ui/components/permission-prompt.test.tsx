@@ -186,6 +186,15 @@ describe("PermissionPrompt", () => {
     view.unmount();
   });
 
+  it("an option name that fills its row exactly goes on under itself, with no space before the next word (40 columns)", () => {
+    const view = render(<PermissionPrompt requests={[requestViewOf(state, codex)]} width={40} isActive onAnswer={vi.fn()} />);
+    const rows = (view.lastFrame() ?? "").split("\n");
+    // "No, and tell Codex what to do" fills the option's 29 cells; the hint fills the prompt's 36.
+    expect(rows, rows.join("\n")).toContain("│   3 n  No, and tell Codex what to do │");
+    expect(rows, rows.join("\n")).toContain(`${"│        differently".padEnd(39)}│`);
+    view.unmount();
+  });
+
   it("gives letters to the first option of each kind", () => {
     expect(optionKeys(claudeEdit.options)).toEqual([
       { digit: "1", letter: "a" },
