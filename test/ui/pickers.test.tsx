@@ -98,4 +98,22 @@ describe("/model and /config are pickers", () => {
     await type(stdin, KEY.enter);
     await until(() => expect(session.calls).toContainEqual({ intent: "setConfigOption", args: ["fast", true] }));
   });
+
+  it("keys typed faster than the picker redraws choose what they moved to: ↓↓ Enter in one read, then ↓ Enter on the values", async () => {
+    const session = sessionWithOptions();
+    const { stdin, frame } = renderApp(session);
+    await tick();
+    await type(stdin, "/model");
+    await type(stdin, KEY.enter);
+    await until(() => expect(frame()).toContain("filter:"));
+    await type(stdin, KEY.down + KEY.down + KEY.enter);
+    await until(() => expect(session.calls).toContainEqual({ intent: "setModel", args: ["haiku"] }));
+    await type(stdin, "/config");
+    await type(stdin, KEY.enter);
+    await until(() => expect(frame()).toContain("filter:"));
+    // Enter opens the option's values; the keys after it act on them, not on the options' list.
+    await type(stdin, KEY.enter + KEY.down + KEY.enter);
+    await until(() => expect(session.calls).toContainEqual({ intent: "setConfigOption", args: ["effort", "high"] }));
+    expect(session.intents().filter((i) => i === "setModel")).toHaveLength(1);
+  });
 });

@@ -1,7 +1,7 @@
-import React from "react";
+import React, { useRef } from "react";
 import { Box, Text } from "ink";
 import { safeLine } from "../../text/terminal-safe.js";
-import { selectedItem, shownItems, type PickerState } from "../decisions/picker-state.js";
+import { movedPicker, selectedItem, shownItems, typedPicker, type PickerState } from "../decisions/picker-state.js";
 import type { PickerHandlers } from "../hooks/picker-handlers.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { color } from "../render/theme.js";
@@ -23,14 +23,28 @@ const FIXED_ROWS = 5;
 /** A list to choose from (/model, /config): ↑↓ move, typing filters, Enter chooses, Esc closes. */
 export function PickerView(props: PickerViewProps): React.ReactElement {
   const { picker, width, isActive } = props;
+  // Keys read before the next render (↓ then Enter typed fast, one read) must act on the picker as
+  // the keys before them left it, not on the one of the last render: they move this copy too.
+  const latest = useRef<{ drawn: PickerState; keyed: PickerState | null }>({ drawn: picker, keyed: picker });
+  if (latest.current.drawn !== picker) latest.current = { drawn: picker, keyed: picker };
   useKeypress(
     (input, key, raw) => {
+      const keyed = latest.current.keyed;
+      if (!keyed) return false;
       const command = commandFor("picker", input, key, raw);
-      if (command === "move-selection") props.onMove(key.upArrow ? -1 : 1);
-      else if (command === "pick-choice") props.onPick();
-      else if (command === "close-picker") props.onClose();
-      else if (command === "filter-choices") props.onType(key.backspace || key.delete ? "\x7f" : input);
-      else return false;
+      if (command === "move-selection") {
+        const by = key.upArrow ? -1 : 1;
+        latest.current.keyed = movedPicker(keyed, by);
+        props.onMove(by);
+      } else if (command === "pick-choice") latest.current.keyed = props.onPick(keyed);
+      else if (command === "close-picker") {
+        latest.current.keyed = null;
+        props.onClose();
+      } else if (command === "filter-choices") {
+        const typed = key.backspace || key.delete ? "\x7f" : input;
+        latest.current.keyed = typedPicker(keyed, typed);
+        props.onType(typed);
+      } else return false;
       return true;
     },
     { isActive },

@@ -285,7 +285,7 @@ export function useShell(opts: ShellOptions): Shell {
     submit: composer.submit,
     onEditorKey,
     queue: queueHandlers({ port, state, shell, dispatch, store }),
-    pickerKeys: pickerHandlers({ port, state, picker: shell.picker, dispatch }),
+    pickerKeys: pickerHandlers({ port, state, dispatch }),
     editingIndex: editingQueuedId ? state.queue.findIndex((m) => m.id === editingQueuedId) : -1,
     runningTerminals: running,
     expanded,
