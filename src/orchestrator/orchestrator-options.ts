@@ -5,6 +5,7 @@ import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { AgentPort } from "./agent-link.js";
 import type { PermissionPolicy } from "./permission-policy.js";
+import type { RuleBook } from "./rules/rule-book.js";
 import type { EventSink, TerminalService } from "./ports.js";
 import type { TurnTiming } from "./turn-machine.js";
 
@@ -30,5 +31,9 @@ export interface OrchestratorOptions {
   startTimeoutMs?: number;
   /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */
   preImages?: PreImageStore;
+  /** The permission rules in force (config layers and remembered answers); without them only the policy answers. */
+  rules?: RuleBook;
+  /** A person is there to answer (the TUI), whatever the policy: an `ask` rule asks them. */
+  interactive?: boolean;
   now?: () => number;
 }

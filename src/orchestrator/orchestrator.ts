@@ -12,6 +12,8 @@ import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
 import type { TerminalService } from "./ports.js";
 import { QuestionDesk } from "./question-desk.js";
+import { RuleGate } from "./rules/rule-gate.js";
+import type { PermissionRule } from "./rules/permission-rules.js";
 import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
@@ -44,6 +46,7 @@ export class Orchestrator {
   private readonly switcher: SessionSwitch;
   private readonly settings: SessionSettings;
   private readonly edits: EditHistory;
+  private readonly rules?: RuleGate;
   private stopped?: Promise<void>;
 
   constructor(private readonly opts: OrchestratorOptions) {
@@ -58,7 +61,8 @@ export class Orchestrator {
     this.events = events;
     this.requests = new OwnRequests(() => events.catchUp());
     const dispatch = (ev: SessionEventInput) => events.dispatch(ev);
-    this.permissions = new PermissionDesk(opts.policy, dispatch);
+    this.rules = opts.rules ? new RuleGate(opts.rules, events, opts.cwd) : undefined;
+    this.permissions = new PermissionDesk(opts.policy, dispatch, this.rules, opts.interactive ?? opts.policy === "ask");
     this.questions = new QuestionDesk(opts.policy === "ask", dispatch);
     const decisions = [this.permissions, this.questions];
     this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink });
@@ -233,6 +237,16 @@ export class Orchestrator {
   /** Answers a question from the agent (`elicitation/create`). */
   answerQuestion(key: string, response: CreateElicitationResponse): void {
     this.questions.answer(key, response);
+  }
+
+  /** `/permissions`: every rule in force, deny first, with where it is written. */
+  permissionRules(): { rule: PermissionRule; where: string }[] {
+    return this.rules?.listing() ?? [];
+  }
+
+  /** Removes a remembered rule; a string says why it cannot be (a config file's rule is edited there). */
+  removePermissionRule(rule: PermissionRule): string | undefined {
+    return this.rules ? this.rules.book.remove(rule) : "this session has no rules";
   }
 
   // ---- settings: session-settings.ts -----------------------------------------------------------

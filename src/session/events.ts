@@ -23,8 +23,15 @@ export type { FileVersion, ModelState, SessionInfo } from "./state.js";
  */
 export type OpenWorkKind = "tool" | "terminal" | "permission" | "report" | "agent_turn" | "agent_state";
 
-/** Who answered a permission request: the person, a local policy, or the cancel sweep. */
-export type PermissionAnswerSource = "user" | "policy" | "cancel";
+/** Who answered a permission request: the person, a local policy, a permission rule, or the cancel sweep. */
+export type PermissionAnswerSource = "user" | "policy" | "rule" | "cancel";
+
+/** The rule that answered a permission request, as written, and where it is written (for the tool card). */
+export interface AnsweringRule {
+  verdict: "allow" | "ask" | "deny";
+  text: string;
+  from: string;
+}
 
 /** Every event that happens in a session. The session state is a pure fold of these. */
 export type SessionEvent =
@@ -61,6 +68,8 @@ export type SessionEvent =
       key: string;
       outcome: RequestPermissionOutcome;
       source: PermissionAnswerSource;
+      /** With `source: "rule"`: the rule(s) that decided. */
+      rule?: AnsweringRule;
     }
   /** The agent withdrew its request with `$/cancel_request`. */
   | { type: "permission_withdrawn"; at: number; key: string }

@@ -4,6 +4,7 @@ import { keyHelpLines } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";
 import { runExport } from "./export-command.js";
+import { runPermissions } from "./permissions-command.js";
 import { runConfig, runMode, runModel } from "./session-option-commands.js";
 
 /** One of conch's own slash commands: how /help and the `/` menu show it, and what it does. */
@@ -66,6 +67,12 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
     hint: "[turn | list]",
     description: "put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits",
     run: runUndo,
+  },
+  {
+    name: "permissions",
+    hint: "[remove N]",
+    description: "the permission rules in force and where each is written; remove N forgets a remembered one",
+    run: runPermissions,
   },
   {
     name: "expand",
