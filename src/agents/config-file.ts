@@ -59,6 +59,8 @@ const configSchema = z
     agents: z.record(z.string(), agentSchema).default({}),
     permissions: z.enum(["ask", "deny", "approve-reads", "approve-all"]).optional(),
     rules: rulesSchema,
+    /** Checkpoints of the workspace before and after each turn, in conch's state dir (false: off). */
+    checkpoints: z.boolean().optional(),
     mcpServers: z.array(mcpSchema).default([]),
     /** Directories besides the cwd the session may use (`--add-dir`); a project's are relative to its folder. */
     additionalDirectories: z.array(z.string().min(1)).default([]),

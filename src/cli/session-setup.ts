@@ -16,6 +16,7 @@ import { findSession, latestInCwd, type SessionRecord } from "../store/session-i
 import { acquireSessionLock } from "../store/session-lock.js";
 import { PreImageStore } from "../store/pre-image-store.js";
 import { RememberedRules } from "../store/remembered-rules.js";
+import { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import { realPathOf } from "../orchestrator/rules/call-facts.js";
 import { parseRuleEntries, RuleBook } from "../orchestrator/rules/rule-book.js";
 import { readSessionLog } from "../store/session-log.js";
@@ -173,6 +174,7 @@ export async function prepareSession(
     preImages: new PreImageStore(root),
     rules,
     interactive: askTrust !== undefined,
+    checkpoints: config.checkpoints === false ? undefined : new WorkspaceCheckpoints(realPathOf(cwd), root),
   });
   recorder.attach(
     () => orchestrator.state,

@@ -1,7 +1,9 @@
 import type { WrittenFile } from "../acp/fs-handlers.js";
 import type { FileVersion } from "../session/events.js";
 import { contentHash, tooLargeToKeep, type PreImageStore } from "../store/pre-image-store.js";
+import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { EventSink, SessionEvents } from "./ports.js";
+import { planCheckpointUndo } from "./undo/checkpoint-undo.js";
 import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 
 /** What the edit history needs: the queue, the session's directory, the undo store, and the log to make an undo durable. */
@@ -11,6 +13,8 @@ export interface EditHistoryPorts {
   /** Without a store, writes are not tracked and there is no undo. */
   preImages?: PreImageStore;
   sink?: EventSink;
+  /** The workspace's checkpoints: undo of what any writer changed, where a turn has them. */
+  checkpoints?: WorkspaceCheckpoints;
 }
 
 /** The agent's writes through conch, kept for `/undo`, and `/undo` itself. */
@@ -46,7 +50,18 @@ export class EditHistory {
   async planUndo(ref = ""): Promise<UndoAnswer> {
     const io = this.undoIo();
     if (typeof io === "string") return { kind: "message", lines: [io], error: true };
-    return planUndo(this.ports.events.state, ref, io);
+    const { checkpoints, cwd, events } = this.ports;
+    const fromCheckpoints = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }) : undefined;
+    return fromCheckpoints ?? planUndo(events.state, ref, io);
+  }
+
+  /** What `/redo [turn]` would apply again: only checkpointed turns can be redone. */
+  async planRedo(ref = ""): Promise<UndoAnswer> {
+    const io = this.undoIo();
+    if (typeof io === "string") return { kind: "message", lines: [io], error: true };
+    const { checkpoints, cwd, events } = this.ports;
+    const plan = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }, true) : undefined;
+    return plan ?? { kind: "message", lines: ["nothing to redo: redo needs the turn's checkpoints"] };
   }
 
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
@@ -56,7 +71,7 @@ export class EditHistory {
     const outcome = await applyUndo(plan, io);
     const skipped = outcome.skipped.map((k) => ({ path: k.path, reason: k.reason }));
     this.ports.events.dispatch({
-      type: "edits_undone",
+      type: plan.redo ? "edits_redone" : "edits_undone",
       turnId: plan.turnId,
       restored: outcome.restored,
       deleted: outcome.deleted,
@@ -69,8 +84,10 @@ export class EditHistory {
   /** Where an undo reads and writes, or why there is none. */
   private undoIo(): UndoIo | string {
     const { events, preImages: store, cwd } = this.ports;
-    const sessionId = events.state.info?.sessionId;
-    if (!sessionId || !store) return "undo needs a session with an undo store";
+    // Undo is local: the files and what they held are on this machine, whether or not the agent
+    // opened the session again (a refused load leaves no session id, the writes keep theirs).
+    const sessionId = events.state.info?.sessionId ?? events.state.writes?.[events.state.writes.length - 1]?.sessionId ?? "";
+    if (!store) return "undo needs a session with an undo store";
     const { phase } = events.state;
     if (phase === "prompting" || phase === "draining" || phase === "cancelling" || phase === "replaying") {
       return "a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile";

@@ -13,6 +13,7 @@ import { PermissionDesk } from "./permission-desk.js";
 import type { TerminalService } from "./ports.js";
 import { QuestionDesk } from "./question-desk.js";
 import { RuleGate } from "./rules/rule-gate.js";
+import { TurnCheckpoints } from "./undo/turn-checkpoints.js";
 import type { PermissionRule } from "./rules/permission-rules.js";
 import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
@@ -47,6 +48,7 @@ export class Orchestrator {
   private readonly settings: SessionSettings;
   private readonly edits: EditHistory;
   private readonly rules?: RuleGate;
+  private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
 
   constructor(private readonly opts: OrchestratorOptions) {
@@ -55,17 +57,22 @@ export class Orchestrator {
     const events = new SessionEventQueue({
       sink: opts.sink,
       now,
-      observe: (ev) => this.opener.terminals?.observe?.(ev),
+      observe: (ev) => {
+        this.opener.terminals?.observe?.(ev);
+        if (ev.type === "session_started") this.checkpoints?.opened();
+        this.checkpoints?.observe(ev);
+      },
       decide: () => this.turns.decide(),
     });
     this.events = events;
+    this.checkpoints = opts.checkpoints ? new TurnCheckpoints(events, opts.checkpoints) : undefined;
     this.requests = new OwnRequests(() => events.catchUp());
     const dispatch = (ev: SessionEventInput) => events.dispatch(ev);
     this.rules = opts.rules ? new RuleGate(opts.rules, events, opts.cwd) : undefined;
     this.permissions = new PermissionDesk(opts.policy, dispatch, this.rules, opts.interactive ?? opts.policy === "ask");
     this.questions = new QuestionDesk(opts.policy === "ask", dispatch);
     const decisions = [this.permissions, this.questions];
-    this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink });
+    this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink, checkpoints: opts.checkpoints });
     this.opener = new SessionOpener({
       opts,
       events,
@@ -87,7 +94,19 @@ export class Orchestrator {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    this.turns = new TurnDriver({ events, agent, requests: this.requests, decisions, now, timing: this.timing }, opts.history);
+    const checkpoints = this.checkpoints;
+    this.turns = new TurnDriver(
+      {
+        events,
+        agent,
+        requests: this.requests,
+        decisions,
+        now,
+        timing: this.timing,
+        beforePrompt: checkpoints ? (turnId) => checkpoints.beforePrompt(turnId) : undefined,
+      },
+      opts.history,
+    );
     this.switcher = new SessionSwitch({ events, door: this.opener, requests: this.requests, agent: opts.agent, cwd: opts.cwd });
     this.settings = new SessionSettings({ events, agent, requests: this.requests });
   }
@@ -276,5 +295,10 @@ export class Orchestrator {
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
   applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
     return this.edits.applyUndo(plan);
+  }
+
+  /** What `/redo [turn]` would apply again after an undo (from checkpoints): a plan to confirm, or words. */
+  planRedo(ref = ""): Promise<UndoAnswer> {
+    return this.edits.planRedo(ref);
   }
 }

@@ -30,6 +30,8 @@ export interface TurnDriverPorts {
   decisions: PendingDecisions[];
   now: Clock;
   timing: TurnTiming;
+  /** Runs before a prompt goes out, once its turn is known (a checkpoint of the workspace). */
+  beforePrompt?: (turnId: string) => Promise<void>;
 }
 
 /**
@@ -175,6 +177,20 @@ export class TurnDriver {
     if (!link || !sessionId) return;
     const turnId = `t${++this.turnCounter}`;
     events.dispatch({ type: "prompt_sent", turnId, prompt, queueId });
+    const before = this.ports.beforePrompt?.(turnId);
+    if (!before) return this.sendPrompt(link, sessionId, turnId, prompt);
+    void before.then(() => {
+      // Cancelled (or the agent gone) while the workspace was recorded: the prompt never goes out.
+      if (events.state.phase === "cancelling" || agent.link !== link) {
+        events.dispatch({ type: "prompt_response", turnId, response: { stopReason: "cancelled" } });
+        return;
+      }
+      this.sendPrompt(link, sessionId, turnId, prompt);
+    });
+  }
+
+  private sendPrompt(link: NonNullable<AgentSlot["link"]>, sessionId: string, turnId: string, prompt: ContentBlock[]): void {
+    const { events } = this.ports;
     link.conn.prompt(sessionId, prompt).then(
       (response) => events.dispatch({ type: "prompt_response", turnId, response }),
       async (err) => {

@@ -52,6 +52,13 @@ export type SessionEvent =
   | { type: "file_written"; at: number; turnId: string; path: string; before: FileVersion | null; after: FileVersion; lost?: string }
   /** `/undo` put turn `turnId`'s files back: rewritten, deleted (files the turn created), and those it left, with why. */
   | { type: "edits_undone"; at: number; turnId: string; restored: string[]; deleted: string[]; skipped: { path: string; reason: string }[] }
+  /**
+   * conch recorded the workspace in its shadow repository (`tree`): at the session's opening, before
+   * turn `turnId`'s prompt went out, after one of its calls that may have changed files, or at its end.
+   */
+  | { type: "checkpoint"; at: number; turnId: string; stage: "open" | "start" | "call" | "end"; tree: string; skipped?: string[] }
+  /** `/redo` applied turn `turnId`'s changes again after an undo. */
+  | { type: "edits_redone"; at: number; turnId: string; restored: string[]; deleted: string[]; skipped: { path: string; reason: string }[] }
   /** The user steered a message into the running turn `turnId`, and the agent took it (`_session/steering`). */
   | { type: "steered"; at: number; turnId: string; prompt: ContentBlock[] }
   | {

@@ -41,6 +41,8 @@ export interface SessionPort {
   restart(): Promise<void>;
   /** What `/undo [turn]` would put back (nothing changes yet): a plan to confirm, or words for the person. */
   planUndo(ref?: string): Promise<UndoAnswer>;
+  /** What `/redo [turn]` would apply again after an undo. */
+  planRedo?(ref?: string): Promise<UndoAnswer>;
   /** Puts a confirmed plan's files back; a string says why it could not. */
   applyUndo(plan: UndoPlan): Promise<UndoOutcome | string>;
   /** `/permissions`: the rules in force, deny first, with where each is written. */

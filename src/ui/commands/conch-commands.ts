@@ -65,8 +65,14 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
   {
     name: "undo",
     hint: "[turn | list]",
-    description: "put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits",
-    run: runUndo,
+    description: "put back the files the last turn (or turn N) changed, whoever changed them, after showing the diff; list: the turns with changes",
+    run: (args, ctx) => runUndo(args, ctx, false),
+  },
+  {
+    name: "redo",
+    hint: "[turn]",
+    description: "apply again what the last /undo put back",
+    run: (args, ctx) => runUndo(args, ctx, true),
   },
   {
     name: "permissions",
@@ -166,8 +172,10 @@ function shellHelpLines(sessionId: string | undefined): string[] {
 }
 
 /** `/undo [turn | list]`: the plan goes to the undo prompt (the diff needs the render libraries); anything else is shown. */
-function runUndo(args: string, ctx: CommandContext): void {
-  void ctx.port.planUndo(args).then(
+function runUndo(args: string, ctx: CommandContext, redo: boolean): void {
+  const plan = redo ? ctx.port.planRedo?.(args) : ctx.port.planUndo(args);
+  if (!plan) return ctx.show("redo is not available here", "error");
+  void plan.then(
     async (answer) => {
       if (answer.kind === "message") return ctx.show(answer.lines, answer.error ? "error" : "info");
       await loadRenderLibs();
