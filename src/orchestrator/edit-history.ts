@@ -4,7 +4,7 @@ import { contentHash, tooLargeToKeep, type PreImageStore } from "../store/pre-im
 import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { EventSink, SessionEvents } from "./ports.js";
 import { planCheckpointUndo } from "./undo/checkpoint-undo.js";
-import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
+import { applyUndo, planUndo, type UndoAnswer, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 
 /** What the edit history needs: the queue, the session's directory, the undo store, and the log to make an undo durable. */
 export interface EditHistoryPorts {
@@ -48,17 +48,23 @@ export class EditHistory {
 
   /** What `/undo [turn]` would do (nothing is changed yet): a plan to show and confirm, or words for the person. */
   async planUndo(ref = ""): Promise<UndoAnswer> {
-    const io = this.undoIo();
-    if (typeof io === "string") return { kind: "message", lines: [io], error: true };
-    const { checkpoints, cwd, events } = this.ports;
+    const busy = this.busy();
+    if (busy) return { kind: "message", lines: [busy], error: true };
+    const { checkpoints, cwd, events, preImages } = this.ports;
     const fromCheckpoints = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }) : undefined;
-    return fromCheckpoints ?? planUndo(events.state, ref, io);
+    if (fromCheckpoints) return fromCheckpoints;
+    if (!preImages) return { kind: "message", lines: ["undo needs checkpoints or an undo store"], error: true };
+    // Undo is local: the files and what they held are on this machine, whether or not the agent
+    // opened the session again (a refused load leaves no session id; the writes keep theirs).
+    const s = events.state;
+    const sessionId = s.info?.sessionId ?? s.writes?.[s.writes.length - 1]?.sessionId ?? "";
+    return planUndo(s, ref, { cwd, sessionId, store: preImages });
   }
 
   /** What `/redo [turn]` would apply again: only checkpointed turns can be redone. */
   async planRedo(ref = ""): Promise<UndoAnswer> {
-    const io = this.undoIo();
-    if (typeof io === "string") return { kind: "message", lines: [io], error: true };
+    const busy = this.busy();
+    if (busy) return { kind: "message", lines: [busy], error: true };
     const { checkpoints, cwd, events } = this.ports;
     const plan = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }, true) : undefined;
     return plan ?? { kind: "message", lines: ["nothing to redo: redo needs the turn's checkpoints"] };
@@ -66,8 +72,9 @@ export class EditHistory {
 
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
   async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
-    const io = this.undoIo();
-    if (typeof io === "string") return io;
+    const busy = this.busy();
+    if (busy) return busy;
+    const io = { cwd: this.ports.cwd };
     const outcome = await applyUndo(plan, io);
     const skipped = outcome.skipped.map((k) => ({ path: k.path, reason: k.reason }));
     this.ports.events.dispatch({
@@ -81,17 +88,12 @@ export class EditHistory {
     return outcome;
   }
 
-  /** Where an undo reads and writes, or why there is none. */
-  private undoIo(): UndoIo | string {
-    const { events, preImages: store, cwd } = this.ports;
-    // Undo is local: the files and what they held are on this machine, whether or not the agent
-    // opened the session again (a refused load leaves no session id, the writes keep theirs).
-    const sessionId = events.state.info?.sessionId ?? events.state.writes?.[events.state.writes.length - 1]?.sessionId ?? "";
-    if (!store) return "undo needs a session with an undo store";
-    const { phase } = events.state;
+  /** Why undo must wait, when a turn runs: the agent may be writing the files meanwhile. */
+  private busy(): string | undefined {
+    const { phase } = this.ports.events.state;
     if (phase === "prompting" || phase === "draining" || phase === "cancelling" || phase === "replaying") {
       return "a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile";
     }
-    return { cwd, sessionId, store };
+    return undefined;
   }
 }

@@ -142,8 +142,10 @@ for (const c of CASES) {
           expect(run.extras.rules, run.extras.rules).toContain('"rule": "execute(');
           const p2 = run.steps.p2;
           expect(p2?.code, run.describe("p2")).toBe(0);
+          // codex keeps its own execpolicy amendment (its allow-always option) and does not ask again;
+          // the others ask, and conch's remembered rule answers without a person.
           const answered = p2.events.filter((e) => e.type === "permission" && e.subtype === "answered");
-          expect(answered.length, run.describe("p2")).toBeGreaterThan(0);
+          if (c.agent !== "codex" && c.agent !== ("codex-next" as AgentName)) expect(answered.length, run.describe("p2")).toBeGreaterThan(0);
           for (const a of answered) expect(a).toMatchObject({ source: "rule", optionKind: "allow_once", rule: expect.stringMatching(/remembered for this project$/) });
           expect(p2.result?.permissionsDenied).toEqual([]);
         });
