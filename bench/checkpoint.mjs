@@ -52,7 +52,8 @@ for (let r = 0; r < RUNS; r++) {
   unchanged.push(u.ms);
   if (r === 0 && u.tree !== opening.tree) same = false;
   // What a turn leaves: three files edited, one deleted, one created.
-  for (let k = 0; k < 3; k++) writeFileSync(path.join(ws, `src${(r + k) % 50}`, `file${((r + k) % 50) * 100 + r}.ts`), `// edited in turn ${r}\n`);
+  for (let k = 0; k < 3; k++)
+    writeFileSync(path.join(ws, `src${(r + k) % 50}`, `file${((r + k) % 50) * 100 + r}.ts`), `// edited in turn ${r}\n`);
   try {
     unlinkSync(path.join(ws, `src${(r + 7) % 50}`, `file${((r + 7) % 50) * 100 + 50 + r}.ts`));
   } catch {

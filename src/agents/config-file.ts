@@ -127,7 +127,9 @@ function parseConfig(file: string, text: string, layer: RuleEntry["layer"] = "us
   }
   const ruleEntries: RuleEntry[] = [];
   for (const verdict of ["deny", "ask", "allow"] as const)
-    parsed.data.rules[verdict].forEach((text, i) => ruleEntries.push({ verdict, text, layer, file, line: lines.lineOf(["rules", verdict, i]) }));
+    parsed.data.rules[verdict].forEach((text, i) =>
+      ruleEntries.push({ verdict, text, layer, file, line: lines.lineOf(["rules", verdict, i]) }),
+    );
   return { ...parsed.data, ruleEntries };
 }
 

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { realPathOf } from "../orchestrator/rules/call-facts.js";
-import { applyUndo, planUndo, type FileText, type UndoAnswer, type UndoPlan } from "../orchestrator/turn-undo.js";
+import { applyUndo, planUndo, type FileText, type UndoAnswer, type UndoPlan } from "../orchestrator/undo/turn-undo.js";
 import { planCheckpointUndo } from "../orchestrator/undo/checkpoint-undo.js";
 import type { SessionEvent } from "../session/events.js";
 import { closeInterruptedRuns } from "../session/interrupted-runs.js";
@@ -26,7 +26,9 @@ function describePlan(plan: UndoPlan, diffs: boolean): string[] {
     const now = text(f.now);
     const then = f.action === "delete" ? "" : text(f.restored);
     if (diffs && now !== undefined && then !== undefined)
-      lines.push(safeText(createTwoFilesPatch(f.shown, f.shown, now, then, "now", f.action === "delete" ? "deleted" : "put back")).trimEnd());
+      lines.push(
+        safeText(createTwoFilesPatch(f.shown, f.shown, now, then, "now", f.action === "delete" ? "deleted" : "put back")).trimEnd(),
+      );
   }
   for (const s of plan.skipped) lines.push(`  leave ${safeLine(s.shown)}: ${safeLine(s.reason)}`);
   for (const u of plan.unseen) lines.push(`  ! ${safeLine(u)}`);

@@ -132,7 +132,11 @@ function permissionWords(permission: ToolCallView["permission"]): string | undef
   if (!permission) return undefined;
   if (permission.outcome === "cancelled") return "permission cancelled";
   const by =
-    permission.source === "policy" ? " by policy" : permission.rule ? ` by rule \`${safeLine(permission.rule.text)}\` ${safeLine(permission.rule.from)}` : "";
+    permission.source === "policy"
+      ? " by policy"
+      : permission.rule
+        ? ` by rule \`${safeLine(permission.rule.text)}\` ${safeLine(permission.rule.from)}`
+        : "";
   const word = { allow_once: "allowed once", allow_always: "always allowed", reject_once: "rejected", reject_always: "always rejected" }[
     permission.optionKind ?? ""
   ];

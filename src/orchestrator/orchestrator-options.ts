@@ -4,10 +4,9 @@ import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
-import type { AgentPort } from "./agent-link.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import type { RuleBook } from "./rules/rule-book.js";
-import type { EventSink, TerminalService } from "./ports.js";
+import type { AgentPort, EventSink, TerminalService } from "./ports.js";
 import type { TurnTiming } from "./turn-machine.js";
 
 /** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */

@@ -38,7 +38,11 @@ export function deniedByPolicy(state: SessionState, turns: Set<string>): PrintRe
         (t.permission?.source === "policy" || t.permission?.source === "rule") &&
         (t.permission.optionKind?.startsWith("reject") || t.permission.outcome === "cancelled"),
     )
-    .map((t) => ({ toolCallId: t.toolCallId, title: t.title, ...(t.permission?.rule ? { rule: `${t.permission.rule.text} ${t.permission.rule.from}` } : {}) }));
+    .map((t) => ({
+      toolCallId: t.toolCallId,
+      title: t.title,
+      ...(t.permission?.rule ? { rule: `${t.permission.rule.text} ${t.permission.rule.from}` } : {}),
+    }));
 }
 
 /** How the agent process ended, as `agent_exited` reports it. */

@@ -135,7 +135,9 @@ export function describeUndo(
   const parts: string[] = [];
   if (ev.restored.length) parts.push(`${what === "redo" ? "wrote again" : "put back"} ${list(ev.restored)}`);
   if (ev.deleted.length)
-    parts.push(`deleted ${list(ev.deleted)} (the turn ${what === "redo" ? "deleted" : "created"} ${ev.deleted.length === 1 ? "it" : "them"})`);
+    parts.push(
+      `deleted ${list(ev.deleted)} (the turn ${what === "redo" ? "deleted" : "created"} ${ev.deleted.length === 1 ? "it" : "them"})`,
+    );
   if (ev.skipped.length) parts.push(`left ${ev.skipped.map((s) => `${shownPath(state, s.path)} (${s.reason})`).join(", ")}`);
   const label =
     state.writes?.find((w) => w.turnId === ev.turnId)?.label ??

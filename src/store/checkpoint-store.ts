@@ -156,9 +156,9 @@ export class WorkspaceCheckpoints {
     if (existsSync(path.join(this.git.gitDir, "HEAD"))) return;
     ensurePrivateDir(this.dir);
     writeFileSync(path.join(this.dir, "workspace"), `${this.workspace}\n`, { mode: 0o600 });
-    this.initialized = this.git.run(["init", "-q"]).then(() =>
-      this.git.run(["config", "core.autocrlf", "false"]).then(() => this.git.run(["config", "gc.auto", "0"])),
-    );
+    this.initialized = this.git
+      .run(["init", "-q"])
+      .then(() => this.git.run(["config", "core.autocrlf", "false"]).then(() => this.git.run(["config", "gc.auto", "0"])));
   }
 
   private initialized: Promise<unknown> = Promise.resolve();

@@ -18,7 +18,12 @@ const scripts = mkdtempSync(path.join(os.tmpdir(), "conch-agent-scripts-"));
 /** A kit script with one command swapped for another (everywhere it appears: the model's call, the prompt, the settings). */
 function derived(script: string, from: string, to: string): string {
   const file = path.join(scripts, `${script.replace(/\//g, "-")}.json`);
-  writeFileSync(file, readFileSync(path.join(KIT, "scripts", `${script}.json`), "utf8").split(from).join(to));
+  writeFileSync(
+    file,
+    readFileSync(path.join(KIT, "scripts", `${script}.json`), "utf8")
+      .split(from)
+      .join(to),
+  );
   return file;
 }
 
@@ -27,7 +32,10 @@ function projectFiles(script: string): Record<string, string> {
   const s = JSON.parse(readFileSync(path.join(KIT, "scripts", `${script}.json`), "utf8"));
   const files: Record<string, unknown> = s.setup?.projectFiles ?? {};
   return Object.fromEntries(
-    Object.entries(files).map(([k, v]) => [k.replace(/^\$\{PROJECT\}\//, ""), typeof v === "string" ? v : `${JSON.stringify(v, null, 2)}\n`]),
+    Object.entries(files).map(([k, v]) => [
+      k.replace(/^\$\{PROJECT\}\//, ""),
+      typeof v === "string" ? v : `${JSON.stringify(v, null, 2)}\n`,
+    ]),
   );
 }
 
@@ -51,7 +59,12 @@ interface Case {
 const TOUCH = "touch created.txt && echo hello";
 const claudeCommand = { script: derived("claude/s2-bash-permission", "echo hello", TOUCH), prompt: `Run ${TOUCH}` };
 const codexCommand = { script: derived("codex/c2", "echo hello", TOUCH), prompt: `Run ${TOUCH} in the shell.` };
-const claudeEdit: EditCase = { script: "claude/s3-edit-diff", prompt: "Fix hello.txt and write notes", changed: ["hello.txt"], created: ["notes.md"] };
+const claudeEdit: EditCase = {
+  script: "claude/s3-edit-diff",
+  prompt: "Fix hello.txt and write notes",
+  changed: ["hello.txt"],
+  created: ["notes.md"],
+};
 const codexEdit: EditCase = {
   script: "codex/c3",
   prompt: "Change 'hello world' to 'hello ACP' in greeting.txt and add NOTES.md.",
@@ -63,11 +76,24 @@ const CASES: Case[] = [
   { agent: "claude", edit: claudeEdit, command: claudeCommand, always: { script: "claude/s2-bash-permission", prompt: "Run echo hello" } },
   { agent: "claude-next", edit: claudeEdit, command: claudeCommand },
   { agent: "codex", edit: codexEdit, command: codexCommand, always: { script: "codex/c2", prompt: "Run echo hello in the shell." } },
-  { agent: "codex-next" as AgentName, edit: codexEdit, command: codexCommand, always: { script: "codex/c2", prompt: "Run echo hello in the shell." } },
+  {
+    agent: "codex-next" as AgentName,
+    edit: codexEdit,
+    command: codexCommand,
+    always: { script: "codex/c2", prompt: "Run echo hello in the shell." },
+  },
   {
     agent: "gemini",
-    edit: { script: "gemini/g3", prompt: "Rename the greeting to Howdy and add a test.", changed: ["hello.py"], created: ["test_hello.py"] },
-    command: { script: derived("gemini/g2", "ls -1 && echo shell-ok", "touch created.txt && echo shell-ok"), prompt: "List the files in this project." },
+    edit: {
+      script: "gemini/g3",
+      prompt: "Rename the greeting to Howdy and add a test.",
+      changed: ["hello.py"],
+      created: ["test_hello.py"],
+    },
+    command: {
+      script: derived("gemini/g2", "ls -1 && echo shell-ok", "touch created.txt && echo shell-ok"),
+      prompt: "List the files in this project.",
+    },
     always: { script: "gemini/g2", prompt: "List the files in this project." },
   },
   {
@@ -84,7 +110,8 @@ const CASES: Case[] = [
 ];
 
 /** Records a project file as it is now into an extra (`missing` when there is none). */
-const keep = (name: string, file: string) => shell(`if [ -f ${sq(file)} ]; then cat ${sq(file)}; else echo missing; fi >"$OUT/extra-${name}"`);
+const keep = (name: string, file: string) =>
+  shell(`if [ -f ${sq(file)} ]; then cat ${sq(file)}; else echo missing; fi >"$OUT/extra-${name}"`);
 const undo = shell(`node ${sq(CONCH)} undo "$SID_p1" >"$OUT/extra-undo" 2>&1; echo "exit $?" >>"$OUT/extra-undo"`);
 
 for (const c of CASES) {
@@ -103,9 +130,15 @@ for (const c of CASES) {
         ],
         { files: [...c.edit.changed, ...c.edit.created] },
       );
-      const command = lazyScenario(c.agent, mode, c.command.script, [conch("p1", c.command.prompt, { permissions: "approve-all" }), keep("before", "created.txt"), undo], {
-        files: ["created.txt"],
-      });
+      const command = lazyScenario(
+        c.agent,
+        mode,
+        c.command.script,
+        [conch("p1", c.command.prompt, { permissions: "approve-all" }), keep("before", "created.txt"), undo],
+        {
+          files: ["created.txt"],
+        },
+      );
       const always = c.always
         ? lazyScenario(c.agent, mode, c.always.script, [
             shell(`node ${sq(DRIVER)} ${sq(CONCH)} ${sq(c.always.prompt)} >"$OUT/extra-tui" 2>&1; echo "exit $?" >>"$OUT/extra-tui"`),
@@ -121,7 +154,9 @@ for (const c of CASES) {
         const run = await edit();
         expect(run.steps.p1?.code, run.describe("p1")).toBe(0);
         c.edit.changed.forEach((f, i) => expect(run.extras[`before-${i}`], `${f} changed by the turn`).not.toBe(before[f]));
-        c.edit.created.forEach((f, i) => expect(run.extras[`before-${c.edit.changed.length + i}`], `${f} created by the turn`).not.toBe("missing\n"));
+        c.edit.created.forEach((f, i) =>
+          expect(run.extras[`before-${c.edit.changed.length + i}`], `${f} created by the turn`).not.toBe("missing\n"),
+        );
         expect(run.extras.undo, run.extras.undo).toMatch(/exit 0\s*$/);
         for (const f of c.edit.changed) expect(run.files[f], `${f} after undo\n${run.extras.undo}`).toBe(before[f]);
         for (const f of c.edit.created) expect(run.files[f], `${f} after undo\n${run.extras.undo}`).toBeNull();
@@ -145,8 +180,14 @@ for (const c of CASES) {
           // codex keeps its own execpolicy amendment (its allow-always option) and does not ask again;
           // the others ask, and conch's remembered rule answers without a person.
           const answered = p2.events.filter((e) => e.type === "permission" && e.subtype === "answered");
-          if (c.agent !== "codex" && c.agent !== ("codex-next" as AgentName)) expect(answered.length, run.describe("p2")).toBeGreaterThan(0);
-          for (const a of answered) expect(a).toMatchObject({ source: "rule", optionKind: "allow_once", rule: expect.stringMatching(/remembered for this project$/) });
+          if (c.agent !== "codex" && c.agent !== ("codex-next" as AgentName))
+            expect(answered.length, run.describe("p2")).toBeGreaterThan(0);
+          for (const a of answered)
+            expect(a).toMatchObject({
+              source: "rule",
+              optionKind: "allow_once",
+              rule: expect.stringMatching(/remembered for this project$/),
+            });
           expect(p2.result?.permissionsDenied).toEqual([]);
         });
 

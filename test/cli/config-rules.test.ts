@@ -12,7 +12,11 @@ function setup(user: string, project?: string) {
   mkdirSync(path.join(home, "conch"), { recursive: true });
   writeFileSync(path.join(home, "conch/config.json"), user);
   if (project !== undefined) writeFileSync(path.join(repo, ".conch.json"), project);
-  return { env: { XDG_CONFIG_HOME: home, CONCH_STATE_DIR: path.join(home, "state") }, cwd: repo, userFile: path.join(home, "conch/config.json") };
+  return {
+    env: { XDG_CONFIG_HOME: home, CONCH_STATE_DIR: path.join(home, "state") },
+    cwd: repo,
+    userFile: path.join(home, "conch/config.json"),
+  };
 }
 
 describe("permission rules in the config files", () => {
@@ -57,6 +61,9 @@ describe("permission rules in the config files", () => {
     const safe = loadConfig(cwd, env, { untrusted: "leave-out" });
     expect(safe.ruleEntries?.map((e) => `${e.layer} ${e.verdict} ${e.text}`)).toEqual(["project deny execute(curl *)"]);
     const trusted = loadConfig(cwd, env, { trust: true });
-    expect(trusted.ruleEntries?.map((e) => `${e.layer} ${e.verdict} ${e.text}`)).toEqual(["project deny execute(curl *)", "project allow execute"]);
+    expect(trusted.ruleEntries?.map((e) => `${e.layer} ${e.verdict} ${e.text}`)).toEqual([
+      "project deny execute(curl *)",
+      "project allow execute",
+    ]);
   });
 });

@@ -145,7 +145,27 @@ export function splitCommand(line: string, opts: { keepGlobs?: boolean } = {}): 
 }
 
 /** Shell words that only start a construct or wrap a command: what runs is the command after them. */
-const PREFIXES = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "time", "{", "exec", "command", "builtin", "nohup", "sudo", "doas", "env", "xargs", "nice"]);
+const PREFIXES = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "do",
+  "while",
+  "until",
+  "!",
+  "time",
+  "{",
+  "exec",
+  "command",
+  "builtin",
+  "nohup",
+  "sudo",
+  "doas",
+  "env",
+  "xargs",
+  "nice",
+]);
 const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
 
 /**
@@ -157,7 +177,8 @@ export function commandsWithin(part: CommandPart): string[][] {
   let words = part.words;
   for (let i = 0; i < 8; i++) {
     let k = 0;
-    while (k < words.length && (PREFIXES.has(words[k]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k]) || (k > 0 && words[k].startsWith("-")))) k++;
+    while (k < words.length && (PREFIXES.has(words[k]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k]) || (k > 0 && words[k].startsWith("-"))))
+      k++;
     if (k === 0 || k >= words.length) break;
     words = words.slice(k);
     out.push(words);

@@ -87,7 +87,8 @@ function globPath(glob: string): RegExp {
  */
 export function parseRule(text: string, verdict: RuleVerdict, origin: RuleOrigin): PermissionRule | string {
   const m = /^\s*([a-z_]+)\s*(?:\(([\s\S]*)\))?\s*$/.exec(text);
-  if (!m) return `"${text}" is not a rule: write a tool kind, optionally with a command or path in parentheses, e.g. execute(npm test) or edit(src/**)`;
+  if (!m)
+    return `"${text}" is not a rule: write a tool kind, optionally with a command or path in parentheses, e.g. execute(npm test) or edit(src/**)`;
   const kind = m[1];
   if (!(RULE_KINDS as readonly string[]).includes(kind)) return `"${kind}" is not a tool kind (one of ${RULE_KINDS.join(", ")})`;
   const rule: PermissionRule = { verdict, kind, text: text.trim(), origin };
@@ -130,7 +131,8 @@ function touches(rule: PermissionRule, facts: CallFacts, parts: CommandPart[]): 
     if (cmd.type === "line") return facts.command.trim() === cmd.line || parts.some((p) => p.words.join(" ") === cmd.line);
     return parts.some((p) => commandsWithin(p).some((w) => matchesArgv(cmd, w)));
   }
-  if (rule.path !== undefined) return facts.paths.some((p) => matchesPath(rule.path!, p.given, facts) || matchesPath(rule.path!, p.real, facts));
+  if (rule.path !== undefined)
+    return facts.paths.some((p) => matchesPath(rule.path!, p.given, facts) || matchesPath(rule.path!, p.real, facts));
   return true;
 }
 
@@ -215,6 +217,7 @@ export function narrowestAllow(facts: CallFacts): string[] | string {
     return [`execute(${plain ? parts[0].words.map(ruleWord).join(" ") : line})`];
   }
   if (facts.paths.length > 0) return [...new Set(facts.paths.map((p) => `${facts.kind}(${rulePath(p.real, facts.root)})`))];
-  if (facts.kind === "edit" || facts.kind === "delete" || facts.kind === "move") return `the agent did not say which files the ${facts.kind} touches`;
+  if (facts.kind === "edit" || facts.kind === "delete" || facts.kind === "move")
+    return `the agent did not say which files the ${facts.kind} touches`;
   return [facts.kind];
 }

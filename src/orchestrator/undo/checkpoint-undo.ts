@@ -5,7 +5,7 @@ import { findTurn } from "../../session/turn-edits.js";
 import type { CheckpointMark, SessionState } from "../../session/state.js";
 import { blobId, CHECKPOINT_LIMITS, type TreeChange, type WorkspaceCheckpoints } from "../../store/checkpoint-store.js";
 import { contentHash } from "../../store/pre-image-store.js";
-import { asText, READ_LIMIT, type UndoAnswer, type UndoFile, type UndoSkip } from "../turn-undo.js";
+import { asText, READ_LIMIT, type UndoAnswer, type UndoFile, type UndoSkip } from "./turn-undo.js";
 
 /** A turn as its checkpoints see it: the workspace before its prompt, and after its last call (or its end). */
 export interface TurnSpan {
@@ -65,7 +65,12 @@ function listSpans(spans: { span: TurnSpan; changes: TreeChange[] }[]): string[]
  * checked against the disk. Undefined when the session has no checkpointed turn (the caller then
  * undoes from what conch saw written).
  */
-export async function planCheckpointUndo(state: SessionState, ref: string, io: CheckpointIo, redo = false): Promise<UndoAnswer | undefined> {
+export async function planCheckpointUndo(
+  state: SessionState,
+  ref: string,
+  io: CheckpointIo,
+  redo = false,
+): Promise<UndoAnswer | undefined> {
   const spans = turnSpans(state);
   if (spans.length === 0) return undefined;
   const wanted = ref.trim();
@@ -85,7 +90,11 @@ export async function planCheckpointUndo(state: SessionState, ref: string, io: C
         if (changes.length) found.unshift({ span, changes });
         if (!wanted && found.length) break;
       }
-      if (found.length === 0) return { kind: "message", lines: [redo ? "nothing to redo: no turn's undo is left to apply again" : "no turn changed files that undo can put back"] };
+      if (found.length === 0)
+        return {
+          kind: "message",
+          lines: [redo ? "nothing to redo: no turn's undo is left to apply again" : "no turn changed files that undo can put back"],
+        };
       if (wanted === "list") return { kind: "message", lines: [`turns with changes to ${verb} (/${verb} <turn>):`, ...listSpans(found)] };
       chosen = found[found.length - 1];
     }
@@ -98,7 +107,9 @@ export async function planCheckpointUndo(state: SessionState, ref: string, io: C
   const later = spans.filter((s) => s.from.at > span.to.at);
   const files: UndoFile[] = [];
   const skipped: UndoSkip[] = [];
-  const targets = await io.checkpoints.blobs(changes.flatMap((c) => ((redo ? c.after : c.before) ? [(redo ? c.after : c.before)!.blob] : [])));
+  const targets = await io.checkpoints.blobs(
+    changes.flatMap((c) => ((redo ? c.after : c.before) ? [(redo ? c.after : c.before)!.blob] : [])),
+  );
   const root = await realpath(io.cwd).catch(() => io.cwd);
   for (const c of changes) {
     const abs = path.join(io.cwd, c.path);
@@ -124,7 +135,9 @@ export async function planCheckpointUndo(state: SessionState, ref: string, io: C
     if (now !== expected?.blob) {
       const by = later.find((s) => s.from.at > span.to.at && s.turnId !== span.turnId);
       skip(
-        by ? `it changed after the turn (turn ${by.turnId} or you): undo the later turns first` : "it changed since the turn (by you or another program)",
+        by
+          ? `it changed after the turn (turn ${by.turnId} or you): undo the later turns first`
+          : "it changed since the turn (by you or another program)",
       );
       continue;
     }

@@ -57,6 +57,12 @@ export class TurnCheckpoints {
     // A turn's start is always marked (its span begins there); later marks only when something changed.
     if (stage !== "start" && snap.tree === this.lastTree) return;
     this.lastTree = snap.tree;
-    this.events.dispatch({ type: "checkpoint", turnId, stage, tree: snap.tree, ...(snap.skipped.length ? { skipped: snap.skipped.slice(0, 50) } : {}) });
+    this.events.dispatch({
+      type: "checkpoint",
+      turnId,
+      stage,
+      tree: snap.tree,
+      ...(snap.skipped.length ? { skipped: snap.skipped.slice(0, 50) } : {}),
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { loadRenderLibs } from "../components/render-libs.js";
+import { loadRenderLibs } from "../render/render-libs.js";
 import { keyHelpLines } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";
@@ -65,7 +65,8 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
   {
     name: "undo",
     hint: "[turn | list]",
-    description: "put back the files the last turn (or turn N) changed, whoever changed them, after showing the diff; list: the turns with changes",
+    description:
+      "put back the files the last turn (or turn N) changed, whoever changed them, after showing the diff; list: the turns with changes",
     run: (args, ctx) => runUndo(args, ctx, false),
   },
   {
@@ -184,11 +185,4 @@ function runUndo(args: string, ctx: CommandContext, redo: boolean): void {
     },
     (err: Error) => ctx.show(`undo failed: ${err.message}`, "error"),
   );
-}
-
-/** Runs one of conch's own slash commands by name; a name that is none of them is refused on screen. */
-export function runConchCommand(name: string, args: string, ctx: CommandContext): void {
-  const command = BY_NAME.get(name);
-  if (!command) return ctx.show(`unknown command /${name}`, "error");
-  command.run(args, ctx);
 }

@@ -18,12 +18,14 @@ export function runPermissions(args: string, ctx: CommandContext): void {
     return show([
       "no permission rules: every request is asked (or answered by --permissions)",
       'write some under "rules" in your config or .conch.json, e.g. {"rules": {"allow": ["execute(npm test)"], "deny": ["execute(rm *)"]}}',
-      "answering a request with \"always allow\" (a) remembers a rule for this project",
+      'answering a request with "always allow" (a) remembers a rule for this project',
     ]);
   const width = String(listed.length).length;
   show([
     "permission rules in force (deny wins over ask, ask over allow):",
-    ...listed.map(({ rule, where }, i) => `${String(i + 1).padStart(width)}. ${rule.verdict.padEnd(5)} ${safeLine(rule.text)} · ${safeLine(where)}`),
+    ...listed.map(
+      ({ rule, where }, i) => `${String(i + 1).padStart(width)}. ${rule.verdict.padEnd(5)} ${safeLine(rule.text)} · ${safeLine(where)}`,
+    ),
     "",
     "/permissions remove <number> forgets a remembered rule; rules in a config file are edited there",
   ]);

@@ -18,7 +18,11 @@ let seen = "";
 let answered = false;
 let done = false;
 // Cursor moves become spaces so words drawn apart stay apart; the rest of each sequence is dropped.
-const plain = (s) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, " ").replace(/\u001b\][^\u0007]*\u0007/g, "").replace(/\u001b[()][0-9A-Za-z]/g, "");
+const plain = (s) =>
+  s
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, " ")
+    .replace(/\u001b\][^\u0007]*\u0007/g, "")
+    .replace(/\u001b[()][0-9A-Za-z]/g, "");
 const deadline = setTimeout(() => finish(1, "timed out"), Number(process.env.TUI_TIMEOUT_MS ?? 90_000));
 function finish(code, why) {
   if (done) return;

@@ -6,13 +6,14 @@ import {
   parseRule,
   type CallFacts,
   type PermissionRule,
+  type RuleOrigin,
   type RuleVerdict,
 } from "../../../src/orchestrator/rules/permission-rules.js";
 
 const user = { layer: "user" as const, file: "/home/me/.config/conch/config.json", line: 3 };
 const project = { layer: "project" as const, file: "/ws/.conch.json", line: 2 };
 
-function rule(verdict: RuleVerdict, text: string, origin = user): PermissionRule {
+function rule(verdict: RuleVerdict, text: string, origin: RuleOrigin = user): PermissionRule {
   const r = parseRule(text, verdict, origin);
   if (typeof r === "string") throw new Error(r);
   return r;
@@ -28,7 +29,10 @@ const edit = (...paths: [string, string][]): CallFacts => ({
 
 describe("splitting a command line", () => {
   it("splits at every operator, and marks what the shell computes", () => {
-    expect(splitCommand("npm test; rm -rf ~").map((p) => p.words)).toEqual([["npm", "test"], ["rm", "-rf", "~"]]);
+    expect(splitCommand("npm test; rm -rf ~").map((p) => p.words)).toEqual([
+      ["npm", "test"],
+      ["rm", "-rf", "~"],
+    ]);
     expect(splitCommand("a && b || c | d & e\nf").map((p) => p.words[0])).toEqual(["a", "b", "c", "d", "e", "f"]);
     expect(splitCommand("echo 'a; b' \"c && d\"")[0].words).toEqual(["echo", "a; b", "c && d"]);
     expect(splitCommand("npm test > out.txt")[0].dynamic).toMatch(/redirect/);
@@ -76,7 +80,11 @@ describe("permission rules", () => {
   });
 
   it("deny wins over allow, and ask over allow, whatever layer each is in", () => {
-    const rules = [rule("allow", "execute(git *)", project), rule("ask", "execute(git push *)"), rule("deny", "execute(git push --force *)")];
+    const rules = [
+      rule("allow", "execute(git *)", project),
+      rule("ask", "execute(git push *)"),
+      rule("deny", "execute(git push --force *)"),
+    ];
     expect(decideByRules(rules, exec("git status"))?.verdict).toBe("allow");
     expect(decideByRules(rules, exec("git push origin main"))?.verdict).toBe("ask");
     expect(decideByRules(rules, exec("git push --force origin"))?.verdict).toBe("deny");

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyUndo } from "../../../src/orchestrator/turn-undo.js";
+import { applyUndo } from "../../../src/orchestrator/undo/turn-undo.js";
 import { planCheckpointUndo } from "../../../src/orchestrator/undo/checkpoint-undo.js";
 import { TurnCheckpoints } from "../../../src/orchestrator/undo/turn-checkpoints.js";
 import type { SessionEvent, SessionEventInput } from "../../../src/session/events.js";
@@ -39,7 +39,8 @@ async function turn(events: Events, cps: TurnCheckpoints, id: string, act: () =>
   cps.observe({ type: "settled", at: events.at });
   await cps.store.snapshot();
   // The end checkpoint is recorded in the background: wait for its event.
-  for (let i = 0; i < 100 && !events.state.checkpoints?.some((c) => c.turnId === id && c.stage === "end"); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 100 && !events.state.checkpoints?.some((c) => c.turnId === id && c.stage === "end"); i++)
+    await new Promise((r) => setTimeout(r, 10));
 }
 
 function setup(files: Record<string, string>) {
@@ -62,7 +63,11 @@ describe("undo from checkpoints", () => {
     });
     const answer = await planCheckpointUndo(events.state, "", io);
     if (answer?.kind !== "plan") throw new Error(JSON.stringify(answer));
-    expect(answer.plan.files.map((f) => `${f.action} ${f.shown}`).sort()).toEqual(["delete created.txt", "restore hello.txt", "restore keep.txt"]);
+    expect(answer.plan.files.map((f) => `${f.action} ${f.shown}`).sort()).toEqual([
+      "delete created.txt",
+      "restore hello.txt",
+      "restore keep.txt",
+    ]);
     const out = await applyUndo(answer.plan, io);
     events.dispatch({ type: "edits_undone", turnId: "t1", restored: out.restored, deleted: out.deleted, skipped: [] });
     expect(readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello world\n");
@@ -145,7 +150,9 @@ describe("undo from checkpoints", () => {
     await turn(events, cps2, "t3", () => writeFileSync(path.join(ws2, "big.bin"), "y"));
     const answer = await planCheckpointUndo(events.state, "t3", { cwd: ws2, checkpoints: store });
     if (answer?.kind !== "plan") throw new Error(JSON.stringify(answer));
-    expect(answer.plan.skipped.map((s) => `${s.shown}: ${s.reason}`)).toEqual([expect.stringMatching(/^big.bin: it was larger than checkpoints keep/)]);
+    expect(answer.plan.skipped.map((s) => `${s.shown}: ${s.reason}`)).toEqual([
+      expect.stringMatching(/^big.bin: it was larger than checkpoints keep/),
+    ]);
   });
 
   it("a symlink out of the workspace is recorded as a link, never followed", async () => {

@@ -77,7 +77,13 @@ describe("undo and rules through the orchestrator", () => {
 
     const req = {
       sessionId: "s1",
-      toolCall: { toolCallId: "c2", title: "npm test", kind: "execute" as const, status: "pending" as const, rawInput: { command: "npm test" } },
+      toolCall: {
+        toolCallId: "c2",
+        title: "npm test",
+        kind: "execute" as const,
+        status: "pending" as const,
+        rawInput: { command: "npm test" },
+      },
       options: [
         { optionId: "yes", name: "Allow", kind: "allow_once" as const },
         { optionId: "always", name: "Always", kind: "allow_always" as const },
@@ -88,9 +94,16 @@ describe("undo and rules through the orchestrator", () => {
     orch.answerPermission("agent:2", "always");
     await second;
     expect(store.read(ws).allow).toEqual(["execute(npm test)"]);
-    const third = await agent.hooks.onPermission({ ...req, toolCall: { ...req.toolCall, toolCallId: "c3" } }, "agent:3", new AbortController().signal);
+    const third = await agent.hooks.onPermission(
+      { ...req, toolCall: { ...req.toolCall, toolCallId: "c3" } },
+      "agent:3",
+      new AbortController().signal,
+    );
     expect(third).toEqual({ outcome: { outcome: "selected", optionId: "yes" } });
-    expect(orch.state.toolCalls.c3.permission).toMatchObject({ source: "rule", rule: { text: "execute(npm test)", from: "remembered for this project" } });
+    expect(orch.state.toolCalls.c3.permission).toMatchObject({
+      source: "rule",
+      rule: { text: "execute(npm test)", from: "remembered for this project" },
+    });
     const chained = agent.hooks.onPermission(
       { ...req, toolCall: { ...req.toolCall, toolCallId: "c4", rawInput: { command: "npm test; rm -rf ~" } } },
       "agent:4",
