@@ -59,7 +59,6 @@ export class Orchestrator {
       now,
       observe: (ev) => {
         this.opener.terminals?.observe?.(ev);
-        if (ev.type === "session_started") this.checkpoints?.opened();
         this.checkpoints?.observe(ev);
       },
       decide: () => this.turns.decide(),
@@ -94,17 +93,9 @@ export class Orchestrator {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    const checkpoints = this.checkpoints;
+    const beforePrompt = this.checkpoints?.beforePrompt.bind(this.checkpoints);
     this.turns = new TurnDriver(
-      {
-        events,
-        agent,
-        requests: this.requests,
-        decisions,
-        now,
-        timing: this.timing,
-        beforePrompt: checkpoints ? (turnId) => checkpoints.beforePrompt(turnId) : undefined,
-      },
+      { events, agent, requests: this.requests, decisions, now, timing: this.timing, beforePrompt },
       opts.history,
     );
     this.switcher = new SessionSwitch({ events, door: this.opener, requests: this.requests, agent: opts.agent, cwd: opts.cwd });

@@ -21,19 +21,15 @@ export class TurnCheckpoints {
     readonly store: WorkspaceCheckpoints,
   ) {}
 
-  /** The session is open: a first snapshot in the background. */
-  opened(): void {
-    void this.record("", "open");
-  }
-
   /** Before turn `turnId`'s prompt goes out: the agent must not change a file before it is recorded. */
   async beforePrompt(turnId: string): Promise<void> {
     this.lastTurn = turnId;
     await this.record(turnId, "start");
   }
 
-  /** Every event after it is folded: a call that may have changed files ended, or the turn did. */
+  /** Every event after it is folded: the session opened (a first snapshot, in the background), a call that may have changed files ended, or the turn did. */
   observe(ev: SessionEvent): void {
+    if (ev.type === "session_started") void this.record("", "open");
     if (ev.type === "settled" && this.lastTurn) {
       void this.record(this.lastTurn, "end");
       return;
