@@ -93,11 +93,10 @@ export class Orchestrator {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    const beforePrompt = this.checkpoints?.beforePrompt.bind(this.checkpoints);
-    this.turns = new TurnDriver(
-      { events, agent, requests: this.requests, decisions, now, timing: this.timing, beforePrompt },
-      opts.history,
-    );
+    const cps = this.checkpoints;
+    const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing };
+    const checkpointing = cps && { beforePrompt: cps.beforePrompt.bind(cps), beforeSettle: cps.beforeSettle.bind(cps) };
+    this.turns = new TurnDriver({ ...turnPorts, ...checkpointing }, opts.history);
     this.switcher = new SessionSwitch({ events, door: this.opener, requests: this.requests, agent: opts.agent, cwd: opts.cwd });
     this.settings = new SessionSettings({ events, agent, requests: this.requests });
   }
@@ -159,14 +158,17 @@ export class Orchestrator {
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
   shutdown(): Promise<void> {
-    this.stopped ??= closeSession({
-      events: this.events,
-      opener: this.opener,
-      turn: this.turns,
-      requests: this.requests,
-      decisions: [this.permissions, this.questions],
-      sink: this.opts.sink,
-    });
+    // The turn's last checkpoint is logged before the log closes (a print run exits at once).
+    this.stopped ??= (this.checkpoints?.recorded(2000) ?? Promise.resolve()).then(() =>
+      closeSession({
+        events: this.events,
+        opener: this.opener,
+        turn: this.turns,
+        requests: this.requests,
+        decisions: [this.permissions, this.questions],
+        sink: this.opts.sink,
+      }),
+    );
     return this.stopped;
   }
 

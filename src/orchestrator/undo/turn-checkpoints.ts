@@ -27,13 +27,15 @@ export class TurnCheckpoints {
     await this.record(turnId, "start");
   }
 
-  /** Every event after it is folded: the session opened (a first snapshot, in the background), a call that may have changed files ended, or the turn did. */
+  /** The turn is about to end: its last checkpoint, before the session is idle again. */
+  async beforeSettle(): Promise<void> {
+    const turnId = this.events.state.currentTurnId ?? this.lastTurn;
+    if (turnId) await this.record(turnId, "end");
+  }
+
+  /** Every event after it is folded: the session opened (a first snapshot, in the background), or a call that may have changed files ended. */
   observe(ev: SessionEvent): void {
     if (ev.type === "session_started") void this.record("", "open");
-    if (ev.type === "settled" && this.lastTurn) {
-      void this.record(this.lastTurn, "end");
-      return;
-    }
     if (ev.type !== "update") return;
     const u = ev.notification.update;
     if (u.sessionUpdate !== "tool_call_update" && u.sessionUpdate !== "tool_call") return;
@@ -43,7 +45,20 @@ export class TurnCheckpoints {
     void this.record(tool.turnId, "call");
   }
 
-  private async record(turnId: string, stage: "open" | "start" | "call" | "end"): Promise<void> {
+  /** Resolves once every checkpoint asked for so far is logged, or after `boundMs`. */
+  recorded(boundMs: number): Promise<void> {
+    return Promise.race([this.last.then(() => undefined), new Promise<void>((r) => setTimeout(r, boundMs).unref())]);
+  }
+
+  private last: Promise<unknown> = Promise.resolve();
+
+  private record(turnId: string, stage: "open" | "start" | "call" | "end"): Promise<void> {
+    const done = this.take(turnId, stage);
+    this.last = done;
+    return done;
+  }
+
+  private async take(turnId: string, stage: "open" | "start" | "call" | "end"): Promise<void> {
     const snap = await this.store.snapshot();
     if ("error" in snap) {
       if (!this.warned) this.events.dispatch({ type: "notice", level: "warning", text: `no checkpoint: ${snap.error}` });

@@ -35,12 +35,8 @@ async function turn(events: Events, cps: TurnCheckpoints, id: string, act: () =>
   await cps.beforePrompt(id);
   act();
   events.dispatch({ type: "prompt_response", turnId: id, response: { stopReason: "end_turn" } });
+  await cps.beforeSettle();
   events.dispatch({ type: "settled" });
-  cps.observe({ type: "settled", at: events.at });
-  await cps.store.snapshot();
-  // The end checkpoint is recorded in the background: wait for its event.
-  for (let i = 0; i < 100 && !events.state.checkpoints?.some((c) => c.turnId === id && c.stage === "end"); i++)
-    await new Promise((r) => setTimeout(r, 10));
 }
 
 function setup(files: Record<string, string>) {
