@@ -28,6 +28,8 @@ export interface LocalHistory {
   writes?: FileWrite[];
   undone?: Record<string, string[]>;
   checkpoints?: CheckpointMark[];
+  /** The session's folder as the log knew it: paths are shown relative to it even if the agent never reopened the session. */
+  cwd?: string;
 }
 
 /** Extracts the local facts from the state folded from a session's own log. */
@@ -51,6 +53,7 @@ export function localHistoryOf(local: SessionState): LocalHistory {
     terminals: local.terminals,
     ...(local.writes || local.checkpoints ? { writes: local.writes ?? [], undone: local.undone ?? {} } : {}),
     ...(local.checkpoints ? { checkpoints: local.checkpoints } : {}),
+    ...(local.info?.cwd ? { cwd: local.info.cwd } : {}),
   };
 }
 
@@ -84,6 +87,7 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
     d.s.undone = local.undone;
   }
   if (local.checkpoints) d.s.checkpoints = local.checkpoints;
+  if (local.cwd) d.s.localCwd = local.cwd;
   // A screen from the log is a snapshot: live only while the replay says its call still runs.
   for (const [id, view] of Object.entries(local.terminals)) {
     if (d.s.terminals[id]) continue;

@@ -251,6 +251,8 @@ export interface SessionState {
   writes?: FileWrite[];
   /** Per turn, the files `/undo` has put back (and `/redo` has not applied again). */
   undone?: Record<string, string[]>;
+  /** The session's folder from conch's own log (when the agent did not reopen the session, `info` has none). */
+  localCwd?: string;
   /** The workspace's checkpoints, in order (`/undo` of any writer's changes). */
   checkpoints?: CheckpointMark[];
   counter: number;

@@ -119,7 +119,7 @@ export function findTurn(state: SessionState, ref: string): string | undefined {
 
 /** `path` relative to the session's folder, when it is inside it. */
 export function shownPath(state: SessionState, path: string): string {
-  const cwd = state.info?.cwd;
+  const cwd = state.info?.cwd ?? state.localCwd;
   if (!cwd) return path;
   const base = cwd.endsWith("/") ? cwd : `${cwd}/`;
   return path.startsWith(base) ? path.slice(base.length) : path;

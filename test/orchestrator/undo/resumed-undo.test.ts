@@ -57,6 +57,8 @@ describe("undo and rules through the orchestrator", () => {
     const out = await second.orch.applyUndo(answer.plan);
     expect(typeof out === "string" ? out : out.skipped).toEqual([]);
     expect(readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello world\n");
+    // Paths read relative to the session's folder, known from the log though the agent never reopened the session.
+    expect(second.orch.state.items.some((i) => i.kind === "notice" && /put back hello\.txt; deleted created\.txt/.test(i.text))).toBe(true);
     await second.orch.shutdown();
   });
 
