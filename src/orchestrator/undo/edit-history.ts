@@ -1,5 +1,6 @@
 import type { WrittenFile } from "../../acp/fs-handlers.js";
 import type { FileVersion } from "../../session/events.js";
+import type { SessionState } from "../../session/state.js";
 import { contentHash, tooLargeToKeep, type PreImageStore } from "../../store/pre-image-store.js";
 import type { WorkspaceCheckpoints } from "../../store/checkpoint-store.js";
 import type { EventSink, SessionEvents } from "../ports.js";
@@ -8,7 +9,8 @@ import { applyUndo, planUndo, type UndoAnswer, type UndoOutcome, type UndoPlan }
 
 /** What the edit history needs: the queue, the session's directory, the undo store, and the log to make an undo durable. */
 export interface EditHistoryPorts {
-  events: SessionEvents;
+  /** The queue, and a way to wait for a state (a turn taking its last checkpoint is over in moments). */
+  events: SessionEvents & { until?(pred: (s: SessionState) => boolean): Promise<SessionState> };
   cwd: string;
   /** Without a store, writes are not tracked and there is no undo. */
   preImages?: PreImageStore;
@@ -48,7 +50,7 @@ export class EditHistory {
 
   /** What `/undo [turn]` would do (nothing is changed yet): a plan to show and confirm, or words for the person. */
   async planUndo(ref = ""): Promise<UndoAnswer> {
-    const busy = this.busy();
+    const busy = await this.busy();
     if (busy) return { kind: "message", lines: [busy], error: true };
     const { checkpoints, cwd, events, preImages } = this.ports;
     const fromCheckpoints = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }) : undefined;
@@ -63,7 +65,7 @@ export class EditHistory {
 
   /** What `/redo [turn]` would apply again: only checkpointed turns can be redone. */
   async planRedo(ref = ""): Promise<UndoAnswer> {
-    const busy = this.busy();
+    const busy = await this.busy();
     if (busy) return { kind: "message", lines: [busy], error: true };
     const { checkpoints, cwd, events } = this.ports;
     const plan = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }, true) : undefined;
@@ -72,7 +74,7 @@ export class EditHistory {
 
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
   async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
-    const busy = this.busy();
+    const busy = await this.busy();
     if (busy) return busy;
     const io = { cwd: this.ports.cwd };
     const outcome = await applyUndo(plan, io);
@@ -89,8 +91,14 @@ export class EditHistory {
   }
 
   /** Why undo must wait, when a turn runs: the agent may be writing the files meanwhile. */
-  private busy(): string | undefined {
-    const { phase } = this.ports.events.state;
+  private async busy(): Promise<string | undefined> {
+    const { events } = this.ports;
+    // A turn whose answer is in and that only takes its last checkpoint ends in moments: wait for it.
+    if (events.state.phase === "draining" && events.until) {
+      const idle = events.until((s) => s.phase !== "draining");
+      await Promise.race([idle, new Promise((r) => setTimeout(r, 1500).unref())]);
+    }
+    const { phase } = events.state;
     if (phase === "prompting" || phase === "draining" || phase === "cancelling" || phase === "replaying") {
       return "a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile";
     }
