@@ -6,7 +6,7 @@
 
 /** src/'s folders, one line each. */
 export const SRC = {
-  cli: "the one composition root (nothing imports it): argv to a command, the session built and handed to `ui/` or `print/`, the sessions, agents, doctor, export and attach commands, each returning an exit code from `errors/`",
+  cli: "the one composition root (nothing imports it): argv to a command, the session built and handed to `ui/` or `print/`, the sessions, agents, doctor, export, attach and undo commands, each returning an exit code from `errors/`",
   errors: "`ConchError` (a kind, a message for the user, a detail such as the agent's stderr tail) and `EXIT`, the one exit-code map",
   json: "`isRecord`, `asRecord`: whether a value from outside is a plain object (a pure leaf)",
   paths: "`isInside(root, child)`, for fs confinement, command cwds and `/undo`",
@@ -16,8 +16,9 @@ export const SRC = {
   terminals: "client terminals (node-pty, an emulator on its own thread), display terminals, the registry, `TerminalAccess`",
   session: "the pure fold: events, state, `reduce`, the agent profiles, open work, the quiet period, the undo plan's types",
   orchestrator:
-    "the session's rules: a core (the intents facade, the event queue, the turn driver and machine, the opener, the desks) and rooms for the adapters (below)",
-  store: "the session log (JSONL, versioned), the index, the locks, the state dir, the pre-image store for `/undo`",
+    "the session's rules: a core (the intents facade, the event queue, the turn driver and machine, the opener, the desks) and rooms for the adapters and the permission rules (below)",
+  store:
+    "the session log (JSONL, versioned), the index, the locks, the state dir, the pre-image store and the checkpoints (a shadow git repository) for `/undo`, the remembered permission rules",
   ui: "the TUI, a stack of folders (below)",
   print: "print mode (`conch -p`): text, result and stream-json output",
   export: "the transcript as Markdown (`/export`, `conch export`)",
@@ -110,19 +111,23 @@ export const ORCHESTRATOR = {
     record:
       "`session-recorder.ts` (the `EventSink`: routes events to each session's own log), `log-writer.ts` (writes one log, a burst in one write, and keeps a full disk's events in memory), `session-index-keeper.ts` (keeps the index), `terminal-output-budget.ts` (a flooding terminal logs its head and last screen)",
     terminals: "`terminal-service.ts`: the `TerminalService` over the terminal registry",
-    undo: "`edit-history.ts` (the agent's writes kept for `/undo`, and `/undo`), `turn-undo.ts` (a turn's files checked against the disk, put back or deleted, confined like the agent's writes)",
+    undo: "`edit-history.ts` (the agent's writes kept for `/undo`, and `/undo`, `/redo`), `turn-undo.ts` (a turn's files checked against the disk, put back or deleted, confined like the agent's writes), `turn-checkpoints.ts` (asks the store for a checkpoint when the session opens, before each prompt goes out (the turn driver's `beforePrompt`), after each call that may change files and when the turn ends; each is a `checkpoint` event), `checkpoint-undo.ts` (a turn's span of checkpoints → the same `UndoPlan` for every writer; `/redo` is the span read the other way)",
+    rules:
+      'permission rules, beside `permission-policy.ts`: `permission-rules.ts` (pure: parse a rule, `decideByRules` (deny > ask > allow; a compound line is allowed only when each of its commands is), `narrowestAllow` for "always allow"), `command-parts.ts` (pure: a shell line split into its simple commands; what the shell computes marks a part `dynamic`), `call-facts.ts` (the one impure step: the profile\'s command and the call\'s paths, symlinks resolved), `rule-book.ts` (the config\'s rules and the remembered ones; parse errors stop conch with file and line), `rule-gate.ts` (what the permission desk asks: the decision on a pending request, remembering an "always allow")',
     follow: "`followed-session.ts`: attach's follower (the fold and terminal screens fed from the log, no agent, no intents)",
   },
   /** The core files a room may import. */
   corePorts: ["ports.ts"],
   /**
-   * The core files that build a room, and the rooms each may import: the facade builds the edit
-   * history and passes its plans on (and words an agent's exit for print mode); the opener starts
-   * the agent.
+   * The core files that reach into a room, and the rooms each may import: the facade builds the
+   * edit history, the checkpoints and the rule gate (and words an agent's exit for print mode); the
+   * opener starts the agent; the options and the permission desk name the rule gate's types.
    */
   builders: {
-    "orchestrator.ts": ["agent", "undo"],
+    "orchestrator.ts": ["agent", "undo", "rules"],
     "session-opener.ts": ["agent"],
+    "orchestrator-options.ts": ["rules"],
+    "permission-desk.ts": ["rules"],
   },
   /** Rooms that use another room: attach's follower feeds the screens through the same terminal service. */
   roomImports: { follow: ["terminals"] },

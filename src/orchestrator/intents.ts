@@ -22,12 +22,16 @@ export const INTENTS = {
   // What the agent asked: permission-desk.ts, question-desk.ts.
   answerPermission: "permissions",
   answerQuestion: "questions",
+  // Permission rules: rules/rule-gate.ts.
+  permissionRules: "rules",
+  removePermissionRule: "rules",
   // Settings: session-settings.ts.
   setMode: "settings",
   setModel: "settings",
   setConfigOption: "settings",
   // Undo: undo/edit-history.ts.
   planUndo: "edits",
+  planRedo: "edits",
   applyUndo: "edits",
 } as const;
 

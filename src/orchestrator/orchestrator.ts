@@ -10,6 +10,8 @@ import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
 import type { AgentPort, TerminalService } from "./ports.js";
 import { QuestionDesk } from "./question-desk.js";
+import { RuleGate } from "./rules/rule-gate.js";
+import { TurnCheckpoints } from "./undo/turn-checkpoints.js";
 import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
@@ -29,8 +31,8 @@ export type { OpenMode } from "./session-opener.js";
  * the session opener (`session-opener.ts`: start, open, login, restart) and the way out
  * (`session-close.ts`), the turn driver (`turn-driver.ts`: prompts, the queue, steering, cancel,
  * the turn machine's decisions and its timer), the session switch (`/clear`, `/fork`, `/logout`),
- * the settings, the desks for the agent's permission requests and questions, and the edit history
- * (`/undo`).
+ * the settings, the desks for the agent's permission requests and questions, the permission rules
+ * (`/permissions`), and the edit history (`/undo`, `/redo`) with the turns' checkpoints.
  */
 class OrchestratorCore {
   readonly timing: TurnTiming;
@@ -40,6 +42,7 @@ class OrchestratorCore {
   private readonly questions: QuestionDesk;
   private readonly turns: TurnDriver;
   private readonly opener: SessionOpener;
+  private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
 
   constructor(private readonly opts: OrchestratorOptions) {
@@ -48,16 +51,21 @@ class OrchestratorCore {
     const events = new SessionEventQueue({
       sink: opts.sink,
       now,
-      observe: (ev) => this.opener.terminals?.observe?.(ev),
+      observe: (ev) => {
+        this.opener.terminals?.observe?.(ev);
+        this.checkpoints?.observe(ev);
+      },
       decide: () => this.turns.decide(),
     });
     this.events = events;
+    this.checkpoints = opts.checkpoints ? new TurnCheckpoints(events, opts.checkpoints) : undefined;
     this.requests = new OwnRequests(() => events.catchUp());
     const dispatch = (ev: SessionEventInput) => events.dispatch(ev);
-    this.permissions = new PermissionDesk(opts.policy, events);
+    const rules = opts.rules ? new RuleGate(opts.rules, events, opts.cwd) : undefined;
+    this.permissions = new PermissionDesk(opts.policy, events, rules, opts.interactive ?? opts.policy === "ask");
     this.questions = new QuestionDesk(opts.policy === "ask", dispatch);
     const decisions = [this.permissions, this.questions];
-    const edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink });
+    const edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink, checkpoints: opts.checkpoints });
     this.opener = new SessionOpener({
       opts,
       events,
@@ -79,7 +87,10 @@ class OrchestratorCore {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    this.turns = new TurnDriver({ events, agent, requests: this.requests, decisions, now, timing: this.timing }, opts.history);
+    const cps = this.checkpoints;
+    const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing };
+    const checkpointing = cps && { beforePrompt: cps.beforePrompt.bind(cps), beforeSettle: cps.beforeSettle.bind(cps) };
+    this.turns = new TurnDriver({ ...turnPorts, ...checkpointing }, opts.history);
     Object.assign(
       this,
       intentsOf({
@@ -90,6 +101,7 @@ class OrchestratorCore {
         questions: this.questions,
         settings: new SessionSettings({ events, agent, requests: this.requests }),
         edits,
+        rules: rules ?? NO_RULES,
       }),
     );
   }
@@ -139,14 +151,17 @@ class OrchestratorCore {
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
   shutdown(): Promise<void> {
-    this.stopped ??= closeSession({
-      events: this.events,
-      opener: this.opener,
-      turn: this.turns,
-      requests: this.requests,
-      decisions: [this.permissions, this.questions],
-      sink: this.opts.sink,
-    });
+    // The turn's last checkpoint is logged before the log closes (a print run exits at once).
+    this.stopped ??= (this.checkpoints?.recorded(2000) ?? Promise.resolve()).then(() =>
+      closeSession({
+        events: this.events,
+        opener: this.opener,
+        turn: this.turns,
+        requests: this.requests,
+        decisions: [this.permissions, this.questions],
+        sink: this.opts.sink,
+      }),
+    );
     return this.stopped;
   }
 
@@ -171,7 +186,14 @@ interface IntentParts {
   questions: QuestionDesk;
   settings: SessionSettings;
   edits: EditHistory;
+  rules: Pick<RuleGate, "permissionRules" | "removePermissionRule">;
 }
+
+/** The rules of a session that has none (its options gave no rule book): none in force, none to remove. */
+const NO_RULES: IntentParts["rules"] = {
+  permissionRules: () => [],
+  removePermissionRule: () => "this session has no rules",
+};
 
 type PartOf<K extends IntentName> = IntentParts[(typeof INTENTS)[K]];
 

@@ -3,7 +3,7 @@ import type { Draft } from "./draft.js";
 import { interruptedPromptsOf } from "./interrupted-marks.js";
 import type { InterruptedPrompt } from "./transcript-item.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { isFinalStatus, type FileWrite, type SessionState, type TerminalView } from "./state.js";
+import { isFinalStatus, type CheckpointMark, type FileWrite, type SessionState, type TerminalView } from "./state.js";
 
 /** What conch's own log knew about a tool call when its last process ended. */
 export interface LocalToolFacts {
@@ -29,6 +29,9 @@ export interface LocalHistory {
   /** The writes conch served and what `/undo` put back: a replay knows nothing of them. */
   writes?: FileWrite[];
   undone?: Record<string, string[]>;
+  checkpoints?: CheckpointMark[];
+  /** The session's folder as the log knew it: paths are shown relative to it even if the agent never reopened the session. */
+  cwd?: string;
   /** The prompts the person interrupted, which the replay does not say (it goes with `replay_started`). */
   interrupted?: InterruptedPrompt[];
 }
@@ -54,7 +57,9 @@ export function localHistoryOf(local: SessionState): LocalHistory {
     tools,
     terminals: local.terminals,
     ...(interrupted.length ? { interrupted } : {}),
-    ...(local.writes ? { writes: local.writes, undone: local.undone ?? {} } : {}),
+    ...(local.writes || local.checkpoints ? { writes: local.writes ?? [], undone: local.undone ?? {} } : {}),
+    ...(local.checkpoints ? { checkpoints: local.checkpoints } : {}),
+    ...(local.info?.cwd ? { cwd: local.info.cwd } : {}),
   };
 }
 
@@ -87,6 +92,8 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
     d.s.writes = local.writes;
     d.s.undone = local.undone;
   }
+  if (local.checkpoints) d.s.checkpoints = local.checkpoints;
+  if (local.cwd) d.s.localCwd = local.cwd;
   // A screen from the log is a snapshot: live only while the replay says its call still runs.
   for (const [id, view] of Object.entries(local.terminals)) {
     if (d.s.terminals[id]) continue;

@@ -13,8 +13,8 @@ export interface UndoFile {
   restored?: FileText;
   /** The bytes to write back; absent for a delete. */
   bytes?: Buffer;
-  /** The hash the file must still have when the undo is applied (what the agent wrote). */
-  expect: string;
+  /** The sha256 the file must still have when the undo is applied (what the turn left); null: it must still be absent. */
+  expect: string | null;
 }
 
 /** A file's content for a diff: its text, or only its size when it is not text. */
@@ -35,6 +35,8 @@ export interface UndoPlan {
   skipped: UndoSkip[];
   /** What the turn did that conch did not see written (commands, the agent's own file tools). */
   unseen: string[];
+  /** `/redo`: the plan applies the turn's changes again. */
+  redo?: boolean;
 }
 
 /** The answer to `/undo [turn]`: a plan to confirm, or words for the person (nothing to do, a list to choose from). */

@@ -58,6 +58,9 @@ class FakeSessionCore {
       editQueued: (id, text) => this.emit({ type: "queue_edited", id, text }),
       removeQueued: (id) => this.emit({ type: "queue_removed", id }),
       planUndo: async () => this.undoAnswer,
+      planRedo: async () => ({ kind: "message", lines: ["nothing to redo"] }),
+      permissionRules: () => [],
+      removePermissionRule: () => "this session has no rules",
       applyUndo: async (plan) => ({ restored: plan.files.map((f) => f.path), deleted: [], skipped: [] }),
     };
   }

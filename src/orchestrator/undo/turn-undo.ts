@@ -14,14 +14,14 @@ export interface UndoIo {
 }
 
 /** Past this, a file's current content is not read to compare (no agent write is that large: undo keeps less). */
-const READ_LIMIT = PRE_IMAGE_MAX_FILE_BYTES * 4;
+export const READ_LIMIT = PRE_IMAGE_MAX_FILE_BYTES * 4;
 
-async function workspace(io: UndoIo, file: string): Promise<Workspace> {
+async function workspace(io: Pick<UndoIo, "cwd">, file: string): Promise<Workspace> {
   return { root: io.cwd, realRoot: await realpath(io.cwd), requested: file };
 }
 
 /** Text when the bytes are UTF-8 with no NUL, else only the size: a diff of binary bytes helps nobody. */
-function asText(bytes: Buffer): FileText {
+export function asText(bytes: Buffer): FileText {
   if (bytes.includes(0)) return { binary: bytes.length };
   try {
     return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
@@ -171,13 +171,14 @@ export async function planUndo(state: SessionState, ref: string, io: UndoIo): Pr
  * deciding is left, and said so), then rewritten atomically or deleted, confined to the session's
  * folder as the agent's own writes are.
  */
-export async function applyUndo(plan: UndoPlan, io: UndoIo): Promise<UndoOutcome> {
+export async function applyUndo(plan: UndoPlan, io: Pick<UndoIo, "cwd">): Promise<UndoOutcome> {
   const out: UndoOutcome = { restored: [], deleted: [], skipped: [...plan.skipped] };
   for (const file of plan.files) {
     const ws = await workspace(io, file.shown);
     try {
       const current = await readConfined(ws, file.path, READ_LIMIT);
-      if (current.kind !== "file" || contentHash(current.bytes) !== file.expect) {
+      const same = file.expect === null ? current.kind === "none" : current.kind === "file" && contentHash(current.bytes) === file.expect;
+      if (!same) {
         out.skipped.push({ path: file.path, shown: file.shown, reason: "it changed while the undo waited for you" });
         continue;
       }

@@ -46,10 +46,11 @@ export function UndoPrompt({ plan, width, maxRows, isActive, onAnswer }: UndoPro
 function undoFooter(plan: UndoPlan): string {
   const n = plan.files.length;
   if (n === 0) return footer([["confirm-undo", "close", [2]]]);
+  const files = n === 1 ? "this file" : `these ${n} files`;
   const deletes = plan.files.filter((f) => f.action === "delete").length;
   const deleted = deletes ? ` (${deletes === 1 ? "one is" : `${deletes} are`} deleted)` : "";
   return footer([
-    ["confirm-undo", `put ${n === 1 ? "this file" : `these ${n} files`} back${deleted}`, [0]],
+    ["confirm-undo", plan.redo ? `apply the turn's changes to ${files} again` : `put ${files} back${deleted}`, [0]],
     ["confirm-undo", `leave ${n === 1 ? "it" : "them"}`, [1, 2]],
   ]);
 }

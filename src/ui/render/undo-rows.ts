@@ -17,7 +17,8 @@ const textOf = (t: FileText | undefined) => (t && "text" in t ? safeText(t.text)
 export function undoRows(plan: UndoPlan, width: number): string[] {
   const rows = [
     truncateRow(
-      paint("Undo ", { role: "warning", bold: true }) + paint(`turn ${plan.turnId} · ${safeLine(plan.label)}`, { bold: true }),
+      paint(plan.redo ? "Redo " : "Undo ", { role: "warning", bold: true }) +
+        paint(`turn ${plan.turnId} · ${safeLine(plan.label)}`, { bold: true }),
       width,
     ),
   ];
