@@ -187,7 +187,8 @@ describe("a command that did not run, or was cancelled, says so", () => {
     const screen = start(["--agent", ORDER_AGENT]);
     await screen.waitForText("message the agent", 15_000, "visible");
     await screen.submit("cancelme");
-    await screen.waitForText("start", 15_000);
+    // The pane's row: "start" alone also matches the instant prompt's "starting…".
+    await screen.waitForText("│start", 15_000, "visible");
     await screen.waitForText("esc to cancel", 5_000, "visible");
     await screen.type("\x1b");
     await screen.waitForText("⊘ interrupted", 10_000);
