@@ -108,12 +108,18 @@ describe("/model and /config are pickers", () => {
     await until(() => expect(frame()).toContain("filter:"));
     await type(stdin, KEY.down + KEY.down + KEY.enter);
     await until(() => expect(session.calls).toContainEqual({ intent: "setModel", args: ["haiku"] }));
+    // A filter and Enter in one read (tmux's send-keys, a paste): the filter, then the choice.
+    await type(stdin, "/model");
+    await type(stdin, KEY.enter);
+    await until(() => expect(frame()).toContain("filter:"));
+    await type(stdin, `opu${KEY.enter}`);
+    await until(() => expect(session.calls).toContainEqual({ intent: "setModel", args: ["opus"] }));
     await type(stdin, "/config");
     await type(stdin, KEY.enter);
     await until(() => expect(frame()).toContain("filter:"));
     // Enter opens the option's values; the keys after it act on them, not on the options' list.
     await type(stdin, KEY.enter + KEY.down + KEY.enter);
     await until(() => expect(session.calls).toContainEqual({ intent: "setConfigOption", args: ["effort", "high"] }));
-    expect(session.intents().filter((i) => i === "setModel")).toHaveLength(1);
+    expect(session.intents().filter((i) => i === "setModel")).toHaveLength(2);
   });
 });

@@ -27,6 +27,11 @@ export function PickerView(props: PickerViewProps): React.ReactElement {
   // the keys before them left it, not on the one of the last render: they move this copy too.
   const latest = useRef<{ drawn: PickerState; keyed: PickerState | null }>({ drawn: picker, keyed: picker });
   if (latest.current.drawn !== picker) latest.current = { drawn: picker, keyed: picker };
+  const type = (keyed: PickerState, text: string) => {
+    latest.current.keyed = typedPicker(keyed, text);
+    props.onType(text);
+    return true;
+  };
   useKeypress(
     (input, key, raw) => {
       const keyed = latest.current.keyed;
@@ -41,9 +46,13 @@ export function PickerView(props: PickerViewProps): React.ReactElement {
         latest.current.keyed = null;
         props.onClose();
       } else if (command === "filter-choices") {
-        const typed = key.backspace || key.delete ? "\x7f" : input;
-        latest.current.keyed = typedPicker(keyed, typed);
-        props.onType(typed);
+        if (key.backspace || key.delete) return type(keyed, "\x7f");
+        // Text and Enter in one read (tmux's send-keys, a paste): the text filters, each Enter chooses.
+        input.split(/\r\n?|\n/).forEach((text, i) => {
+          const now = latest.current.keyed;
+          if (now && i > 0) latest.current.keyed = props.onPick(now);
+          if (latest.current.keyed && text) type(latest.current.keyed, text);
+        });
       } else return false;
       return true;
     },
