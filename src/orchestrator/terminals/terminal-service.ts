@@ -13,7 +13,7 @@ import type { SessionEvent, SessionEventInput } from "../../session/events.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { ClientTerminal } from "../../terminals/client-terminal.js";
 import type { Unsubscribe } from "../../terminals/listener-set.js";
-import { TerminalRegistry, type AnyTerminal } from "../../terminals/terminal-registry.js";
+import { TerminalRegistry, type AnyTerminal, type TerminalRegistryOptions } from "../../terminals/terminal-registry.js";
 import type { TerminalService } from "../ports.js";
 
 /** How often buffered PTY output becomes one event: the log and the reducer see ~30 events/s, not every read. */
@@ -33,11 +33,13 @@ export class RegistryTerminalService implements TerminalService {
   private buffers = new Map<string, string>();
   private flushTimer?: NodeJS.Timeout;
 
+  /** `size`: what a new client terminal starts at (the pane a view will draw it in). */
   constructor(
     private readonly emit: (ev: SessionEventInput) => void,
     root: string,
+    size?: TerminalRegistryOptions["size"],
   ) {
-    this.registry = new TerminalRegistry({ root });
+    this.registry = new TerminalRegistry({ root, size });
   }
 
   /**

@@ -13,6 +13,7 @@ import { hiddenLinesRow, paneRows } from "./pane-rows.js";
 import { paint } from "./style.js";
 import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
 import type { DrawContext } from "./draw-context.js";
+import { LIVE_TERMINAL_ROWS } from "./card-pane.js";
 
 /** A display with the agent's strings made safe to print (blocks are made safe where they are drawn). */
 function safeDisplay(d: ToolDisplay): ToolDisplay {
@@ -48,8 +49,6 @@ function expandTabs(text: string): string {
 const TEXT_LINES = 10;
 /** Diff lines shown when collapsed. */
 const DIFF_LINES = 20;
-/** Rows of a running terminal's pane. */
-export const LIVE_TERMINAL_ROWS = 10;
 /** The most rows of a finished command's output in its card: all of it up to this, else head and tail. */
 const DONE_TERMINAL_ROWS = 20;
 const EXPANDED_TERMINAL_ROWS = 40;

@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import type { TerminalAccess } from "../../terminals/terminal-access.js";
-import { LIVE_TERMINAL_ROWS } from "../render/tool-card-rows.js";
+import { cardPaneSize } from "../render/card-pane.js";
 import { toolTerminalIds } from "./settled-items.js";
 
 /** Rows of a pane for a running client terminal that no tool call shows. */
@@ -37,8 +37,9 @@ export function sizeRunningTerminals(
     if (view.source === "client" && terminal.kind !== "client") continue;
     const focused = focus?.id === view.terminalId;
     const own = focused || loose.has(view.terminalId);
-    const cols = Math.max(1, own ? width - 2 : width - 4);
-    const rows = focused ? focus.rows : own ? LOOSE_PANE_ROWS : LIVE_TERMINAL_ROWS;
+    const card = cardPaneSize(width);
+    const cols = own ? Math.max(1, width - 2) : card.cols;
+    const rows = focused ? focus.rows : own ? LOOSE_PANE_ROWS : card.rows;
     if (terminal.screen.cols !== cols || terminal.screen.rows !== rows) terminal.resize(cols, rows);
   }
 }
