@@ -23,6 +23,7 @@ const STATUS_WORD: Record<ToolDisplayStatus, string> = {
   stalled: "stalled",
   unknown: "unknown after resume",
   interrupted: "interrupted",
+  ended_with_agent: "ended with the agent (no exit status)",
   background: "running in the agent's session",
 };
 
@@ -32,6 +33,7 @@ const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = {
   cancelled: "⊘",
   rejected: "⊘",
   interrupted: "⊘",
+  ended_with_agent: "⊘",
 };
 
 const SGR = /\u001b\[[0-9;:]*m/g;

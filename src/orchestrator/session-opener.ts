@@ -3,6 +3,7 @@ import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSet
 import { planAuth, shellLine } from "../agents/auth-methods.js";
 import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
+import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
 import { foldEvents } from "../session/reduce.js";
 import type { AgentPort } from "./agent-link.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
@@ -69,6 +70,7 @@ export class SessionOpener implements AgentSlot {
     const hooks: ClientHooks = {
       ...this.ports.hooks,
       onUpdate: (n) => this.onUpdate(n),
+      onExtNotification: (method, params) => this.onExtNotification(method, params),
       root: () => opts.cwd,
       additionalRoots: () => this.dirs,
       terminals: this.terminals,
@@ -282,6 +284,15 @@ export class SessionOpener implements AgentSlot {
     this.ports.turn.halt();
     this.terminals?.dispose();
     this.link?.killNow();
+  }
+
+  /** An extension notification: only the turn signals the profile layer knows are this session's events. */
+  private onExtNotification(method: string, params: unknown): void {
+    if (!SIGNAL_NOTIFICATIONS.has(method)) return;
+    const sid = this.ports.events.state.info?.sessionId;
+    const of = (params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (sid && typeof of === "string" && of !== sid) return;
+    this.ports.events.dispatch({ type: "agent_signal", method, params });
   }
 
   private onUpdate(n: SessionNotification): void {

@@ -53,6 +53,9 @@ export class RegistryTerminalService implements TerminalService {
       this.registry.appendDisplayOutput(ev.terminalId, ev.data);
     } else if (ev.type === "terminal_exited" && this.registry.get(ev.terminalId)?.kind === "display") {
       this.registry.exitDisplayTerminal(ev.terminalId, ev.exitCode, ev.signal);
+    } else if (ev.type === "agent_exited") {
+      // An agent's own terminal reports its exit through the agent: gone with it, none will come.
+      for (const t of this.registry.list()) if (t.kind === "display" && !t.exitStatus) this.registry.exitDisplayTerminal(t.id, null, null);
     }
   }
 

@@ -7,6 +7,7 @@ import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
+import { readSignalNotification } from "./profiles/turn-signals.js";
 import { deriveModes } from "./session-modes.js";
 import { isFinalStatus, type TranscriptItem } from "./state.js";
 
@@ -177,6 +178,12 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
       return;
     }
   }
+}
+
+/** An extension notification that carries a turn signal (`_session/turn_ended`): every agent's is accepted. */
+export function applyAgentSignal(d: Draft, method: string, params: unknown): void {
+  d.s.lastAgentActivityAt = d.at;
+  for (const sig of readSignalNotification(method, params)) applySignal(d, sig, d.s.replaying);
 }
 
 function normalizeContext(d: Draft): NormalizeContext {

@@ -1,3 +1,4 @@
+import { exitTerminal } from "./apply-terminal.js";
 import type { Draft } from "./draft.js";
 import { profileOf } from "./profiles/select-profile.js";
 
@@ -26,6 +27,20 @@ export function detachOpenTools(d: Draft, turnId: string): void {
   if (!profileOf(d.s).turns.callsOutliveTurn) return;
   for (const tool of d.openTools()) {
     if (tool.turnId === turnId && !tool.detached) d.setTool({ ...tool, detached: true });
+  }
+}
+
+/**
+ * The agent stopped while calls that outlived their turn still ran: its process tree (and with it
+ * the command) went with it, and no exit will ever be reported. They end "with the agent", not
+ * "running"; their panes stop.
+ */
+export function endWithAgent(d: Draft): void {
+  for (const tool of d.openTools()) {
+    if (!tool.detached) continue;
+    d.setTool({ ...tool, localStatus: "ended_with_agent", endedAt: d.at, detached: undefined });
+    const term = tool.terminalId ? d.s.terminals[tool.terminalId] : undefined;
+    if (term && !term.exited) exitTerminal(d, term.terminalId, null, null);
   }
 }
 

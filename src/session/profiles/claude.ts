@@ -84,9 +84,12 @@ function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
       // 0.100 answers at once, then runs a turn of its own when a task ends, closed by a marker.
       endsAtResponse: true,
       callsOutliveTurn: false,
+      outlivingCallsReport: false,
       markers: variant === "0.100" ? "always" : "observed",
       replayOutlivesResponse: false,
     },
+    turnSignals: variant === "0.100" ? ["turn_ended", "origin_marker", "prompt_response"] : ["held_response"],
+    permissiveModes: ["bypassPermissions"],
     missingFileReadsAsEmpty: false,
     normalize: normalizeClaude,
     display: (tool, ctx) => buildDisplay(tool, ctx, PLAIN_RULES),

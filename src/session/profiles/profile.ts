@@ -1,8 +1,16 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentRunState, BackgroundTask, TerminalView, ToolCallView } from "../state.js";
+import type { TurnSignalSource } from "./turn-signals.js";
 
 /** The agent families conch knows by their behaviour; everything else speaks plain ACP. */
-export type ProfileId = "claude-agent-acp" | "claude-agent-acp-0.23" | "codex-acp" | "gemini-cli" | "opencode" | "generic";
+export type ProfileId =
+  | "claude-agent-acp"
+  | "claude-agent-acp-0.23"
+  | "codex-acp"
+  | "codex-acp-2"
+  | "gemini-cli"
+  | "opencode"
+  | "generic";
 
 /**
  * What an agent's traffic means for conch's turns, besides the protocol's own updates. A profile
@@ -74,6 +82,11 @@ export interface TurnPolicy {
    */
   callsOutliveTurn: boolean;
   /**
+   * Such a call goes on reporting: its output streams with no prompt pending, and its end comes
+   * (codex-acp 2.x). It is shown live until then, not as a guess frozen in the scrollback.
+   */
+  outlivingCallsReport: boolean;
+  /**
    * The agent closes every turn with a marker, and after a background task ends it runs a turn of
    * its own, closed the same way (claude-agent-acp 0.100). "observed": only once a marker was seen.
    */
@@ -91,6 +104,13 @@ export interface AgentProfile {
   /** The agent as named in sentences ("waiting for Claude's report …"). */
   readonly label: string;
   readonly turns: TurnPolicy;
+  /** The turn signals this agent family is known to give, best first (every profile accepts them all). */
+  readonly turnSignals: readonly TurnSignalSource[];
+  /**
+   * Modes that drop approvals or the sandbox (codex full access, gemini yolo): Shift+Tab never
+   * lands on them; `/mode` switches to one only when named, and says what it means.
+   */
+  readonly permissiveModes: readonly string[];
   /** The agent reads a file before creating it and needs a missing file to read as empty (gemini). */
   readonly missingFileReadsAsEmpty: boolean;
   /** Rewrites one `session/update` into what conch folds: the update itself, fixed up, and turn signals. */

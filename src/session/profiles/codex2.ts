@@ -1,0 +1,28 @@
+import type { AgentProfile } from "./profile.js";
+import { CODEX_RULES } from "./codex.js";
+import { normalizePlain, plainExitStatus } from "./generic.js";
+import { buildDisplay } from "./tool-display.js";
+
+/**
+ * codex-acp 2.x (`@agentclientprotocol/codex-acp`, a TypeScript adapter over the Codex App Server).
+ * Every turn is framed by `_meta.codex.threadStatus` active → idle (read by `normalizePlain` as the
+ * agent's run state); a call comes before its permission request; output streams as
+ * `_meta.terminal_output` (or `terminal_output_delta`) and the call completes with its exit code.
+ * A command its turn left running goes on streaming with no prompt pending and reports its end;
+ * when the agent stops, the command is killed and no end is ever sent. Its load replay has the live
+ * shape, except for an unfinished command: then only the title and the user's message come back.
+ */
+export const codex2Profile: AgentProfile = {
+  id: "codex-acp-2",
+  label: "Codex",
+  turns: { endsAtResponse: true, callsOutliveTurn: true, outlivingCallsReport: true, markers: "never", replayOutlivesResponse: false },
+  turnSignals: ["thread_status", "prompt_response"],
+  // `agent` ("Auto review") still has Codex's guardian ask about unsafe actions; full access asks nothing.
+  permissiveModes: ["agent-full-access"],
+  missingFileReadsAsEmpty: false,
+  normalize: normalizePlain,
+  display: (tool, ctx) => buildDisplay(tool, ctx, CODEX_RULES),
+  isInternalUserText: () => false,
+  pollParent: () => undefined,
+  hasExitStatus: plainExitStatus,
+};
