@@ -33,7 +33,8 @@ export const PRESETS: AgentPreset[] = [
     name: "codex",
     title: "Codex (codex-acp)",
     bin: "codex-acp",
-    npmPackage: "@zed-industries/codex-acp",
+    // The ACP organisation's adapter over the Codex App Server (2.x); the Rust `@zed-industries/codex-acp` is frozen at 0.16.
+    npmPackage: "@agentclientprotocol/codex-acp",
     auth: "OPENAI_API_KEY / CODEX_API_KEY, or ChatGPT login via `codex login`",
   },
   {

@@ -61,7 +61,7 @@ describe("/config with a boolean option", () => {
   it("lists it as on/off with the words it takes", () => {
     const { shown } = run(withOptions(MODEL, THINKING), "config");
     expect(shown).toContain("thinking = off · on, off, toggle · Show thinking");
-    expect(shown).toContain("model = fast · fast, smart · Model");
+    expect(shown).toContain("model = Fast (fast) · fast, smart · Model");
   });
 
   it.each([
@@ -88,8 +88,8 @@ describe("/model", () => {
     const { shown } = run(withOptions(MODEL, CONTEXT, THINKING), "model");
     expect(shown).toEqual([
       "models:",
-      "● fast · Fast",
-      "○ smart · Smart",
+      "● Fast (fast)",
+      "○ Smart (smart)",
       "",
       "model settings (/config <id> <value>):",
       "context = 32k · 32k, 200k · Context window",

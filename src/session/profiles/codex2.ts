@@ -25,4 +25,9 @@ export const codex2Profile: AgentProfile = {
   isInternalUserText: () => false,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
+  // `session/new` lists every model/effort pair as a model of its own: `<slug>[<effort>]`.
+  splitModelId: (id) => {
+    const m = /^(.+)\[([^\]]+)\]$/.exec(id);
+    return m ? { model: m[1], effort: m[2] } : undefined;
+  },
 };

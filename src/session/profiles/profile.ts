@@ -123,4 +123,6 @@ export interface AgentProfile {
   pollParent(tool: ToolCallView, tools: Record<string, ToolCallView>): string | undefined;
   /** Whether what the agent reported for a call includes how the command ended. */
   hasExitStatus(tool: ToolCallView): boolean;
+  /** A model id that pairs a model with a reasoning effort (codex-acp 2.x: `gpt-5.5[high]`), split. */
+  splitModelId?(modelId: string): { model: string; effort: string } | undefined;
 }
