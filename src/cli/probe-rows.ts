@@ -1,4 +1,6 @@
-import type { AvailableCommand, InitializeResponse, NewSessionResponse, SessionConfigOption } from "@agentclientprotocol/sdk";
+import type { AvailableCommand, Implementation, InitializeResponse, NewSessionResponse, SessionConfigOption } from "@agentclientprotocol/sdk";
+import { profileFor } from "../session/profiles/select-profile.js";
+import { TURN_SIGNAL_ORDER, TURN_SIGNAL_SOURCES } from "../session/profiles/turn-signals.js";
 import { advertisesSteering } from "../acp/steering.js";
 import { planAuth } from "../agents/auth-methods.js";
 import { readModels } from "../orchestrator/session-response.js";
@@ -28,6 +30,28 @@ function optionValues(o: SessionConfigOption): string {
     return [String(g.value ?? "?")];
   });
   return values.map((v) => (v === String(o.currentValue) ? `${v}*` : v)).join(", ");
+}
+
+/** One turn signal as the probe lists it: what it is, whether this agent gives it, and what it says. */
+export interface SignalRow {
+  signal: string;
+  /** "gives it", or what happens when it does not (accepted all the same, should it start to). */
+  agent: string;
+  says: string;
+}
+
+/**
+ * How conch knows this agent's work is over, best first: every signal conch accepts, the ones the
+ * agent's profile knows it gives marked, from the one table in `session/profiles/turn-signals.ts`.
+ */
+export function turnSignalRows(info: Implementation | null | undefined): SignalRow[] {
+  const profile = profileFor(info);
+  const gives = new Set(profile.turnSignals);
+  return TURN_SIGNAL_ORDER.map((id) => ({
+    signal: TURN_SIGNAL_SOURCES[id].wire,
+    agent: gives.has(id) ? "gives it" : id === "quiet_period" || id === "held_response" ? "-" : "accepted if sent",
+    says: TURN_SIGNAL_SOURCES[id].says,
+  })).filter((r) => r.agent !== "-");
 }
 
 /**
