@@ -299,7 +299,9 @@ export class SessionOpener implements AgentSlot {
     const { events } = this.ports;
     const sid = events.state.info?.sessionId;
     // Updates for another session on the same connection are not ours (sessions start with no id yet).
-    if (sid && n.sessionId && n.sessionId !== sid && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
+    // A subagent's own session (ACP subagents draft) belongs to this one.
+    const ours = events.state.subagentSessions?.[n.sessionId] !== undefined;
+    if (sid && n.sessionId && n.sessionId !== sid && !ours && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
     events.dispatch({ type: "update", notification: n, history: events.state.replaying || undefined });
   }
 }

@@ -45,6 +45,13 @@ export interface ToolCallView {
   polls?: string[];
   /** Set on a poll: the command it belongs to. It has no transcript item of its own. */
   pollOf?: string;
+  /**
+   * Set on a call a subagent made: the call that started the subagent (claude's Task/Agent call,
+   * codex's spawnAgent, a draft `subagent_spawned`). It is shown in that call's fold, not on its own.
+   */
+  subagentOf?: string;
+  /** On a call that started a subagent: the calls the subagent made, in order. */
+  subagentCalls?: string[];
 }
 
 /** Statuses after which a tool call will not change on its own. */

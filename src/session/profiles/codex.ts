@@ -97,6 +97,7 @@ export const codexProfile: AgentProfile = {
   normalize: normalizeCodex,
   display: (tool, ctx) => buildDisplay(tool, ctx, CODEX_RULES),
   isInternalUserText: () => false,
+  subagentParent: () => undefined,
   pollParent,
   hasExitStatus: (tool) => plainExitStatus(tool) || (typeof tool.rawOutput === "string" && /exited with code \d+/i.test(tool.rawOutput)),
 };

@@ -1,7 +1,33 @@
 import type { AgentProfile } from "./profile.js";
 import { CODEX_RULES } from "./codex.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
-import { buildDisplay } from "./tool-display.js";
+import type { ToolCallView } from "../state.js";
+import { buildDisplay, record } from "./tool-display.js";
+
+/** The Codex thread a call is about: a subagent's activity (`Start subagent …`) names it. */
+function subagentThread(fields: { _meta?: unknown; rawInput?: unknown }): string | undefined {
+  const marked = record(record(record(fields._meta)?.codex)?.subagent)?.threadId;
+  if (typeof marked === "string" && marked) return marked;
+  const input = record(fields.rawInput);
+  return typeof input?.agentThreadId === "string" && typeof input.activityKind === "string" ? input.agentThreadId : undefined;
+}
+
+/** The threads a `spawnAgent` call started (`_meta.codex.collaboration` in 1.x, `rawInput` in 2.x). */
+function spawnedThreads(tool: ToolCallView): unknown[] {
+  const collab = record(record(tool.meta.codex)?.collaboration);
+  const ids = collab?.receiverThreadIds ?? record(tool.rawInput)?.receiverThreadIds;
+  return Array.isArray(ids) ? ids : [];
+}
+
+/**
+ * A subagent's activity goes under the `spawnAgent` call that started its thread. (A v1 client
+ * without the draft `subagents` capability sees only these calls of a subagent, not its own.)
+ */
+function subagentParent(fields: { _meta?: unknown; rawInput?: unknown }, tools: Record<string, ToolCallView>): string | undefined {
+  const thread = subagentThread(fields);
+  if (!thread) return undefined;
+  return Object.values(tools).find((t) => !t.subagentOf && spawnedThreads(t).includes(thread))?.toolCallId;
+}
 
 /**
  * codex-acp 2.x (`@agentclientprotocol/codex-acp`, a TypeScript adapter over the Codex App Server).
@@ -23,6 +49,7 @@ export const codex2Profile: AgentProfile = {
   normalize: normalizePlain,
   display: (tool, ctx) => buildDisplay(tool, ctx, CODEX_RULES),
   isInternalUserText: () => false,
+  subagentParent,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
   // `session/new` lists every model/effort pair as a model of its own: `<slug>[<effort>]`.

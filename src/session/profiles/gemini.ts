@@ -47,6 +47,7 @@ export const geminiProfile: AgentProfile = {
   normalize: normalizeGemini,
   display: (tool, ctx) => buildDisplay(tool, ctx, GEMINI_RULES),
   isInternalUserText: (text) => INTERNAL.some((r) => r.test(text)),
+  subagentParent: () => undefined,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
 };

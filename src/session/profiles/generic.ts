@@ -38,6 +38,7 @@ export const genericProfile: AgentProfile = {
   normalize: normalizePlain,
   display: (tool, ctx) => buildDisplay(tool, ctx, PLAIN_RULES),
   isInternalUserText: () => false,
+  subagentParent: () => undefined,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
 };

@@ -26,6 +26,7 @@ export const opencodeProfile: AgentProfile = {
   normalize: normalizePlain,
   display: (tool, ctx) => buildDisplay(tool, ctx, OPENCODE_RULES),
   isInternalUserText: () => false,
+  subagentParent: () => undefined,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
 };

@@ -119,6 +119,12 @@ export interface AgentProfile {
   display(tool: ToolCallView, ctx: DisplayContext): ToolDisplay;
   /** Replayed user text that is the agent's internal context, not something the user typed. */
   isInternalUserText(text: string): boolean;
+  /**
+   * The call that started the subagent this new call belongs to, from the agent's own marker
+   * (claude `_meta.claudeCode.parentToolUseId`, codex `_meta.codex.subagent`); undefined for the
+   * agent's own calls. `fields` is the message that announced the call.
+   */
+  subagentParent(fields: { _meta?: unknown; rawInput?: unknown }, tools: Record<string, ToolCallView>): string | undefined;
   /** A replayed call that only polls a running command (codex `write_stdin`): the command's call id. */
   pollParent(tool: ToolCallView, tools: Record<string, ToolCallView>): string | undefined;
   /** Whether what the agent reported for a call includes how the command ended. */
