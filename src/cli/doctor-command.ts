@@ -7,6 +7,7 @@ import { trustStorePath } from "../agents/workspace-trust.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
 import { ensureStateDir } from "../store/state-dir.js";
 import type { Command } from "./parse-args.js";
+import { registryAgents } from "./registry.js";
 
 /** One line of the doctor's report. */
 export interface Check {
@@ -147,7 +148,7 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
   for (const name of names) {
     let agent: ResolvedAgent;
     try {
-      agent = resolveAgent(name, agents);
+      agent = resolveAgent(name, agents, undefined, registryAgents());
     } catch (err) {
       checks.push({ name: `agent ${name}`, ok: false, optional: !cmd.agent, detail: (err as Error).message });
       continue;

@@ -1,4 +1,10 @@
-import type { AvailableCommand, Implementation, InitializeResponse, NewSessionResponse, SessionConfigOption } from "@agentclientprotocol/sdk";
+import type {
+  AvailableCommand,
+  Implementation,
+  InitializeResponse,
+  NewSessionResponse,
+  SessionConfigOption,
+} from "@agentclientprotocol/sdk";
 import { profileFor } from "../session/profiles/select-profile.js";
 import { TURN_SIGNAL_ORDER, TURN_SIGNAL_SOURCES } from "../session/profiles/turn-signals.js";
 import { advertisesSteering } from "../acp/steering.js";

@@ -19,6 +19,7 @@ import { readSessionLog } from "../store/session-log.js";
 import { agentLogPath, ensureStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
+import { registryAgents } from "./registry.js";
 
 /** A session that cannot be found: exit code 4. */
 export class SessionNotFoundError extends ConchError {
@@ -123,7 +124,7 @@ export async function prepareSession(
         `session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`,
       );
   } else {
-    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
+    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents, undefined, registryAgents());
   }
   const additionalDirectories = checkedDirectories([...(opts.addDirs ?? []), ...config.additionalDirectories], cwd);
   const root = ensureStateDir();

@@ -32,7 +32,14 @@ export function subagentSessionCall(d: Draft, sessionId: string | undefined): st
  * its state changes. False for any other kind. `parentCall` is set when the parent is a subagent too.
  */
 export function applySubagentLifecycle(d: Draft, u: SessionUpdate, history: boolean, turn: () => string, parentCall?: string): boolean {
-  const r = u as { sessionUpdate?: unknown; subagentSessionId?: unknown; name?: unknown; task?: unknown; prompt?: unknown; state?: unknown };
+  const r = u as {
+    sessionUpdate?: unknown;
+    subagentSessionId?: unknown;
+    name?: unknown;
+    task?: unknown;
+    prompt?: unknown;
+    state?: unknown;
+  };
   if (r.sessionUpdate !== "subagent_spawned" && r.sessionUpdate !== "subagent_state_update") return false;
   if (typeof r.subagentSessionId !== "string" || r.subagentSessionId === "") return true;
   const id = subagentCallId(r.subagentSessionId);
@@ -42,7 +49,13 @@ export function applySubagentLifecycle(d: Draft, u: SessionUpdate, history: bool
     d.s.subagentSessions = { ...d.s.subagentSessions, [r.subagentSessionId]: id };
     upsertToolCall(
       d,
-      { toolCallId: id, title: task ? `${name}: ${task}` : name, kind: "think", status: "in_progress", rawInput: { name, task, prompt: r.prompt } },
+      {
+        toolCallId: id,
+        title: task ? `${name}: ${task}` : name,
+        kind: "think",
+        status: "in_progress",
+        rawInput: { name, task, prompt: r.prompt },
+      },
       turn,
       history,
       parentCall,

@@ -258,7 +258,10 @@ describe("turns end on the agent's own word", () => {
       { timing: { quietMs: 60_000, stallMs: 600_000 } },
       { agentInfo: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" } },
     );
-    const status = (type: string) => ({ sessionUpdate: "session_info_update", _meta: { codex: { threadStatus: { type, activeFlags: [] } } } });
+    const status = (type: string) => ({
+      sessionUpdate: "session_info_update",
+      _meta: { codex: { threadStatus: { type, activeFlags: [] } } },
+    });
     orch.send("Start the slow command and don't wait for it.");
     agent.update(status("active"));
     agent.update({
@@ -277,7 +280,11 @@ describe("turns end on the agent's own word", () => {
     await flush();
     expect(agent.prompts.map((p) => p.text)).toEqual(["Start the slow command and don't wait for it.", "next"]);
     expect(displayStatus(orch.state.toolCalls.c1)).toBe("background");
-    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output: { terminal_id: "c1", data: "tick\n" } } });
+    agent.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "c1",
+      _meta: { terminal_output: { terminal_id: "c1", data: "tick\n" } },
+    });
     await flush();
     expect(orch.state.terminals.c1.outputTail).toBe("tick\n");
   });

@@ -102,9 +102,17 @@ describe("codex-acp 2.6.0 traces through the reducer", () => {
     const folded = foldEvents(events);
     const s0 = settle(folded, folded.lastAgentActivityAt);
     const at = s0.lastAgentActivityAt + 6000;
-    const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: s0.info!.sessionId, update: u as never } });
+    const update = (u: object): SessionEvent => ({
+      type: "update",
+      at,
+      notification: { sessionId: s0.info!.sessionId, update: u as never },
+    });
     const s = [
-      update({ sessionUpdate: "tool_call_update", toolCallId: "call_c5u_exec", _meta: { terminal_output: { data: "done\n", terminal_id: "call_c5u_exec" } } }),
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "call_c5u_exec",
+        _meta: { terminal_output: { data: "done\n", terminal_id: "call_c5u_exec" } },
+      }),
       update({
         sessionUpdate: "tool_call_update",
         toolCallId: "call_c5u_exec",
@@ -141,9 +149,18 @@ describe("codex-acp 2.6.0 c5-unfinished: the load replay leaves out the unfinish
   it("the replay is only the title and the user message; conch says which calls its own log has that the replay lacks", async () => {
     const { localHistoryOf } = await import("../../src/session/local-history.js");
     const first = foldEvents(traceToEvents(`${DIR}/c5-unfinished.jsonl`, { process: 1 }));
-    const ended = reduce(first, { type: "agent_exited", at: first.lastAgentActivityAt + 1, code: null, signal: "SIGTERM", stderrTail: "", expected: true });
+    const ended = reduce(first, {
+      type: "agent_exited",
+      at: first.lastAgentActivityAt + 1,
+      code: null,
+      signal: "SIGTERM",
+      stderrTail: "",
+      expected: true,
+    });
     const local = localHistoryOf(ended);
-    const events = traceToEvents(`${DIR}/c5-unfinished.jsonl`, { process: 2 }).map((e) => (e.type === "replay_ended" ? { ...e, local } : e));
+    const events = traceToEvents(`${DIR}/c5-unfinished.jsonl`, { process: 2 }).map((e) =>
+      e.type === "replay_ended" ? { ...e, local } : e,
+    );
     const s = foldEvents(events);
     expect(tools(s)).toEqual([]);
     const notices = s.items.filter((i) => i.kind === "notice").map((i) => (i as { text: string }).text);

@@ -11,7 +11,8 @@ const shown = (s: SessionState) =>
     .filter((i) => i.kind === "tool")
     .map((i) => s.toolCalls[(i as { toolCallId: string }).toolCallId])
     .map((t) => `${t.title} [${displayStatus(t)}]`);
-const fold = (s: SessionState, id: string) => (s.toolCalls[id].subagentCalls ?? []).map((c) => `${s.toolCalls[c].title} [${displayStatus(s.toolCalls[c])}]`);
+const fold = (s: SessionState, id: string) =>
+  (s.toolCalls[id].subagentCalls ?? []).map((c) => `${s.toolCalls[c].title} [${displayStatus(s.toolCalls[c])}]`);
 
 describe("a subagent's calls are grouped under the call that started it", () => {
   it("claude (_meta.claudeCode.parentToolUseId): the Task call holds the subagent's Grep and Read; its words are not the answer", () => {

@@ -3,14 +3,7 @@ import type { AgentRunState, BackgroundTask, TerminalView, ToolCallView } from "
 import type { TurnSignalSource } from "./turn-signals.js";
 
 /** The agent families conch knows by their behaviour; everything else speaks plain ACP. */
-export type ProfileId =
-  | "claude-agent-acp"
-  | "claude-agent-acp-0.23"
-  | "codex-acp"
-  | "codex-acp-2"
-  | "gemini-cli"
-  | "opencode"
-  | "generic";
+export type ProfileId = "claude-agent-acp" | "claude-agent-acp-0.23" | "codex-acp" | "codex-acp-2" | "gemini-cli" | "opencode" | "generic";
 
 /**
  * What an agent's traffic means for conch's turns, besides the protocol's own updates. A profile

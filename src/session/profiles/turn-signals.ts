@@ -9,13 +9,7 @@ import { record } from "./tool-display.js";
  * ones each agent family is known to give, and `conch agents --probe` prints that.
  */
 export type TurnSignalSource =
-  | "state_update"
-  | "thread_status"
-  | "turn_ended"
-  | "origin_marker"
-  | "held_response"
-  | "prompt_response"
-  | "quiet_period";
+  "state_update" | "thread_status" | "turn_ended" | "origin_marker" | "held_response" | "prompt_response" | "quiet_period";
 
 /** One row of the table: the signal as it is on the wire, and what conch does with it. */
 export interface TurnSignalSourceInfo {
