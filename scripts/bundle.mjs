@@ -57,8 +57,8 @@ const result = await build({
   // Flat: every file of the bundle sits in one directory, so paths relative to import.meta.url
   // (the demo agent beside the CLI, package.json two levels up) are the same from any chunk.
   chunkNames: "[name]-[hash]",
-  // node-pty is native: it is loaded from node_modules at run time.
-  external: ["node-pty"],
+  // The PTY packages are native: loaded from node_modules at run time (src/terminals/pty-module.ts).
+  external: ["@lydell/node-pty", "node-pty"],
   // React's development build is several times slower; the bundle is for users.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies inside an ESM bundle still call require() for Node's built-ins.
