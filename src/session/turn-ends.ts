@@ -1,5 +1,6 @@
 import { exitTerminal } from "./apply-terminal.js";
-import type { Draft } from "./draft.js";
+import { Draft } from "./draft.js";
+import type { SessionState } from "./state.js";
 import { profileOf } from "./profiles/select-profile.js";
 
 // How the fold moves a turn toward its end: draining, idle, and closing what the agent left open.
@@ -8,6 +9,8 @@ import { profileOf } from "./profiles/select-profile.js";
 export function closeOpenTools(d: Draft, status: "cancelled" | "interrupted", turnIds?: Set<string>): void {
   for (const tool of d.openTools()) {
     if (turnIds && !turnIds.has(tool.turnId)) continue;
+    // Running on in the agent's session, reported as it goes: not conch's to close (see detachOpenTools).
+    if (status === "cancelled" && tool.detached && profileOf(d.s).turns.outlivingCallsReport) continue;
     d.setTool({ ...tool, localStatus: status, endedAt: d.at, detached: undefined });
   }
 }
@@ -23,10 +26,17 @@ export function abandonTasks(d: Draft): void {
  * A turn answered while some of its calls still run: an agent whose calls outlive their turn
  * (codex) keeps them running in its own session, where they are shown, not waited on.
  */
-export function detachOpenTools(d: Draft, turnId: string): void {
-  if (!profileOf(d.s).turns.callsOutliveTurn) return;
+export function detachOpenTools(d: Draft, turnId: string, cancelled = false): void {
+  const turns = profileOf(d.s).turns;
+  if (!turns.callsOutliveTurn) return;
+  // A cancel stops the model, not a command codex 2.x already runs: it goes on and reports its end.
+  // Only calls that started (not ones still waiting for a permission) are its.
+  if (cancelled && !turns.outlivingCallsReport) return;
+  const asked = new Set(d.s.permissions.map((p) => p.toolCallId));
   for (const tool of d.openTools()) {
-    if (tool.turnId === turnId && !tool.detached) d.setTool({ ...tool, detached: true });
+    if (tool.turnId !== turnId || tool.detached) continue;
+    if (cancelled && (tool.status !== "in_progress" || asked.has(tool.toolCallId) || tool.permission?.outcome === "cancelled")) continue;
+    d.setTool({ ...tool, detached: true });
   }
 }
 
@@ -42,6 +52,18 @@ export function endWithAgent(d: Draft): void {
     const term = tool.terminalId ? d.s.terminals[tool.terminalId] : undefined;
     if (term && !term.exited) exitTerminal(d, term.terminalId, null, null);
   }
+}
+
+/**
+ * The session as quitting leaves it: conch stops the agent and its process tree, so what ran on in
+ * its session ends with it. Quitting draws its last frame from this, not from a state that would
+ * leave "running" in the scrollback for good.
+ */
+export function stateAtQuit(state: SessionState): SessionState {
+  if (![...state.openToolIds].some((id) => state.toolCalls[id].detached)) return state;
+  const d = new Draft(state, state.lastAgentActivityAt);
+  endWithAgent(d);
+  return d.s;
 }
 
 /** Ends agent-initiated and history turns that are still open. */

@@ -26,6 +26,8 @@ import type { AgentCommand } from "../agents/agent-process.js";
 import type { SessionPort } from "./session-port.js";
 import { describeStatus, isBusy } from "./status/status-text.js";
 import { useTicker } from "./hooks/use-ticker.js";
+import { hasLiveBackground } from "../session/profiles/display-of.js";
+import { stateAtQuit } from "../session/turn-ends.js";
 import { paneRows } from "./render/pane-rows.js";
 import { requestViewOf } from "./render/request-view.js";
 import { LiveRegion } from "./transcript/live-region.js";
@@ -87,10 +89,14 @@ export function App(props: AppProps): React.ReactElement {
   const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const [expanded, setExpanded] = useState(false);
-  const running = state.phase !== "idle" && state.phase !== "failed";
+  // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
+  const running = (state.phase !== "idle" && state.phase !== "failed") || hasLiveBackground(state);
   const ticker = useTicker(running && libsReady);
+  // Quitting draws one last frame without the input and status lines, so the shell prompt follows the
+  // transcript; it stops the agent, so that frame shows what ran on in its session as ended with it.
+  const [quitting, setQuitting] = useState(false);
   const transcript = useTranscript({
-    state,
+    state: quitting ? stateAtQuit(state) : state,
     width,
     expanded,
     terminal: access ? resolveTerminal : undefined,
@@ -118,8 +124,6 @@ export function App(props: AppProps): React.ReactElement {
   const [chromeRef, chromeHeight] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
 
-  // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
-  const [quitting, setQuitting] = useState(false);
   const quit = useCallback(() => setQuitting(true), []);
   useEffect(() => {
     if (!quitting) return;

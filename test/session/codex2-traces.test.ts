@@ -126,13 +126,37 @@ describe("codex-acp 2.6.0 traces through the reducer", () => {
     expect(s.phase).toBe("idle");
   });
 
-  it("c6: the exec cancelled with its prompt is shown cancelled; p3 ends normally with codex idle", () => {
+  it("c6: a cancel stops the model, not the command codex already runs: it is shown running on in codex's session, and ends with the agent", () => {
     const events = traceToEvents(`${DIR}/c6.jsonl`);
     const s = foldEvents(events);
     const [t] = tools(s);
-    expect(displayStatus(t)).toBe("cancelled");
+    // codex goes on running `sleep 30` after the cancel, and reports its end if it lives that long.
+    expect(displayStatus(t)).toBe("background");
     expect(s.turns.map((x) => x.stopReason)).toEqual(["cancelled", "cancelled", "end_turn"]);
     expect(s.agentState).toBe("idle");
+    expect(describeOpenWork(openWork(s))).toBe("");
+    const gone = reduce(s, {
+      type: "agent_exited",
+      at: s.lastAgentActivityAt + 1,
+      code: null,
+      signal: "SIGTERM",
+      stderrTail: "",
+      expected: true,
+    });
+    expect(displayStatus(gone.toolCalls[t.toolCallId])).toBe("ended_with_agent");
+  });
+
+  it("a call still waiting for its permission when the turn is cancelled never ran: it is cancelled", () => {
+    const events = traceToEvents(`${DIR}/c2.jsonl`);
+    const { state: asking } = foldUntil(events, (e) => e.type === "permission_asked");
+    const key = asking.permissions[0].key;
+    const at = asking.lastAgentActivityAt + 1;
+    const s = [
+      { type: "cancel_requested", at } as SessionEvent,
+      { type: "permission_answered", at, key, outcome: { outcome: "cancelled" }, source: "cancel" } as SessionEvent,
+      { type: "prompt_response", at, turnId: asking.pendingPrompts[0], response: { stopReason: "cancelled" } } as SessionEvent,
+    ].reduce(reduce, asking);
+    expect(displayStatus(tools(s)[0])).toBe("cancelled");
   });
 
   it("c5 load: the replay has the live shape (the command with its whole output and exit code)", () => {

@@ -24,6 +24,12 @@ export function reportedInBackground(state: SessionState, tool: ToolCallView): b
   return tool.detached === true && !tool.localStatus && profileOf(state).turns.outlivingCallsReport;
 }
 
+/** Whether any call runs on live in the background (see `reportedInBackground`): its pane still changes. */
+export function hasLiveBackground(state: SessionState): boolean {
+  for (const id of state.openToolIds) if (reportedInBackground(state, state.toolCalls[id])) return true;
+  return false;
+}
+
 /** Whether two lists hold the same objects, in order. */
 function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
