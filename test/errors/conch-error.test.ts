@@ -5,7 +5,7 @@ import { ConfigError } from "../../src/agents/config-file.js";
 import { USAGE, UsageError } from "../../src/cli/parse-args.js";
 import { SessionBusyError, SessionNotFoundError } from "../../src/cli/session-setup.js";
 import { ConchError, EXIT, exitCodeOf, exitCodeOfKind, messageOf, type ErrorKind } from "../../src/errors/conch-error.js";
-import { AgentStartError } from "../../src/orchestrator/agent-link.js";
+import { AgentStartError } from "../../src/orchestrator/agent/agent-link.js";
 
 const README = readFileSync(path.join(__dirname, "../../README.md"), "utf8");
 
@@ -53,6 +53,7 @@ describe("the exit-code map", () => {
       "session-open": 1,
       "setting-refused": 1,
       "login-needed": 1,
+      network: 1,
       timeout: 3,
     };
     for (const [kind, code] of Object.entries(expected)) expect(exitCodeOfKind(kind as ErrorKind), kind).toBe(code);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/session/events.js";
-import { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 
 const services: RegistryTerminalService[] = [];
 afterEach(async () => {

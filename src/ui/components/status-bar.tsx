@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import { cycleModes } from "../../session/session-modes.js";
 import type { SessionState } from "../../session/state.js";
 import { barSegments, type BarSegment } from "../status/session-facts.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 
 /** Props of the status bar. */
 export interface StatusBarProps {

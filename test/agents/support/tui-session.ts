@@ -103,7 +103,9 @@ export function startConch(
         : [],
     async quit() {
       if (screen.exitCode !== null) return screen.exitCode;
+      // As a person does: Ctrl-C, the hint that a second one quits, Ctrl-C.
       await screen.type("\x03");
+      await screen.waitForText("press Ctrl-C again to quit", 10_000, "visible");
       await screen.type("\x03");
       const code = await Promise.race([screen.exited, sleep(20_000).then(() => null)]);
       if (code === null) {
