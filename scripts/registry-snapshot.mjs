@@ -14,7 +14,18 @@ if (!input || !fetchedAt || !source || Number.isNaN(Date.parse(fetchedAt))) {
   process.exit(2);
 }
 const BASE = "https://cdn.agentclientprotocol.com/registry/v1/latest";
-const SKIP = new Set([".claude", ".git", ".github", ".idea", "__pycache__", "dist", "_not_yet_unsupported", ".sandbox", ".sparkle-space", ".ruff_cache"]);
+const SKIP = new Set([
+  ".claude",
+  ".git",
+  ".github",
+  ".idea",
+  "__pycache__",
+  "dist",
+  "_not_yet_unsupported",
+  ".sandbox",
+  ".sparkle-space",
+  ".ruff_cache",
+]);
 
 function fromCheckout(dir) {
   const agents = [];
