@@ -22,6 +22,8 @@ function toolIsOpen(state: SessionState, tool: ToolCallView): boolean {
   // (its output and end still come), else shown so without holding the transcript.
   if (tool.detached) return reportedInBackground(state, tool);
   if (!isFinalStatus(tool)) return true;
+  // A subagent's calls are drawn in its starter's card: that card changes while any of them runs.
+  if (tool.subagentCalls?.some((id) => state.toolCalls[id] && !isFinalStatus(state.toolCalls[id]))) return true;
   // A terminal whose exit never comes must not pin the card forever once the session is idle.
   if (state.phase === "idle" || state.phase === "failed") return false;
   return toolTerminalIds(tool).some((id) => {
