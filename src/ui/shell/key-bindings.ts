@@ -105,7 +105,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     command: "cycle-mode",
     keys: "Shift+Tab",
     where: ["input", "permission"],
-    does: "next mode",
+    does: "next mode, leaving out modes that drop approvals or the sandbox (`/mode <id>` names one)",
     match: (_input, key) => key.tab && key.shift,
   },
   {
