@@ -138,3 +138,35 @@ describe("/fork and /logout", () => {
     expect(run(withCapabilities({}), "logout").shown).toEqual(["this agent does not offer a logout"]);
   });
 });
+
+describe("/mode with a mode that drops approvals", () => {
+  const gemini = () => {
+    const session = new FakeSession();
+    session.emit({ type: "agent_ready", info: { name: "gemini-cli", version: "0.61.0" } });
+    return session.open({
+      modes: {
+        currentModeId: "default",
+        availableModes: [
+          { id: "default", name: "Default", description: "Prompts for approval" },
+          { id: "yolo", name: "YOLO", description: "Auto-approves all tools" },
+        ],
+      },
+    });
+  };
+
+  it("lists it marked, and says Shift+Tab leaves it out", () => {
+    const { shown } = run(gemini(), "mode");
+    expect(shown).toEqual([
+      "modes (shift+tab cycles; ⚠ drops approvals or the sandbox: only by name, /mode <id>):",
+      "● Default (default) · Prompts for approval",
+      "○ YOLO (yolo) ⚠ · Auto-approves all tools",
+    ]);
+  });
+
+  it("switches to it when named, saying what it means", () => {
+    const session = gemini();
+    const { shown } = run(session, "mode", "yolo");
+    expect(shown).toEqual(["⚠ YOLO (yolo): Auto-approves all tools (shift+tab leaves this mode)"]);
+    expect(session.calls).toContainEqual({ intent: "setMode", args: ["yolo"] });
+  });
+});
