@@ -60,6 +60,20 @@ export function turnSignalRows(info: Implementation | null | undefined): SignalR
   })).filter((r) => r.agent !== "-");
 }
 
+/** The models as a list, the current one starred; model/effort pairs grouped by model: `gpt-5.5[low|medium*|high]`. */
+function modelList(
+  models: NonNullable<ReturnType<typeof readModels>>,
+  split?: (id: string) => { model: string; effort: string } | undefined,
+): string {
+  const star = (id: string, text: string) => (id === models.currentModelId ? `${text}*` : text);
+  const pairs = split ? models.availableModels.map((m) => ({ id: m.modelId, pair: split(m.modelId) })) : [];
+  if (!pairs.length || pairs.some((p) => !p.pair))
+    return models.availableModels.map((m) => star(m.modelId, safeLine(m.modelId))).join(", ");
+  const groups = new Map<string, string[]>();
+  for (const { id, pair } of pairs) groups.set(pair!.model, [...(groups.get(pair!.model) ?? []), star(id, safeLine(pair!.effort))]);
+  return [...groups].map(([model, efforts]) => `${safeLine(model)}[${efforts.join("|")}]`).join(", ");
+}
+
 /**
  * The probe's table: each capability the agent advertises in `initialize` (and what `session/new`
  * offers), next to what conch does with it. Pure, so it can be checked against recorded traces.
@@ -168,11 +182,7 @@ export function probeRows(init: InitializeResponse, session?: NewSessionResponse
     const models = readModels(session);
     rows.push({
       capability: "models",
-      advertised: models
-        ? models.availableModels
-            .map((m) => (m.modelId === models.currentModelId ? `${safeLine(m.modelId)}*` : safeLine(m.modelId)))
-            .join(", ")
-        : "none",
+      advertised: models ? modelList(models, profileFor(init.agentInfo).splitModelId) : "none",
       conch: models ? "/model switches them (session/set_model)" : "-",
     });
     const options = session.configOptions ?? [];

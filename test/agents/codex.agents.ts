@@ -170,7 +170,7 @@ for (const agent of ["codex", "codex-next"] as const satisfies readonly AgentNam
         });
       });
 
-      it("no conch run against codex ended in an uncaught exception (stack trace on stderr)", async () => {
+      it(`no conch run against ${agent} ended in an uncaught exception (stack trace on stderr)`, async () => {
         await expectNoCrashes(agent, mode);
       });
     });

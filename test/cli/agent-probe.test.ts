@@ -117,3 +117,12 @@ describe("the turn-signal table: which agent gives which, best first", () => {
     expect(rows.map((r) => r.agent)).toEqual(["accepted if sent", "accepted if sent", "accepted if sent", "accepted if sent", "gives it"]);
   });
 });
+
+describe("a long model list", () => {
+  it("codex-acp 2.6's 50 model/effort pairs read as 9 models with their efforts", () => {
+    const { init, session } = recorded("codex-acp-2.6.0/c2.jsonl");
+    const models = row(probeRows(init, session), "models")!.advertised;
+    expect(models.split(", ")).toHaveLength(9);
+    expect(models).toContain("gpt-5.5[low|medium*|high|xhigh]");
+  });
+});
