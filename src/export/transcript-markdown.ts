@@ -158,6 +158,17 @@ export function toolMarkdown(tool: ToolCallView, state: SessionState): string {
     const md = blockMarkdown(block, state);
     if (md) parts.push(md);
   }
+  // A subagent's calls, under the call that started it.
+  const sub = (tool.subagentCalls ?? []).map((id) => state.toolCalls[id]).filter((c): c is ToolCallView => c !== undefined);
+  if (sub.length)
+    parts.push(
+      sub
+        .map(
+          (c) =>
+            `- ${STATUS_ICON[displayStatus(c)] ?? "•"} ${escapeInline(safeLine(displayOf(state, c).title))} · *${STATUS_WORD[displayStatus(c)]}*`,
+        )
+        .join("\n"),
+    );
   return parts.join("\n\n");
 }
 

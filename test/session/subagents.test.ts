@@ -53,3 +53,13 @@ describe("a subagent's calls are grouped under the call that started it", () => 
     expect(displayStatus(s.toolCalls["subagent:sess-child"])).toBe("interrupted");
   });
 });
+
+describe("an export lists a subagent's calls under the call that started it", () => {
+  it("claude's Task call with its Grep and Read", async () => {
+    const { toolMarkdown } = await import("../../src/export/transcript-markdown.js");
+    const s = fixture("claude-parent-tool-use.jsonl");
+    const md = toolMarkdown(s.toolCalls.toolu_task, s);
+    expect(md).toContain('- ✓ grep "loadConfig" · *completed*');
+    expect(md).toContain("- ✓ Read src/config.ts · *completed*");
+  });
+});
