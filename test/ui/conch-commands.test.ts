@@ -166,7 +166,7 @@ describe("/mode with a mode that drops approvals", () => {
   it("switches to it when named, saying what it means", () => {
     const session = gemini();
     const { shown } = run(session, "mode", "yolo");
-    expect(shown).toEqual(["⚠ YOLO (yolo): Auto-approves all tools (shift+tab leaves this mode)"]);
+    expect(shown).toEqual(["⚠ YOLO (yolo): Auto-approves all tools"]);
     expect(session.calls).toContainEqual({ intent: "setMode", args: ["yolo"] });
   });
 });

@@ -35,7 +35,7 @@ export function runMode(args: string, ctx: CommandContext): void {
   if (!mode) return ctx.show(`no mode "${args}": ${modes.availableModes.map((m) => m.id).join(", ")}`, "error");
   // Named on purpose; still said plainly, since Shift+Tab never goes there.
   if (isPermissiveMode(ctx.state, mode.id))
-    ctx.show(`⚠ ${modeTitle(mode)}: ${mode.description ?? "the agent no longer asks before it acts"} (shift+tab leaves this mode)`);
+    ctx.show(`⚠ ${modeTitle(mode)}: ${mode.description ?? "the agent no longer asks before it acts"}`);
   void ctx.port.setMode(mode.id);
 }
 
