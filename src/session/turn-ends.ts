@@ -30,12 +30,13 @@ export function detachOpenTools(d: Draft, turnId: string, cancelled = false): vo
   const turns = profileOf(d.s).turns;
   if (!turns.callsOutliveTurn) return;
   // A cancel stops the model, not a command codex 2.x already runs: it goes on and reports its end.
-  // Only calls that started (not ones still waiting for a permission) are its.
+  // Only commands that started (a terminal, no permission still waiting) are such.
   if (cancelled && !turns.outlivingCallsReport) return;
   const asked = new Set(d.s.permissions.map((p) => p.toolCallId));
   for (const tool of d.openTools()) {
     if (tool.turnId !== turnId || tool.detached) continue;
-    if (cancelled && (tool.status !== "in_progress" || asked.has(tool.toolCallId) || tool.permission?.outcome === "cancelled")) continue;
+    const started = tool.status === "in_progress" && tool.terminalId !== undefined && tool.permission?.outcome !== "cancelled";
+    if (cancelled && (!started || asked.has(tool.toolCallId))) continue;
     d.setTool({ ...tool, detached: true });
   }
 }
