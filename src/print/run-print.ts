@@ -80,9 +80,10 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   const cancelTimers: (() => void)[] = [];
   const finish = async (): Promise<number> => {
     for (const c of cancelTimers) c();
-    unsubscribe();
-    // A command that outlived the turn ends when conch stops the agent: the result says that, not "running".
+    // A command that outlived the turn ends when conch stops the agent: the result and the stream say
+    // that, not "running" (still subscribed, so text and stream-json print the call's last status).
     if (Object.values(orch.state.toolCalls).some((t) => t.detached && !isFinalStatus(t))) await orch.shutdown();
+    unsubscribe();
     const result: PrintResult = buildPrintResult(orch.state, {
       fromTurn,
       startedAt,
