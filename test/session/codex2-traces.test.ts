@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TIMING, nextAction } from "../../src/orchestrator/turn-machine.js";
+import { nextAction } from "../../src/orchestrator/turn-machine.js";
+import { DEFAULT_TIMING } from "../../src/session/quiet-period.js";
 import { describeOpenWork, openWork } from "../../src/session/open-work.js";
 import { reportedInBackground } from "../../src/session/profiles/display-of.js";
 import { profileFor, profileOf } from "../../src/session/profiles/select-profile.js";

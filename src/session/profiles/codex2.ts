@@ -2,20 +2,21 @@ import type { AgentProfile } from "./profile.js";
 import { CODEX_RULES } from "./codex.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
 import type { ToolCallView } from "../state.js";
-import { buildDisplay, record } from "./tool-display.js";
+import { buildDisplay } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 
 /** The Codex thread a call is about: a subagent's activity (`Start subagent …`) names it. */
 function subagentThread(fields: { _meta?: unknown; rawInput?: unknown }): string | undefined {
-  const marked = record(record(record(fields._meta)?.codex)?.subagent)?.threadId;
+  const marked = asRecord(asRecord(asRecord(fields._meta)?.codex)?.subagent)?.threadId;
   if (typeof marked === "string" && marked) return marked;
-  const input = record(fields.rawInput);
+  const input = asRecord(fields.rawInput);
   return typeof input?.agentThreadId === "string" && typeof input.activityKind === "string" ? input.agentThreadId : undefined;
 }
 
 /** The threads a `spawnAgent` call started (`_meta.codex.collaboration` in 1.x, `rawInput` in 2.x). */
 function spawnedThreads(tool: ToolCallView): unknown[] {
-  const collab = record(record(tool.meta.codex)?.collaboration);
-  const ids = collab?.receiverThreadIds ?? record(tool.rawInput)?.receiverThreadIds;
+  const collab = asRecord(asRecord(tool.meta.codex)?.collaboration);
+  const ids = collab?.receiverThreadIds ?? asRecord(tool.rawInput)?.receiverThreadIds;
   return Array.isArray(ids) ? ids : [];
 }
 

@@ -1,7 +1,8 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ToolCallView } from "../state.js";
 import type { AgentProfile, Normalized } from "./profile.js";
-import { buildDisplay, PLAIN_RULES, record } from "./tool-display.js";
+import { buildDisplay, PLAIN_RULES } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 import { readStateUpdate, readThreadStatus } from "./turn-signals.js";
 
 /**
@@ -19,7 +20,7 @@ export function normalizePlain(update: SessionUpdate): Normalized[] {
 /** Whether a call's `_meta` or `rawOutput` says how its command ended. */
 export function plainExitStatus(tool: ToolCallView): boolean {
   if (tool.meta.terminal_exit) return true;
-  const r = record(tool.rawOutput);
+  const r = asRecord(tool.rawOutput);
   return r !== undefined && (typeof r.exit_code === "number" || typeof r.exitCode === "number");
 }
 

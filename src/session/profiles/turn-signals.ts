@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentRunState } from "../state.js";
 import type { TurnSignal } from "./profile.js";
-import { record } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 
 /**
  * The ways an agent can say its work is over, best first. Every profile accepts every one of them
@@ -77,7 +77,7 @@ export function readStateUpdate(update: SessionUpdate): TurnSignal | undefined {
  */
 export function readThreadStatus(update: SessionUpdate): TurnSignal | undefined {
   if (update.sessionUpdate !== "session_info_update") return undefined;
-  const status = record(record(record(update._meta)?.codex)?.threadStatus);
+  const status = asRecord(asRecord(asRecord(update._meta)?.codex)?.threadStatus);
   if (typeof status?.type !== "string") return undefined;
   if (status.type === "idle") return { signal: "agent_state", state: "idle" };
   if (status.type !== "active") return undefined;
@@ -94,7 +94,7 @@ export const SIGNAL_NOTIFICATIONS: ReadonlySet<string> = new Set(["_session/turn
  * the agent ran on its own ends.
  */
 export function readSignalNotification(method: string, params: unknown): TurnSignal[] {
-  if (method !== "_session/turn_ended" || !record(params)) return [];
-  const origin = record(record(record(params)?._meta)?.["_claude/origin"]);
+  if (method !== "_session/turn_ended" || !asRecord(params)) return [];
+  const origin = asRecord(asRecord(asRecord(params)?._meta)?.["_claude/origin"]);
   return [{ signal: "turn_marker", origin: origin?.kind === "human" ? "prompt" : "agent" }];
 }
