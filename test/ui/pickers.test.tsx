@@ -84,7 +84,7 @@ describe("/model and /config are pickers", () => {
     await tick();
     await type(stdin, "/config");
     await type(stdin, KEY.enter);
-    await until(() => expect(frame()).toMatch(/› ○ Reasoning effort · medium · effort/));
+    await until(() => expect(frame()).toMatch(/› ○ Reasoning effort · Medium \(medium\) · effort/));
     expect(frame()).toMatch(/○ Fast mode · off · fast/);
     await type(stdin, KEY.enter);
     await until(() => expect(frame()).toMatch(/› ● Medium · medium/));
