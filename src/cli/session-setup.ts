@@ -11,7 +11,8 @@ import { SessionRecorder } from "../orchestrator/record/session-recorder.js";
 import type { TurnTiming } from "../session/quiet-period.js";
 import { RegistryTerminalService } from "../orchestrator/terminals/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
-import { closeInterruptedRuns } from "../session/interrupted-runs.js";
+import type { SessionState } from "../session/state.js";
+import { foldInterruptedRuns } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
 import { PreImageStore } from "../store/pre-image-store.js";
@@ -134,7 +135,7 @@ export async function prepareSession(
   const additionalDirectories = checkedDirectories([...(opts.addDirs ?? []), ...config.additionalDirectories], cwd);
   const root = ensureStateDir();
   let lock: { id: string; release: () => void } | undefined;
-  let history: SessionEvent[] | undefined;
+  let history: { events: SessionEvent[]; state: SessionState } | undefined;
   if (resumed) {
     // Before the agent starts: a second conch on one session would silently lose one side's turns.
     const taken = acquireSessionLock(resumed.id, root);
@@ -145,7 +146,7 @@ export async function prepareSession(
     }
     lock = { id: resumed.id, release: taken.release };
     try {
-      history = closeInterruptedRuns(readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events);
+      history = foldInterruptedRuns(readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events);
     } catch (err) {
       taken.release();
       throw err;
@@ -168,7 +169,8 @@ export async function prepareSession(
     traceFile: opts.trace,
     logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
     sink: recorder,
-    history,
+    history: history?.events,
+    historyState: history?.state,
     startTimeoutMs: opts.startTimeoutMs ?? (config.ui.startTimeoutSeconds !== undefined ? config.ui.startTimeoutSeconds * 1000 : undefined),
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
     preImages: new PreImageStore(root),

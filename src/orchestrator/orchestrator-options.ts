@@ -2,6 +2,7 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
+import type { SessionState } from "../session/state.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
@@ -27,6 +28,8 @@ export interface OrchestratorOptions {
   connect?: (hooks: ClientHooks, withTerminals: boolean) => Promise<AgentPort>;
   /** Events to fold before anything happens: a session log read back for `--resume`. */
   history?: SessionEvent[];
+  /** What `history` folds to, when the caller folded it already (closing interrupted runs does): not folded again. */
+  historyState?: SessionState;
   /** How long the agent may take to answer `initialize`. */
   startTimeoutMs?: number;
   /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */

@@ -159,7 +159,7 @@ export class SessionOpener implements AgentSlot {
         events.dispatch({ type: "replay_started" });
         // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
         const history = opts.history ?? [];
-        const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
+        const local = history.length ? localHistoryOf(opts.historyState ?? foldEvents(history)) : undefined;
         for (const ev of history) this.terminals?.observe?.(ev);
         try {
           const resp = await requests.run((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);

@@ -28,24 +28,39 @@ function closingEvents(s: SessionState, at: number): SessionEvent[] {
  * became of them.
  */
 export function closeInterruptedRuns(events: readonly SessionEvent[]): SessionEvent[] {
+  return foldInterruptedRuns(events).events;
+}
+
+/** `closeInterruptedRuns`, and the state the events it returns fold to (the fold it made on the way). */
+export function foldInterruptedRuns(events: readonly SessionEvent[]): { events: SessionEvent[]; state: SessionState } {
   const out: SessionEvent[] = [];
-  // This fold owns its states and reads only the latest: no copies per event (a long log would
-  // cost its length at every event).
+  // This fold owns its states and reads only the latest: no copies (a long log would cost its
+  // length at every event). A process's run is folded in one batch: only where the next one
+  // starts does the fold need to look at what it left open.
   let state = initialSessionState();
-  const reduce = (s: SessionState, ev: SessionEvent) => reduceBatch(s, [ev], { transient: true });
+  let run: SessionEvent[] = [];
+  const fold = (evs: SessionEvent[]): void => {
+    if (evs.length === 0) return;
+    state = reduceBatch(state, evs, { transient: true });
+    out.push(...evs);
+  };
   const close = (at: number): void => {
-    for (const ev of closingEvents(state, at)) {
-      state = reduce(state, ev);
-      out.push(ev);
-    }
+    fold(run);
+    run = [];
+    fold(closingEvents(state, at));
   };
   for (const ev of events) {
     // Within one process a session starts from `starting` (or `auth`); any other phase means this
     // session_started opens the run of a later process, and the previous one ended here.
-    if (ev.type === "session_started" && state.phase !== "starting" && state.phase !== "auth") close(ev.at);
-    state = reduce(state, ev);
-    out.push(ev);
+    if (ev.type === "session_started") {
+      fold(run);
+      run = [];
+      if (state.phase !== "starting" && state.phase !== "auth") close(ev.at);
+    }
+    run.push(ev);
   }
+  fold(run);
+  run = [];
   close(out.length ? out[out.length - 1].at : 0);
-  return out;
+  return { events: out, state };
 }
