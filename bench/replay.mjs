@@ -374,7 +374,8 @@ async function innerFold({ id, cwd, marker, updates }) {
   Object.assign(stdin, { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   const prepared = await prepareSession({ resume: id, cwd, continue: false }, "ask");
   const t1 = performance.now();
-  const state = foldEvents(prepared.orchestrator.opts.history ?? []);
+  const history = prepared.orchestrator.opts.loadHistory ? (await prepared.orchestrator.opts.loadHistory()).events : [];
+  const state = foldEvents(history);
   const t2 = performance.now();
   // A read-only session: the folded state, and no-op intents (whatever the SessionPort interface grows).
   const base = { state, subscribe: () => () => {}, terminals: undefined };

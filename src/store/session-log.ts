@@ -201,21 +201,44 @@ export function readSessionLog<T extends object>(
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 
-/**
- * Calls `onLine` for each line of the file at `path`, reading it a chunk at a time so a log larger
- * than the biggest string V8 allows still reads. `terminated` is false only for a last line with
- * no newline after it.
- */
-export function forEachLogLine(path: string, onLine: (line: string, terminated: boolean) => void): void {
-  let fd: number;
+function openLog(path: string): number {
   try {
-    fd = openSync(path, "r");
+    return openSync(path, "r");
   } catch (error) {
     if (errorCode(error) === "ENOENT") {
       throw new Error(`No session log at ${path}; the session cannot be restored.`, { cause: error });
     }
     throw error;
   }
+}
+
+/**
+ * Throws what `readSessionLog` would throw before reading any event (no log, a log in a newer
+ * format), reading only the log's first line: a resume can refuse at once and read the rest later.
+ */
+export function checkSessionLog(path: string): void {
+  const fd = openLog(path);
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const first = buf
+      .subarray(0, n)
+      .toString("utf8")
+      .split("\n")
+      .find((line) => line.trim() !== "");
+    if (first !== undefined) assertReadable(path, parseHeader(first));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Calls `onLine` for each line of the file at `path`, reading it a chunk at a time so a log larger
+ * than the biggest string V8 allows still reads. `terminated` is false only for a last line with
+ * no newline after it.
+ */
+export function forEachLogLine(path: string, onLine: (line: string, terminated: boolean) => void): void {
+  const fd = openLog(path);
   try {
     const decoder = new StringDecoder("utf8");
     const buf = Buffer.alloc(READ_CHUNK_BYTES);

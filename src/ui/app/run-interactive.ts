@@ -40,6 +40,8 @@ export interface InteractiveSession {
   notify: boolean;
   /** The saved sessions as a table, for /sessions. */
   listSessions(): Promise<string>;
+  /** The App's first frame is drawn (a resumed log waits for it). */
+  shown?(): void;
 }
 
 /** The UI's modules: the largest part of conch, loaded while the agent starts. */
@@ -135,6 +137,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     },
   );
   ink = instance;
+  run.shown?.();
 
   await instance.waitUntilExit();
   input.close();
