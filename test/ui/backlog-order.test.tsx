@@ -4,7 +4,7 @@ import { render } from "ink";
 import xterm from "@xterm/headless";
 import { App } from "../../src/ui/app/app.js";
 import { loadRenderLibs } from "../../src/ui/render/render-libs.js";
-import { landmarksOf, TranscriptReader, wholeOnScreen, wholeTranscript } from "../../bench/lib/transcript-reader.mjs";
+import { landmarksOf, TranscriptReader, wholeOnScreen } from "../../bench/lib/transcript-reader.mjs";
 import { FakeSession } from "./fake-session.js";
 
 // A resumed session's long backlog goes to the scrollback in slices, some written between the App's
