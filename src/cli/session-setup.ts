@@ -11,7 +11,7 @@ import { SessionRecorder } from "../orchestrator/record/session-recorder.js";
 import type { TurnTiming } from "../session/quiet-period.js";
 import { RegistryTerminalService } from "../orchestrator/terminals/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
-import { foldInterruptedRuns } from "../session/interrupted-runs.js";
+import { InterruptedRunsFold } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
 import { PreImageStore } from "../store/pre-image-store.js";
@@ -19,11 +19,14 @@ import { RememberedRules } from "../store/remembered-rules.js";
 import { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import { realPathOf } from "../orchestrator/rules/call-facts.js";
 import { parseRuleEntries, RuleBook } from "../orchestrator/rules/rule-book.js";
-import { checkSessionLog, readSessionLog } from "../store/session-log.js";
+import { checkSessionLog, looksLikeEvent, readSessionLogInSteps } from "../store/session-log.js";
 import type { ResumedLog } from "../orchestrator/orchestrator-options.js";
 import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
+
+/** How much of a resumed log is read and folded in one go (~10 ms here) before keys get a turn. */
+const HISTORY_CHUNK_BYTES = 256 * 1024;
 
 /** A session that cannot be found: exit code 4. */
 export class SessionNotFoundError extends ConchError {
@@ -159,7 +162,18 @@ export async function prepareSession(
     // its first frame) is up and taking keys meanwhile.
     loadHistory = async () => {
       await historyAfter;
-      return foldInterruptedRuns(readSessionLog<SessionEvent>(file).events);
+      // A chunk at a time, with a turn of the event loop between: keys typed meanwhile are not held up.
+      const fold = new InterruptedRunsFold();
+      const steps = readSessionLogInSteps<SessionEvent>(
+        file,
+        looksLikeEvent as (value: unknown) => value is SessionEvent,
+        HISTORY_CHUNK_BYTES,
+      );
+      for (let step = steps.next(); !step.done; step = steps.next()) {
+        fold.add(step.value);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return fold.finish();
     };
   }
   const recorder = new SessionRecorder({

@@ -33,34 +33,48 @@ export function closeInterruptedRuns(events: readonly SessionEvent[]): SessionEv
 
 /** `closeInterruptedRuns`, and the state the events it returns fold to (the fold it made on the way). */
 export function foldInterruptedRuns(events: readonly SessionEvent[]): { events: SessionEvent[]; state: SessionState } {
-  const out: SessionEvent[] = [];
+  const fold = new InterruptedRunsFold();
+  fold.add(events);
+  return fold.finish();
+}
+
+/**
+ * `foldInterruptedRuns` a part of the log at a time (`add`), for a caller that reads a long log in
+ * chunks and lets other work run between them; `finish` closes what the last run left open.
+ */
+export class InterruptedRunsFold {
+  private readonly out: SessionEvent[] = [];
   // This fold owns its states and reads only the latest: no copies (a long log would cost its
-  // length at every event). A process's run is folded in one batch: only where the next one
-  // starts does the fold need to look at what it left open.
-  let state = initialSessionState();
-  let run: SessionEvent[] = [];
-  const fold = (evs: SessionEvent[]): void => {
-    if (evs.length === 0) return;
-    state = reduceBatch(state, evs, { transient: true });
-    out.push(...evs);
-  };
-  const close = (at: number): void => {
-    fold(run);
-    run = [];
-    fold(closingEvents(state, at));
-  };
-  for (const ev of events) {
-    // Within one process a session starts from `starting` (or `auth`); any other phase means this
-    // session_started opens the run of a later process, and the previous one ended here.
-    if (ev.type === "session_started") {
-      fold(run);
-      run = [];
-      if (state.phase !== "starting" && state.phase !== "auth") close(ev.at);
+  // length at every event). A process's run is folded in batches: only where the next one starts
+  // does the fold need to look at what it left open.
+  private state = initialSessionState();
+
+  /** The next events of the log, in order. */
+  add(events: readonly SessionEvent[]): void {
+    let run: SessionEvent[] = [];
+    for (const ev of events) {
+      // Within one process a session starts from `starting` (or `auth`); any other phase means this
+      // session_started opens the run of a later process, and the previous one ended here.
+      if (ev.type === "session_started") {
+        this.fold(run);
+        run = [];
+        if (this.state.phase !== "starting" && this.state.phase !== "auth") this.fold(closingEvents(this.state, ev.at));
+      }
+      run.push(ev);
     }
-    run.push(ev);
+    this.fold(run);
   }
-  fold(run);
-  run = [];
-  close(out.length ? out[out.length - 1].at : 0);
-  return { events: out, state };
+
+  /** The events with what the last run left open closed, and the state they fold to. */
+  finish(): { events: SessionEvent[]; state: SessionState } {
+    const { out } = this;
+    this.fold(closingEvents(this.state, out.length ? out[out.length - 1].at : 0));
+    return { events: out, state: this.state };
+  }
+
+  private fold(events: SessionEvent[]): void {
+    if (events.length === 0) return;
+    this.state = reduceBatch(this.state, events, { transient: true });
+    this.out.push(...events);
+  }
 }

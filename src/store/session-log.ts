@@ -175,27 +175,54 @@ export function readSessionLog<T extends object>(
   path: string,
   isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
 ): SessionLogContents<T> {
+  const steps = readSessionLogInSteps(path, isEvent);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `readSessionLog` a chunk of `chunkBytes` at a time: each step yields the events of one chunk, so
+ * a caller can let other work run between them; it returns what `readSessionLog` does.
+ */
+export function* readSessionLogInSteps<T extends object>(
+  path: string,
+  isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
+  chunkBytes = READ_CHUNK_BYTES,
+): Generator<T[], SessionLogContents<T>> {
   const events: T[] = [];
   let skipped = 0;
   let tornTail = false;
   let version: number | undefined;
-  forEachLogLine(path, (line, terminated) => {
-    if (line.trim() === "") return;
-    if (version === undefined) {
-      const header = parseHeader(line);
-      assertReadable(path, header);
-      version = header?.conch_log ?? 0;
-      if (header) return;
-    }
-    const value = parseLine(line);
-    if (value !== undefined && isEvent(value)) {
-      // An unterminated line that still parses was fully written but for its newline: keep it.
-      events.push(value);
-      return;
-    }
-    skipped++;
-    if (!terminated) tornTail = true;
-  });
+  const lines = logLineSteps(
+    path,
+    (line, terminated) => {
+      if (line.trim() === "") return;
+      if (version === undefined) {
+        const header = parseHeader(line);
+        assertReadable(path, header);
+        version = header?.conch_log ?? 0;
+        if (header) return;
+      }
+      const value = parseLine(line);
+      if (value !== undefined && isEvent(value)) {
+        // An unterminated line that still parses was fully written but for its newline: keep it.
+        events.push(value);
+        return;
+      }
+      skipped++;
+      if (!terminated) tornTail = true;
+    },
+    chunkBytes,
+  );
+  let yielded = 0;
+  for (const _ of lines) {
+    yield events.slice(yielded);
+    yielded = events.length;
+  }
+  // The last line, when it had no newline, is read after the last chunk.
+  if (events.length > yielded) yield events.slice(yielded);
   return { events, version: version ?? 0, skipped, tornTail };
 }
 
@@ -238,10 +265,19 @@ export function checkSessionLog(path: string): void {
  * no newline after it.
  */
 export function forEachLogLine(path: string, onLine: (line: string, terminated: boolean) => void): void {
+  for (const _ of logLineSteps(path, onLine)) continue;
+}
+
+/** `forEachLogLine`, one step per chunk read. */
+function* logLineSteps(
+  path: string,
+  onLine: (line: string, terminated: boolean) => void,
+  chunkBytes = READ_CHUNK_BYTES,
+): Generator<void, void> {
   const fd = openLog(path);
   try {
     const decoder = new StringDecoder("utf8");
-    const buf = Buffer.alloc(READ_CHUNK_BYTES);
+    const buf = Buffer.alloc(chunkBytes);
     let parts: string[] = [];
     const feed = (text: string) => {
       let from = 0;
@@ -256,9 +292,10 @@ export function forEachLogLine(path: string, onLine: (line: string, terminated: 
       if (from < text.length) parts.push(text.slice(from));
     };
     for (;;) {
-      const n = readSync(fd, buf, 0, READ_CHUNK_BYTES, null);
+      const n = readSync(fd, buf, 0, chunkBytes, null);
       if (n === 0) break;
       feed(decoder.write(buf.subarray(0, n)));
+      yield;
     }
     feed(decoder.end());
     if (parts.length) onLine(parts.join(""), false);
