@@ -24,6 +24,7 @@ import type { ResumedLog } from "../orchestrator/orchestrator-options.js";
 import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
+import { registryAgents } from "./registry.js";
 
 /** How much of a resumed log is read and folded in one go (~10 ms here) before keys get a turn. */
 const HISTORY_CHUNK_BYTES = 256 * 1024;
@@ -133,7 +134,7 @@ export async function prepareSession(
         `session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`,
       );
   } else {
-    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
+    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents, undefined, registryAgents());
   }
   // Before anything starts: a rule that does not parse stops here, naming its file and line.
   const rules = new RuleBook(parseRuleEntries(config.ruleEntries ?? []), new RememberedRules(resolveStateDir()), realPathOf(cwd));
