@@ -35,7 +35,7 @@ export type Command =
   | { kind: "attach"; id: string }
   | { kind: "doctor"; agent?: string; json: boolean };
 
-/** A usage error: printed as one line (plus the usage, for a bad command line), exit code 2. */
+/** A usage error: printed as one line that points to `conch --help`, exit code 2. */
 export class UsageError extends ConchError {
   constructor(message: string) {
     super("usage", message);

@@ -98,7 +98,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       if (tail) io.err(`--- last lines of the agent's stderr ---\n${safeText(tail)}\n`);
       for (const d of result.permissionsDenied)
         io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
-      if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
+      if (timedOut) io.err(`conch: timed out after ${seconds(opts.timeoutMs ?? 0)}\n`);
     } else {
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
@@ -181,4 +181,9 @@ async function switchModeAndModel(orch: PrintSession["session"], opts: PrintRunO
   // The model config option where there is one; the unstable session/set_model only as a fallback.
   const model = opts.model ? await orch.setModel(opts.model) : undefined;
   return mode ?? model ?? null;
+}
+
+/** A duration as a person reads it: "1 s", "0.5 s", "90 s" (as `--timeout` takes it). */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }

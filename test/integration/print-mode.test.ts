@@ -91,9 +91,10 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect((await runConch(["-p", "maxtokens", "--agent", "demo"])).code).toBe(7);
   });
 
-  it("--timeout cancels the turn and exits 3", async () => {
+  it("--timeout cancels the turn and exits 3, saying so in the seconds it was given", async () => {
     const r = await runConch(["-p", "slow", "--agent", "demo", "--timeout", "0.5"], { env: { CONCH_DEMO_DELAY_MS: "50" } });
     expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^conch: timed out after 0.5 s$/m);
   });
 
   it("--trace records every message both ways in the traces' format", async () => {
@@ -141,11 +142,15 @@ describe("conch's command line", () => {
     expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it("an unknown flag prints a one-line error and the usage, exit 2", async () => {
-    const r = await runConch(["--bogus"]);
-    expect(r.code).toBe(2);
-    expect(r.stderr.split("\n")[0]).toContain("--bogus");
-    expect(r.stderr).toContain("Usage:");
+  it("an unknown flag is one line that points to --help, not the whole help: exit 2", async () => {
+    for (const args of [["--bogus"], ["-p", "hi", "--bogus"], ["-p", "--agent", "demo"]]) {
+      const r = await runConch(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr.trimEnd().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^conch: .*\(see conch --help\)$/);
+      expect(r.stderr).not.toContain("Usage:");
+    }
+    expect((await runConch(["--bogus"])).stderr).toContain("--bogus");
   });
 
   it("a missing argument is a usage error", async () => {
