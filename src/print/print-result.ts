@@ -81,6 +81,30 @@ export function exitCodeFor(
   }
 }
 
+/**
+ * Why a run ended with a non-zero exit code, in one line for a person, when nothing else says it:
+ * an error, a refused permission and a timeout have lines of their own.
+ */
+export function exitReason(result: Pick<PrintResult, "exitCode" | "stopReason" | "error">, interrupted: boolean): string | undefined {
+  if (result.error) return undefined;
+  switch (result.exitCode) {
+    case EXIT.interrupted:
+      return interrupted ? "interrupted: the turn was cancelled (exit 130)" : "the agent cancelled the turn (stop reason cancelled, exit 130)";
+    case EXIT.refusal:
+      return "the agent refused to go on (stop reason refusal, exit 6)";
+    case EXIT.maxTokens:
+      return result.stopReason === "max_turn_requests"
+        ? "the agent stopped at its limit of model requests for one turn: the answer may be unfinished (stop reason max_turn_requests, exit 7)"
+        : "the agent stopped at its output token limit: the answer is cut off (stop reason max_tokens, exit 7)";
+    case EXIT.failed:
+      return result.stopReason === null
+        ? "the turn ended with no stop reason (exit 1)"
+        : `the agent ended the turn with a stop reason conch does not know: ${JSON.stringify(result.stopReason)} (exit 1)`;
+    default:
+      return undefined;
+  }
+}
+
 /** Builds the result of a print run from the session state. Pure. */
 export function buildPrintResult(
   state: SessionState,

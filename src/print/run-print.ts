@@ -5,10 +5,19 @@ import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import type { Orchestrator } from "../orchestrator/orchestrator.js";
 import type { SessionState } from "../session/state.js";
 import type { OutputFormat } from "./output-format.js";
-import { buildPrintResult, type AgentExitFacts, type PrintResult } from "./print-result.js";
+import { buildPrintResult, exitReason, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 import { StreamJsonMapper } from "./stream-json.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
+
+/** After `--timeout`, how long the cancelled turn may take to end before the run reports anyway. */
+const TIMEOUT_GRACE_MS = 2000;
+/**
+ * After Ctrl-C, how long the agent may take to end the cancelled turn. With the agent's stop
+ * (session/close 1 s, then EOF, SIGTERM and SIGKILL of its tree within 2.3 s) conch is gone within
+ * 5 s of the first Ctrl-C, whatever the agent does.
+ */
+const CANCEL_WAIT_MS = 1000;
 
 /** What a print run does: one prompt, reported in one format. */
 export interface PrintRunOptions {
@@ -99,6 +108,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       for (const d of result.permissionsDenied)
         io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
       if (timedOut) io.err(`conch: timed out after ${seconds(opts.timeoutMs ?? 0)}\n`);
+      const why = timedOut ? undefined : exitReason(result, interrupted);
+      if (why) io.err(`conch: ${why}\n`);
     } else {
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
@@ -115,13 +126,20 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     for (const q of orch.state.queue) orch.removeQueued(q.id);
     orch.cancel();
   };
+  /** Resolves on the first Ctrl-C (`first`) and on the second (`again`). */
+  let onFirst: () => void = () => undefined;
+  let onAgain: () => void = () => undefined;
+  const firstInterrupt = new Promise<void>((resolve) => (onFirst = resolve));
+  const secondInterrupt = new Promise<void>((resolve) => (onAgain = resolve));
   const offInterrupt = io.onInterrupt(() => {
     if (interrupted) {
       // A second Ctrl-C: stop waiting for the agent.
       orch.killNow();
+      onAgain();
       return;
     }
     interrupted = true;
+    onFirst();
     // Still starting: there is no turn to cancel, and the start may never end on its own.
     if (!started) void orch.shutdown();
     else stop();
@@ -169,9 +187,11 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       s.phase === "failed" ||
       (s.phase === "idle" && (s.queue.length === 0 || interrupted || timedOut) && (ourTurnSent(s) || interrupted || timedOut)),
   );
-  const grace = () => Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
-  await Promise.race([done, timedOutPromise.then(grace)]);
-  if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await grace();
+  const grace = (ms: number) => Promise.race([done, secondInterrupt, new Promise((r) => setTimeout(r, ms).unref())]);
+  // Interrupted, the agent gets a moment to answer the cancel; one that ignores it does not hold
+  // the run: the result is printed and the agent's tree stopped (finish) within CANCEL_WAIT_MS plus
+  // the stop's own bound, and a second Ctrl-C does not wait at all.
+  await Promise.race([done, timedOutPromise.then(() => grace(TIMEOUT_GRACE_MS)), firstInterrupt.then(() => grace(CANCEL_WAIT_MS))]);
   return finish();
 }
 

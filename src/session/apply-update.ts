@@ -197,6 +197,18 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     case "tool_call":
     case "tool_call_update": {
+      // Nothing could ever close a call with no id: held open, it would stall the turn. Refused at once.
+      if (typeof u.toolCallId !== "string" || u.toolCallId === "") {
+        const title = typeof u.title === "string" && u.title ? ` ("${u.title}")` : "";
+        d.addItem({
+          kind: "notice",
+          id: d.nextId("i"),
+          turnId: d.s.currentTurnId,
+          level: "warning",
+          text: `the agent sent a ${u.sessionUpdate}${title} without a toolCallId: ignored as malformed`,
+        });
+        return;
+      }
       const before = d.tool(u.toolCallId);
       const tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
       // Work ending with no prompt in flight is background work ending: see the quiet period.
