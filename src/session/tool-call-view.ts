@@ -55,6 +55,8 @@ export function isFinalStatus(tool: ToolCallView): boolean {
 export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
   // "completed" with no exit status after a resume is the agent's guess; what conch's own log knew wins.
   if (tool.localStatus === "unknown" || tool.localStatus === "interrupted") return tool.localStatus;
+  // A call refused at the permission prompt "fails" at most agents: what happened is the refusal.
+  if (tool.status === "failed" && (tool.localStatus === "rejected" || tool.localStatus === "cancelled")) return tool.localStatus;
   if (tool.status === "completed" || tool.status === "failed") return tool.status;
   if (tool.localStatus) return tool.localStatus;
   return tool.detached ? "background" : tool.status;
