@@ -89,7 +89,9 @@ export function exitReason(result: Pick<PrintResult, "exitCode" | "stopReason" |
   if (result.error) return undefined;
   switch (result.exitCode) {
     case EXIT.interrupted:
-      return interrupted ? "interrupted: the turn was cancelled (exit 130)" : "the agent cancelled the turn (stop reason cancelled, exit 130)";
+      return interrupted
+        ? "interrupted: the turn was cancelled (exit 130)"
+        : "the agent cancelled the turn (stop reason cancelled, exit 130)";
     case EXIT.refusal:
       return "the agent refused to go on (stop reason refusal, exit 6)";
     case EXIT.maxTokens:

@@ -1,6 +1,13 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { PermissionAnswerSource, SessionEvent } from "../session/events.js";
-import { displayStatus, type ContextUsage, type SessionState, type TerminalView, type ToolCallView, type ToolDisplayStatus } from "../session/state.js";
+import {
+  displayStatus,
+  type ContextUsage,
+  type SessionState,
+  type TerminalView,
+  type ToolCallView,
+  type ToolDisplayStatus,
+} from "../session/state.js";
 import type { PrintResult } from "./print-result.js";
 import { OUTPUT_TAIL_BYTES } from "../session/apply-terminal.js";
 import { strippedOutput } from "../text/terminal-safe.js";

@@ -40,7 +40,9 @@ describe("a non-zero exit says why on stderr, in one line", () => {
     const r = await runConch(["-p", "hi", "--agent", hostile(marker(), "--stop-reason out_of_cheese")]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("hello from the hostile agent");
-    expect(conchLines(r.stderr)).toEqual(['conch: the agent ended the turn with a stop reason conch does not know: "out_of_cheese" (exit 1)']);
+    expect(conchLines(r.stderr)).toEqual([
+      'conch: the agent ended the turn with a stop reason conch does not know: "out_of_cheese" (exit 1)',
+    ]);
   });
 
   it("the same run in json says nothing on stderr: the result object carries it", async () => {

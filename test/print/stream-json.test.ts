@@ -217,7 +217,14 @@ describe("mapping session events to stream-json lines", () => {
       started,
       { type: "prompt_sent", at, turnId: "t1", prompt: [{ type: "text", text: "go" }] },
       { type: "terminal_started", at, terminalId: "term1", command: "make", args: [], cwd: "/p" },
-      update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "term1" }] }),
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "c1",
+        title: "make",
+        kind: "execute",
+        status: "in_progress",
+        content: [{ type: "terminal", terminalId: "term1" }],
+      }),
       { type: "terminal_output", at, terminalId: "term1", data: "\u001b[32mcompiling\u001b[0m\r\n[..  ]\r[....]\r\ndone\r\n" },
       { type: "terminal_exited", at, terminalId: "term1", exitCode: 0, signal: null },
       update({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed" }),
@@ -232,7 +239,14 @@ describe("mapping session events to stream-json lines", () => {
     const flood: SessionEvent[] = [
       started,
       { type: "terminal_started", at, terminalId: "term2", command: "yes", args: [], cwd: "/p" },
-      update({ sessionUpdate: "tool_call", toolCallId: "c2", title: "yes", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "term2" }] }),
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "c2",
+        title: "yes",
+        kind: "execute",
+        status: "in_progress",
+        content: [{ type: "terminal", terminalId: "term2" }],
+      }),
       { type: "terminal_output", at, terminalId: "term2", data: "y\n".repeat(100_000) },
       { type: "terminal_exited", at, terminalId: "term2", exitCode: 0, signal: null },
     ];
