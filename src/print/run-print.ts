@@ -75,12 +75,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   let started = false;
   const streamJson = new StreamJsonMapper(orch.state);
   const unsubscribe = orch.subscribe((state, ev) => {
-    if (ev?.type === "agent_exited") {
-      agentExit = ev;
-      // Once the prompt is out, the exit's notice is not printed as it comes: an exit that ends the
-      // run normally is no news, and any other is the run's error, reported once at the end with the stderr tail.
-      if (started && !ev.expected) text.skip(state.items.at(-1)?.id);
-    }
+    if (ev?.type === "agent_exited") agentExit = ev;
     if (opts.outputFormat === "text") text.update(state);
     else if (opts.outputFormat === "stream-json" && ev)
       for (const line of streamJson.linesFor(state, ev)) io.out(`${JSON.stringify(line)}\n`);

@@ -108,6 +108,15 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
           hints: ["/restart to try again", `conch doctor --agent ${ctx.agentName} checks the setup`, "/quit"],
         };
       }
+      // Said once: when the transcript holds the failure with its stderr tail, the status line only points to it.
+      if (state.failure?.inTranscript)
+        return {
+          busy: false,
+          tone: "error",
+          text: `${ctx.agentName} stopped (see above)`,
+          detail: [],
+          hints: ["/restart to start the agent again"],
+        };
       return {
         busy: false,
         tone: "error",

@@ -1,0 +1,50 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { Screen, terminalEnv } from "./screen.js";
+
+// What the screen says happened is what happened (issue 20): one error once, the model in use,
+// agent-internal text folded, a session that ends as it was told to.
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(ROOT, "bin/conch.js");
+
+let screen: Screen | undefined;
+afterEach(async () => {
+  await screen?.kill();
+  screen = undefined;
+});
+
+/** conch in a real terminal with `args`, its own project and state dirs, once its prompt is up. */
+async function startConch(args: string[], env: NodeJS.ProcessEnv = {}, ready = "conch demo agent"): Promise<Screen> {
+  const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+  const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+  screen = new Screen({
+    command: process.execPath,
+    args: [BIN, ...args],
+    cwd: project,
+    env: { ...terminalEnv(state), ...env },
+    cols: 100,
+    rows: 30,
+  });
+  await screen.waitForText(ready, 15_000);
+  await screen.waitForText("message the agent", 15_000, "visible");
+  return screen;
+}
+
+/** How many times `text` occurs in the whole buffer, scrollback included. */
+const count = (s: Screen, text: string) => s.text().split(text).length - 1;
+
+describe("one error, once", () => {
+  it("an agent that crashes mid-turn: its exit and stderr tail are on the screen once, and the way out", async () => {
+    const s = await startConch(["--agent", "demo"]);
+    await s.submit("crash");
+    await s.waitForText("/restart to start the agent again", 10_000, "visible");
+    // The transcript is printed by then: the failure notice with its tail, after the text streamed.
+    await s.waitForText(/cheese\.\.\.\s*\n\s*\n✗ agent exited with code 1\n  demo: simulated crash: out of cheese/);
+    expect(count(s, "agent exited with code 1")).toBe(1);
+    expect(count(s, "simulated crash: out of cheese")).toBe(1);
+  });
+});
