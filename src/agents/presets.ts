@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentCommand } from "./agent-process.js";
 import type { AgentConfig } from "./config-file.js";
+import { ConchError } from "../errors/conch-error.js";
 
 /** A known ACP agent: how to start it and how it logs in. */
 export interface AgentPreset {
@@ -167,5 +168,21 @@ export function resolveAgent(spec: string, configured: Record<string, AgentConfi
   }
   const words = splitCommandLine(spec);
   if (words.length === 0) throw new Error("--agent needs a preset name or a command line");
+  // A bare program name that is nowhere on PATH is most likely a mistyped preset: say what there is.
+  if (!words[0].includes("/") && !which(words[0], envPath)) {
+    const known = [...Object.keys(configured), ...PRESETS.map((p) => p.name)];
+    throw new ConchError(
+      "agent-start",
+      `--agent ${spec}: "${words[0]}" is neither an agent preset nor a program on PATH (presets: ${known.join(", ")}; or give a command line or a ws:// URL)`,
+    );
+  }
   return { name: path.basename(words[0]), command: { command: words[0], args: words.slice(1) }, via: "command" };
+}
+
+/**
+ * How to name an agent before it has named itself in `initialize`: a preset's or config entry's
+ * name, a remote agent's host, or a command line as given (its program alone, `node`, says nothing).
+ */
+export function agentCalled(agent: ResolvedAgent): string {
+  return agent.via === "command" ? [agent.command.command, ...agent.command.args].join(" ") : agent.name;
 }

@@ -1,6 +1,7 @@
 import type { McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSetup } from "../acp/agent-connection.js";
 import { planAuth, shellLine } from "../agents/auth-methods.js";
+import { agentCalled } from "../agents/presets.js";
 import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents } from "../session/reduce.js";
@@ -127,31 +128,37 @@ export class SessionOpener implements AgentSlot {
         events.dispatch({
           type: "notice",
           level: "warning",
-          text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
+          text: `${this.agentName()} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
         });
       }
       mode = chosen;
     }
     this.openMode = mode;
-    const mcp = passedMcpServers(opts.mcpServers ?? [], caps, agent.name);
+    const mcp = passedMcpServers(opts.mcpServers ?? [], caps, this.agentName());
     if (mcp.warning) events.dispatch({ type: "notice", level: "warning", text: mcp.warning });
     this.mcp = mcp.servers;
-    const dirs = passedDirectories(opts.additionalDirectories ?? [], caps, agent.name);
+    const dirs = passedDirectories(opts.additionalDirectories ?? [], caps, this.agentName());
     if (dirs.warning) events.dispatch({ type: "notice", level: "warning", text: dirs.warning });
     this.dirs = dirs.dirs;
     await this.openSession();
+  }
+
+  /** The agent as named to the user: a raw command line or a URL by the name it gives itself, once it has. */
+  private agentName(): string {
+    const { agent } = this.ports.opts;
+    const own = agent.via === "command" || agent.via === "remote" ? this.link?.init.agentInfo?.name : undefined;
+    return own ?? agentCalled(agent);
   }
 
   /** Sends session/new, load or resume for the open mode; a login request becomes `state.auth`. */
   async openSession(): Promise<void> {
     const { opts, events, requests } = this.ports;
     const link = this.link!;
-    const { agent, cwd } = opts;
+    const { cwd } = opts;
     const mode = this.openMode;
     const setup = this.setup();
     const caps = link.init.agentCapabilities ?? {};
-    // A raw command line or a URL is named by its program or host; the agent's own name says more.
-    const agentName = agent.via === "command" || agent.via === "remote" ? (link.init.agentInfo?.name ?? agent.name) : agent.name;
+    const agentName = this.agentName();
     const base = { cwd, agentName, agentInfo: link.init.agentInfo, agentCapabilities: caps };
     const started = (info: SessionInfo) => events.dispatch({ type: "session_started", info });
     const gaveUp = new AbortController();
@@ -187,8 +194,8 @@ export class SessionOpener implements AgentSlot {
         return;
       }
       const message = gaveUp.signal.aborted
-        ? `gave up opening the session with ${agent.name} (the agent was asked to stop: $/cancel_request); /restart tries again`
-        : `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
+        ? `gave up opening the session with ${agentName} (the agent was asked to stop: $/cancel_request); /restart tries again`
+        : `could not open a session with ${agentName}: ${describeRpcError(err)}`;
       events.dispatch({ type: "failed", kind: "session-open", message });
       throw new ConchError("session-open", message);
     }

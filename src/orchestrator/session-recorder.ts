@@ -12,6 +12,8 @@ export type RecorderNotify = (level: "info" | "warning" | "error", text: string)
 
 export interface RecorderOptions {
   agent: string;
+  /** The agent was given as a command line: the index names it as it names itself (`agentInfo`), not by its program. */
+  namedByAgent?: boolean;
   agentCommand: string[];
   cwd: string;
   root?: string;
@@ -70,7 +72,7 @@ export class SessionRecorder implements EventSink {
     if (ev.type === "agent_ready") this.agentReady = ev;
     // Another session took this one's place (`/clear`, `/fork`, a restart that could not resume): a log of its own.
     if (ev.type === "session_started" && this.writer && ev.info.sessionId !== this.sessionId) this.leave();
-    if (ev.type === "session_started" && !this.writer && !this.readOnlyBecause) this.open(ev.info.sessionId, ev.at);
+    if (ev.type === "session_started" && !this.writer && !this.readOnlyBecause) this.open(ev.info.sessionId, ev.at, ev.info.agentName);
     if (this.readOnlyBecause) return;
     if (!this.writer) {
       this.held.push(ev);
@@ -117,7 +119,7 @@ export class SessionRecorder implements EventSink {
     this.preLock = undefined;
   }
 
-  private open(id: string, at: number): void {
+  private open(id: string, at: number, agentName: string): void {
     const preLocked = this.preLock;
     // The lock taken before the agent started is used, or freed, once.
     this.preLock = undefined;
@@ -158,7 +160,8 @@ export class SessionRecorder implements EventSink {
     this.held = [];
     for (const ev of held) this.write(ev);
     const now = new Date(at).toISOString();
-    const { agent, agentCommand, cwd } = this.meta;
+    const { agentCommand, cwd } = this.meta;
+    const agent = this.meta.namedByAgent ? agentName : this.meta.agent;
     this.index.add({ id, agent, agentCommand, cwd, createdAt: now, updatedAt: now, messageCount: 0 });
   }
 

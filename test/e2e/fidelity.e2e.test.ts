@@ -48,3 +48,25 @@ describe("one error, once", () => {
     expect(count(s, "simulated crash: out of cheese")).toBe(1);
   });
 });
+
+describe("naming the agent", () => {
+  it("--agent that is neither a preset nor on PATH: one line that lists the presets, exit 1, nothing started", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    screen = new Screen({
+      command: process.execPath,
+      args: [BIN, "--agent", "nosuchagent"],
+      cwd: project,
+      env: terminalEnv(state),
+      cols: 100,
+      rows: 30,
+    });
+    expect(await screen.exited).toBe(1);
+    await screen.settle();
+    // One line, wrapped by the terminal at its width.
+    expect(screen.lines().join("")).toContain(
+      '"nosuchagent" is neither an agent preset nor a program on PATH (presets: demo, claude, codex',
+    );
+    expect(screen.text()).not.toMatch(/ENOENT|code \?/);
+  });
+});

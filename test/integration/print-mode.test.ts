@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { replayAgent, runConch, tempDir } from "../support/run-conch.js";
+import { replayAgent, ROOT, runConch, tempDir } from "../support/run-conch.js";
 
 /** Pids of demo agent processes still alive (there must be none after conch exits). */
 async function demoAgentPids(stateDir: string): Promise<string[]> {
@@ -109,6 +109,28 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect(lines.some((l) => l.dir === "client" && l.msg.method === "initialize")).toBe(true);
     expect(lines.some((l) => l.dir === "agent" && l.msg.method === "session/update")).toBe(true);
     expect(lines.every((l) => typeof l.t === "number")).toBe(true);
+  });
+
+  it("an --agent that is neither a preset nor on PATH says so and lists the presets, without starting anything: exit 1", async () => {
+    const r = await runConch(["-p", "hi", "--agent", "nosuchagent"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'conch: --agent nosuchagent: "nosuchagent" is neither an agent preset nor a program on PATH (presets: demo, claude, codex, gemini, opencode, goose; or give a command line or a ws:// URL)',
+    );
+  });
+
+  it("an agent given as a command line is called by that line until it names itself, then by its agentInfo", async () => {
+    const cwd = tempDir();
+    const stateDir = tempDir("conch-state-");
+    const demo = `${process.execPath} ${path.join(ROOT, "dist/demo/main.js")}`;
+    const ok = await runConch(["-p", "hello", "--agent", demo, "--output-format", "json"], { cwd, stateDir });
+    expect(JSON.parse(ok.stdout).agent).toBe("conch-demo");
+    const listed = JSON.parse((await runConch(["sessions", "--json"], { cwd, stateDir })).stdout) as { agent: string }[];
+    expect(listed.map((s) => s.agent)).toEqual(["conch-demo"]);
+    const dies = `${process.execPath} -e process.exit(3)`;
+    const early = await runConch(["-p", "hi", "--agent", dies], { cwd, stateDir });
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(`conch: agent ${dies} exited with code 3 before it answered initialize`);
   });
 
   it("an agent command that does not exist fails with a clear message, exit 1", async () => {

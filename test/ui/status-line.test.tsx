@@ -54,7 +54,7 @@ describe("the status line text per phase", () => {
     expect(f.state.items.at(-1)).toMatchObject({ kind: "notice", text: "agent exited with code 1\nError: boom\n    at main" });
     expect(describeStatus(f.state, ctx)).toMatchObject({
       tone: "error",
-      text: `${ctx.agentName} stopped (see above)`,
+      text: expect.stringMatching(/ stopped \(see above\)$/),
       detail: [],
       hints: ["/restart to start the agent again"],
     });

@@ -105,7 +105,11 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
           tone: "error",
           text: state.failure.message || `${ctx.agentName} did not start`,
           detail: tailLines(state.failure.stderrTail),
-          hints: ["/restart to try again", `conch doctor --agent ${ctx.agentName} checks the setup`, "/quit"],
+          hints: [
+            "/restart to try again",
+            `conch doctor --agent ${/\s/.test(ctx.agentName) ? JSON.stringify(ctx.agentName) : ctx.agentName} checks the setup`,
+            "/quit",
+          ],
         };
       }
       // Said once: when the transcript holds the failure with its stderr tail, the status line only points to it.
@@ -113,7 +117,7 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
         return {
           busy: false,
           tone: "error",
-          text: `${ctx.agentName} stopped (see above)`,
+          text: `${agentLabel(state)} stopped (see above)`,
           detail: [],
           hints: ["/restart to start the agent again"],
         };
