@@ -86,7 +86,7 @@ Options:
 
 Exit codes (print mode): 0 ok, 1 agent or runtime error, 2 usage error, 3 timeout,
   4 session not found, 5 permission refused by policy, 6 refusal, 7 max tokens/turn requests,
-  130 interrupted.`;
+  8 the session log could not be written whole, 130 interrupted.`;
 
 function num(name: string, value: string | undefined, scale = 1): number | undefined {
   if (value === undefined) return undefined;

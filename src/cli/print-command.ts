@@ -42,6 +42,7 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
       session: orchestrator,
       open: () => orchestrator.start(mode),
       closeLog: () => recorder.close(),
+      keep: () => recorder.report(),
       agent,
     },
     {

@@ -7,6 +7,14 @@ import type { EventSink } from "./ports.js";
 import { indexUpdateOf, SessionIndexKeeper } from "./session-index-keeper.js";
 import { TerminalOutputBudget } from "./terminal-output-budget.js";
 
+/** What a run that ends now was not able to keep: for print mode's result and exit code. */
+export interface RecordingReport {
+  /** Each problem with the log or the index, as told to the user. */
+  warnings: string[];
+  /** Set when this run's events are not all in the session log: why, for a person. */
+  lost?: string;
+}
+
 /** How the recorder tells the user something about the log: a notice in the session. */
 export type RecorderNotify = (level: "info" | "warning" | "error", text: string) => void;
 
@@ -42,6 +50,8 @@ export class SessionRecorder implements EventSink {
   private notify: RecorderNotify = () => undefined;
   private readonly terminalOutput = new TerminalOutputBudget();
   private reported = new Set<"log" | "index" | "event">();
+  /** Every problem told to the user, in order. */
+  private readonly problems: string[] = [];
   /** Set when this run is not recorded: another conch has the session, or the log gave out. */
   readOnlyBecause?: string;
   /** The lock of the session being resumed, until the first log opens. */
@@ -98,6 +108,22 @@ export class SessionRecorder implements EventSink {
     if (!this.writer.sync()) return;
     const update = indexUpdateOf(this.state?.(), this.sessionId, this.itemsFrom);
     if (update) this.index.update(update);
+  }
+
+  /**
+   * Writes what is pending to the log and the index, and says what this run could not keep: for a
+   * run that ends now (print mode), which cannot wait for the disk to allow.
+   */
+  async report(): Promise<RecordingReport> {
+    this.sync();
+    await this.index.idle();
+    const unsaved = this.writer?.unsaved ?? 0;
+    const lost =
+      this.readOnlyBecause ??
+      (unsaved > 0
+        ? `the session log ${this.writer!.log.path} could not be written: the last ${unsaved} events of this run are not saved, so --resume cannot show all of it`
+        : undefined);
+    return { warnings: [...this.problems], ...(lost ? { lost } : {}) };
   }
 
   /** Flushes the log and the index and frees the session lock; never throws. */
@@ -178,6 +204,7 @@ export class SessionRecorder implements EventSink {
 
   private stopRecording(why: string, level: "warning" | "error"): void {
     this.readOnlyBecause = why;
+    this.problems.push(why);
     this.held = [];
     this.writer?.dropBacklog();
     this.notify(level, why);
@@ -191,6 +218,7 @@ export class SessionRecorder implements EventSink {
   private reportOnce(what: "log" | "index" | "event", level: "warning" | "error", text: string): void {
     if (this.reported.has(what)) return;
     this.reported.add(what);
+    this.problems.push(text);
     this.notify(level, text);
   }
 }

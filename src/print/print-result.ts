@@ -17,6 +17,8 @@ export interface PrintResult {
   durationMs: number;
   exitCode: number;
   error: string | null;
+  /** What conch could not keep of the run (its session log on a full disk), each as told on stderr. */
+  warnings: string[];
 }
 
 /** The turns of this run: from the first prompt this process sent (history excluded). */
@@ -118,6 +120,8 @@ export function buildPrintResult(
     interrupted: boolean;
     error?: string | null;
     agentExit?: AgentExitFacts;
+    /** What the session's recording could not keep; `lost` when the log misses part of this run. */
+    kept?: { warnings: string[]; lost?: string };
   },
 ): PrintResult {
   const turns = runTurnIds(state, opts.fromTurn);
@@ -130,6 +134,9 @@ export function buildPrintResult(
   const error = opts.error ?? (failed ? (state.failure?.message ?? "the session failed") : (promptTurn?.error ?? null));
   const denied = deniedByPolicy(state, turns);
   const stopReason = promptTurn?.stopReason ?? null;
+  const exitCode = exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted });
+  const warnings = [...(opts.kept?.warnings ?? [])];
+  if (opts.kept?.lost && !warnings.includes(opts.kept.lost)) warnings.push(opts.kept.lost);
   return {
     type: "result",
     sessionId: state.info?.sessionId ?? null,
@@ -149,7 +156,9 @@ export function buildPrintResult(
       })),
     permissionsDenied: denied,
     durationMs: opts.now - opts.startedAt,
-    exitCode: exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted }),
+    // A run that went well but was not kept as asked is no success: its own code. Any other code says more.
+    exitCode: exitCode === EXIT.ok && opts.kept?.lost ? EXIT.notSaved : exitCode,
     error,
+    warnings,
   };
 }

@@ -41,6 +41,8 @@ export interface PrintSession {
   open(): Promise<void>;
   /** Closes the session's log, once the session was shut down. */
   closeLog(): Promise<void>;
+  /** Writes the log and the index now, and says what of the run could not be kept (a full disk). */
+  keep(): Promise<{ warnings: string[]; lost?: string }>;
   /** The agent, to say how to log in to it when the run cannot. */
   agent: ResolvedAgent;
 }
@@ -85,6 +87,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   const finish = async (): Promise<number> => {
     for (const c of cancelTimers) c();
     unsubscribe();
+    const kept = await run.keep();
     const result: PrintResult = buildPrintResult(orch.state, {
       fromTurn,
       startedAt,
@@ -93,6 +96,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       interrupted,
       error: startError?.message ?? null,
       agentExit,
+      kept,
     });
     if (opts.outputFormat === "text") {
       text.finish();
@@ -102,6 +106,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       if (tail) io.err(`--- last lines of the agent's stderr ---\n${safeText(tail)}\n`);
       for (const d of result.permissionsDenied)
         io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
+      // Said as it happened, while the run went on; what it cost is said now.
+      if (kept.lost) io.err(`conch: ${kept.lost}\n`);
       if (timedOut) io.err(`conch: timed out after ${seconds(opts.timeoutMs ?? 0)}\n`);
       const why = timedOut ? undefined : exitReason(result, interrupted);
       if (why) io.err(`conch: ${why}\n`);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { runPrint, type PrintIo, type PrintRunOptions } from "../../src/print/run-print.js";
+import { runPrint, type PrintIo, type PrintRunOptions, type PrintSession } from "../../src/print/run-print.js";
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
+import { SessionRecorder } from "../../src/orchestrator/session-recorder.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { writeAllSync } from "../../src/store/private-fs.js";
+import { readSessionLog, SessionLogWriter } from "../../src/store/session-log.js";
+import { ensureStateDir, sessionLogPath } from "../../src/store/state-dir.js";
+import { tempDir } from "../support/run-conch.js";
 import { flush, startWithFake, type FakeAgent } from "../orchestrator/fake-agent.js";
 
 // Print mode over a fake agent: what a run writes on stdout and stderr, and its exit code, when
@@ -27,19 +33,17 @@ async function printRun(
   agent: FakeAgent,
   play: () => void | Promise<void>,
   run: Partial<PrintRunOptions> = {},
-  closeLog: () => Promise<void> = async () => undefined,
+  recorder?: SessionRecorder,
 ) {
   const io = sinks();
-  const code = runPrint(
-    { ...opts, ...run },
-    {
-      session: orch,
-      open: async () => undefined,
-      closeLog,
-      agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
-    },
-    io,
-  );
+  const session: PrintSession = {
+    session: orch,
+    open: async () => undefined,
+    closeLog: async () => recorder?.close(),
+    keep: async () => (recorder ? recorder.report() : { warnings: [] }),
+    agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
+  };
+  const code = runPrint({ ...opts, ...run }, session, io);
   while (agent.prompts.length === 0) await flush();
   await play();
   return { code: await code, io };
@@ -59,5 +63,101 @@ describe("one error, once", () => {
     expect(io.stdout).toBe("Let me look for the cheese...\n");
     expect(io.stderr.match(/agent exited with code 1/g)).toHaveLength(1);
     expect(io.stderr.match(/out of cheese/g)).toHaveLength(1);
+  });
+});
+
+/** A disk that can fill up: while `full`, a write gets half its bytes out, then ENOSPC, as a real one does. */
+class Disk {
+  full = false;
+  writeAll = (fd: number, data: string): void => {
+    if (!this.full) return writeAllSync(fd, data);
+    writeAllSync(fd, data.slice(0, Math.floor(data.length / 2)));
+    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+  };
+  fsync = (): void => {
+    if (this.full) throw Object.assign(new Error("ENOSPC: no space left on device, fsync"), { code: "ENOSPC" });
+  };
+}
+
+/** A recorded session over a fake agent whose log is on `disk`, wired as session-setup wires it. */
+async function recordedSession(disk: Disk) {
+  const root = ensureStateDir(tempDir("conch-state-"));
+  const recorder = new SessionRecorder({
+    agent: "fake",
+    agentCommand: ["fake"],
+    cwd: "/tmp",
+    root,
+    openLog: (id, r) => SessionLogWriter.open<SessionEvent>(sessionLogPath(id, r), disk),
+  });
+  let orch: Orchestrator | undefined;
+  recorder.attach(
+    () => orch!.state,
+    (level, text) => orch!.dispatch({ type: "notice", level, text }),
+  );
+  const started = await startWithFake({ sink: recorder });
+  orch = started.orch;
+  return { root, recorder, orch, agent: started.agent };
+}
+
+describe("a full disk in the middle of a print run", () => {
+  /** The agent streams, the disk fills up, the agent streams on and ends its turn. */
+  const fillsUp = (agent: FakeAgent, disk: Disk) => async () => {
+    agent.text("first half, ");
+    await flush();
+    disk.full = true;
+    for (let i = 0; i < 50; i++) agent.text(`chunk ${i} `);
+    await flush();
+    agent.respond(0);
+  };
+
+  it("text: the answer is whole, stderr says what was not kept, and the exit code is 8, not 0", async () => {
+    const disk = new Disk();
+    const { orch, agent, recorder, root } = await recordedSession(disk);
+    const { code, io } = await printRun(orch, agent, fillsUp(agent, disk), {}, recorder);
+    expect(code).toBe(8);
+    expect(io.stdout).toContain("chunk 49");
+    expect(io.stderr).toMatch(/\[warning\] the session log .* cannot be written \(ENOSPC/);
+    expect(io.stderr).toMatch(
+      /^conch: the session log .* could not be written: the last \d+ events of this run are not saved, so --resume cannot show all of it$/m,
+    );
+    // What the log holds is what was written before the disk filled up: the rest is missing.
+    const logged = readSessionLog<SessionEvent>(sessionLogPath(orch.state.info!.sessionId, root)).events;
+    expect(logged.some((e) => e.type === "prompt_response")).toBe(false);
+  });
+
+  it("json: the result carries the warnings and exit code 8", async () => {
+    const disk = new Disk();
+    const { orch, agent, recorder } = await recordedSession(disk);
+    const { code, io } = await printRun(orch, agent, fillsUp(agent, disk), { outputFormat: "json" }, recorder);
+    expect(code).toBe(8);
+    const result = JSON.parse(io.stdout);
+    expect(result).toMatchObject({ stopReason: "end_turn", exitCode: 8, error: null });
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/cannot be written \(ENOSPC/),
+      expect.stringMatching(/the last \d+ events of this run are not saved/),
+    ]);
+    expect(io.stderr).toBe("");
+  });
+
+  it("a disk that fills up and frees again before the end: a warning, nothing lost, exit 0", async () => {
+    const disk = new Disk();
+    const { orch, agent, recorder } = await recordedSession(disk);
+    const { code, io } = await printRun(
+      orch,
+      agent,
+      async () => {
+        agent.text("a ");
+        await flush();
+        disk.full = true;
+        agent.text("b ");
+        await flush();
+        disk.full = false;
+        agent.respond(0);
+      },
+      { outputFormat: "json" },
+      recorder,
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(io.stdout).warnings).toEqual([expect.stringMatching(/cannot be written \(ENOSPC/)]);
   });
 });
