@@ -210,7 +210,9 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
         return;
       }
       const before = d.tool(u.toolCallId);
-      const tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      // Announced after all: the agent owns it now, and will close it.
+      if (tool.askedOnly) d.setTool((tool = { ...tool, askedOnly: undefined }));
       // Work ending with no prompt in flight is background work ending: see the quiet period.
       if (!history && d.s.pendingPrompts.length === 0 && isFinalStatus(tool) && !(before && isFinalStatus(before)))
         d.s.backgroundEndedAt = d.at;

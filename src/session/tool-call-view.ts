@@ -40,6 +40,11 @@ export interface ToolCallView {
   lastAt?: number;
   startedAt: number;
   endedAt?: number;
+  /**
+   * Known only from a permission request: the agent never announced it (`tool_call`) and may never
+   * close it (a permission hook's own id). Once its turn has ended it is no open work.
+   */
+  askedOnly?: boolean;
   /** Replayed polls of this command (codex `write_stdin` calls) shown under it: their ids. */
   polls?: string[];
   /** Set on a poll: the command it belongs to. It has no transcript item of its own. */

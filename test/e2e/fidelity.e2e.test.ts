@@ -70,3 +70,19 @@ describe("naming the agent", () => {
     expect(screen.text()).not.toMatch(/ENOENT|code \?/);
   });
 });
+
+describe("a permission for a call the agent never announces", () => {
+  it("once answered and the turn over, nothing is left running and the next message goes out at once", async () => {
+    const s = await startConch(["--agent", "demo"]);
+    await s.submit("hook");
+    // The prompt itself, not only the status line: until it is drawn a key has nowhere to go.
+    await s.waitForText("Allow once", 10_000, "visible");
+    await s.waitForText("waiting for permission (1)", 10_000, "visible");
+    await s.type("y");
+    await s.waitForText("Done.");
+    await s.submit("hello");
+    // With the call held open this message would wait in the queue for the stall timeout (120 s).
+    await s.waitForText("Type a keyword (or /keyword)", 10_000);
+    expect(s.text()).not.toMatch(/background tasks? running/);
+  });
+});

@@ -60,6 +60,27 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect(result.text).toContain("exit code 0");
   });
 
+  it("a call known only from a permission request does not hold the turn open once the turn ended", async () => {
+    // The demo's `hook` asks about a call it never announces and never closes; the stall timeout
+    // would end the wait after 20 s with the call "stalled".
+    const r = await runConch([
+      "-p",
+      "hook",
+      "--agent",
+      "demo",
+      "--permissions",
+      "approve-all",
+      "--stall-timeout",
+      "20",
+      "--output-format",
+      "json",
+    ]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.text).toContain("You allowed `git status`");
+    expect(result.toolCalls).toEqual([expect.objectContaining({ title: "git status", status: "unknown" })]);
+  }, 60_000);
+
   it("refuses a permission by policy, reports it and exits 5", async () => {
     const r = await runConch(["-p", "permission", "--agent", "demo"]);
     expect(r.code).toBe(5);
