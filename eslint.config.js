@@ -3,6 +3,94 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { ORCHESTRATOR, UI } from "./scripts/layers.mjs";
+
+const RESTRICTED = "@typescript-eslint/no-restricted-imports";
+
+/** ui/ never reaches the agent's connection: a session is what session-port.ts says of it. */
+const UI_NOT_ACP = { regex: "^(\\.\\./)+acp/", message: "ui/ never imports acp/: it knows a session through session-port.ts." };
+
+/**
+ * One rule per folder of src/ui (scripts/layers.mjs): a folder imports only the folders of the
+ * levels below its own, so ui/ stays a stack. Every import inside ui/ is `../folder/file.js`
+ * (`./folder/file.js` from the root), which is what the patterns match.
+ */
+function uiStack() {
+  const levels = UI.levels.map((level) => Object.keys(level));
+  return levels.flatMap((level, i) =>
+    level.map((folder) => {
+      const may = levels
+        .slice(i + 1)
+        .flat()
+        .map((f) => (f === "." ? "session-port.ts" : `${f}/`));
+      const message = `ui/ is a stack (scripts/layers.mjs): ${folder === "." ? "ui/'s root" : `${folder}/`} may import ${may.join(", ") || "no folder of ui/"}.`;
+      if (folder === ".")
+        return {
+          files: [`${UI.dir}/*.{ts,tsx}`],
+          rules: { [RESTRICTED]: ["error", { patterns: [{ regex: "^\\./[^/]+/", message }, UI_NOT_ACP] }] },
+        };
+      const notBelow = levels
+        .slice(0, i + 1)
+        .flat()
+        .filter((f) => f !== folder && f !== ".");
+      const stack = notBelow.length ? [{ regex: `^\\.\\./(${notBelow.join("|")})/`, message }] : [];
+      return { files: [`${UI.dir}/${folder}/**/*.{ts,tsx}`], rules: { [RESTRICTED]: ["error", { patterns: [...stack, UI_NOT_ACP] }] } };
+    }),
+  );
+}
+
+/** session/ is pure: nothing of conch's but the kind of a failure (a type) from errors/. */
+function pureSession(dir, up) {
+  const message = "session/ imports nothing of conch's but types from errors/: it is the pure fold.";
+  return {
+    files: [`${dir}/*.ts`],
+    rules: {
+      [RESTRICTED]: [
+        "error",
+        {
+          patterns: [
+            { regex: `^${up}(?!errors/)`, message },
+            { regex: `^${up}errors/`, allowTypeImports: true, message },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * The orchestrator's rooms (scripts/layers.mjs): a room imports of the core only its ports
+ * (ports.ts) and no other room but the ones it is said to use; the core reaches into a room only
+ * in the files that build it. Imports from the core are `./room/file.js`, from a room `../file.js`.
+ */
+function orchestratorRooms() {
+  const { dir, rooms, corePorts, builders, roomImports } = ORCHESTRATOR;
+  const names = Object.keys(rooms);
+  const anyOf = (list) => `(${list.join("|")})`;
+  const rule = (files, patterns) => ({ files: [files], rules: { [RESTRICTED]: ["error", { patterns: patterns.filter(Boolean) }] } });
+  const builtBy = Object.entries(builders)
+    .map(([file, may]) => `${file} (${may.map((r) => `${r}/`).join(", ")})`)
+    .join(", ");
+  const core = (file, may = []) => {
+    const barred = names.filter((room) => !may.includes(room));
+    const message = `orchestrator/'s core reaches into a room only where it builds it: ${builtBy} (scripts/layers.mjs).`;
+    return rule(`${dir}/${file}`, [barred.length && { regex: `^\\./${anyOf(barred)}/`, message }]);
+  };
+  const room = (name) => {
+    const uses = roomImports[name] ?? [];
+    const barred = names.filter((other) => other !== name && !uses.includes(other));
+    const ports = corePorts.map((file) => file.replace(/\.ts$/, "\\.js"));
+    const but = uses.length ? ` but ${uses.map((r) => `${r}/`).join(", ")}` : "";
+    return rule(`${dir}/${name}/**/*.ts`, [
+      {
+        regex: `^\\.\\./(?!${anyOf(ports)}$)[^/]+$`,
+        message: `a room imports of orchestrator/'s core only ${corePorts.join(", ")} (scripts/layers.mjs).`,
+      },
+      barred.length && { regex: `^\\.\\./${anyOf(barred)}/`, message: `${name}/ imports no other room${but} (scripts/layers.mjs).` },
+    ]);
+  };
+  return [core("*.ts"), ...Object.entries(builders).map(([file, may]) => core(file, may)), ...names.map(room)];
+}
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", ".tmp/", "test/fixtures/"] },
@@ -30,4 +118,8 @@ export default tseslint.config(
     files: ["test/agents/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  ...uiStack(),
+  pureSession("src/session", "\\.\\./"),
+  ...orchestratorRooms(),
+  pureSession("src/session/profiles", "\\.\\./\\.\\./"),
 );

@@ -15,7 +15,7 @@ const SECONDS = numOpt(args, "seconds", 10, 3);
 const GRACE_MS = numOpt(args, "grace-ms", 1000);
 const dir = tempDir("idle");
 
-if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
+if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
   report(args, {
     bench: "idle",
     metrics: [metric({ name: "frames/s while idle", unit: "frames/s", goal: { op: "<=", value: 0 }, skip: "the TUI is not built" })],

@@ -92,7 +92,7 @@ for (let i = 0; i < (part("alone") ? 4 : 0); i++) {
 const keyRuns = [];
 let keyNote;
 if (!part("keys")) keyNote = "not run (--parts)";
-else if (await waitForBuild(["dist/ui/app.js"], 0)) {
+else if (await waitForBuild(["dist/ui/app/app.js"], 0)) {
   for (let i = 0; i < KEY_RUNS; i++) {
     try {
       const r = await keysDuringFlood(i);

@@ -35,7 +35,7 @@ const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
 /** `--parts a,bc,d`: which paths to run (all by default). */
 const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
 
-if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
+if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
   report(args, {
     bench: "replay",
     metrics: [metric({ name: "time to interactive", unit: "ms", goal: { op: "<=", value: 500 }, skip: "the TUI is not built" })],
@@ -344,7 +344,7 @@ async function innerFold({ id, cwd, marker }) {
   const { Writable, PassThrough } = await import("node:stream");
   const { createElement } = await import("react");
   const { render } = await import("ink");
-  const { App } = await import("../dist/ui/app.js");
+  const { App } = await import("../dist/ui/app/app.js");
   const { prepareSession } = await import("../dist/cli/session-setup.js");
   const { foldEvents } = await import("../dist/session/reduce.js");
   let markerAt;

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Orchestrator } from "../dist/orchestrator/orchestrator.js";
-import { RegistryTerminalService } from "../dist/orchestrator/terminal-service.js";
+import { RegistryTerminalService } from "../dist/orchestrator/terminals/terminal-service.js";
 import { DIST, ROOT, log, metric, numOpt, parseArgs, quantile, report } from "./lib/common.mjs";
 
 const args = parseArgs();

@@ -36,7 +36,7 @@ const WINDOW_S = Math.min(5, SECONDS / 2);
 
 const React = (await import("react")).default;
 const { render } = await import("ink");
-const { App } = await import("../dist/ui/app.js");
+const { App } = await import("../dist/ui/app/app.js");
 const { Orchestrator } = await import("../dist/orchestrator/orchestrator.js");
 
 /** A terminal that only counts: what Ink writes, when, and how much. */

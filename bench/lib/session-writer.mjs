@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
  */
 export async function writeSession(turns, dir) {
   const { startOrchestrator, playTurns } = await import("./drive.mjs");
-  const { SessionRecorder } = await import("../../dist/orchestrator/session-recorder.js");
+  const { SessionRecorder } = await import("../../dist/orchestrator/record/session-recorder.js");
   const { demoAgentCommand } = await import("../../dist/agents/presets.js");
   const { appendToHistory } = await import("../../dist/demo/session-history.js");
   const { SessionStore } = await import("../../dist/demo/session-store.js");

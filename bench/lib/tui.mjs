@@ -9,7 +9,7 @@ import { BIN } from "./common.mjs";
 /**
  * What the TUI draws, in one place. The input line starts with the prompt `›` (`edit N ›` while
  * editing a queued message). Before Ink and the UI's modules are loaded, conch draws an "instant
- * prompt" (src/ui/instant-prompt.ts): the same `›  message the agent` line over a status line
+ * prompt" (src/ui/app/instant-prompt.ts): the same `›  message the agent` line over a status line
  * `<agent> · starting… · <cwd>`; keys typed then are kept (and echoed there) and go to the App's
  * editor once it is up. The App's own first frame
  * says "type away: messages wait until the agent is ready" while the agent starts, and "message the

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { AvailableCommand, InitializeResponse, McpServer, NewSessionResponse } from "@agentclientprotocol/sdk";
 import { describeRpcError } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
-import { AgentLink } from "../orchestrator/agent-link.js";
+import { AgentLink } from "../orchestrator/agent/agent-link.js";
 import { isAuthRequired, usableMcpServers } from "../orchestrator/session-response.js";
 import { safeLine } from "../text/terminal-safe.js";
 import { probeRows, type ProbeRow } from "./probe-rows.js";

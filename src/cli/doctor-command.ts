@@ -1,7 +1,7 @@
 import { EXIT } from "../errors/conch-error.js";
 import { safeLine } from "../text/terminal-safe.js";
 import { accessSync, constants } from "node:fs";
-import { startAgentLink } from "../orchestrator/connect-agent.js";
+import { startAgentLink } from "../orchestrator/agent/connect-agent.js";
 import { loadConfig, projectTrust, userConfigPath } from "../agents/config-file.js";
 import { trustStorePath } from "../agents/workspace-trust.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";

@@ -1,6 +1,6 @@
 import { agentCalled } from "../agents/presets.js";
 import { exitCodeOf, EXIT, messageOf } from "../errors/conch-error.js";
-import type { StartupTerminal } from "../ui/startup-terminal.js";
+import type { StartupTerminal } from "../ui/app/startup-terminal.js";
 import type { Command } from "./parse-args.js";
 import { prepareSession } from "./session-setup.js";
 import { sessionTable } from "./sessions-command.js";
@@ -23,7 +23,7 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
     return exitCodeOf(err);
   }
   const { orchestrator, recorder, agent, mode, cwd } = prepared;
-  const { runInteractive } = await import("../ui/run-interactive.js");
+  const { runInteractive } = await import("../ui/app/run-interactive.js");
   return runInteractive(
     {
       port: orchestrator,

@@ -1,6 +1,6 @@
 import { ConchError, EXIT } from "../errors/conch-error.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
-import { StartupTerminal } from "../ui/startup-terminal.js";
+import { StartupTerminal } from "../ui/app/startup-terminal.js";
 import { CONCH_VERSION } from "../conch-version.js";
 
 /** conch's entry point: argv in, exit code out. A failure a user can meet ends with its message and its exit code. */

@@ -3,9 +3,9 @@ import { safeLine } from "../text/terminal-safe.js";
 import path from "node:path";
 import { loadConfig } from "../agents/config-file.js";
 import { PRESETS, remoteAgentOf, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
-import type { AgentLink } from "../orchestrator/agent-link.js";
-import { startAgentLink } from "../orchestrator/connect-agent.js";
-import type { RemoteAgentLink } from "../orchestrator/remote-agent-link.js";
+import type { AgentLink } from "../orchestrator/agent/agent-link.js";
+import { startAgentLink } from "../orchestrator/agent/connect-agent.js";
+import type { RemoteAgentLink } from "../orchestrator/agent/remote-agent-link.js";
 import { deleteSession, findSession, listSessions, repairIndex, type SessionRecord } from "../store/session-index.js";
 import type { Command } from "./parse-args.js";
 

@@ -3,9 +3,8 @@ import type { ClientHooks } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
-import type { AgentPort } from "./agent-link.js";
 import type { PermissionPolicy } from "./permission-policy.js";
-import type { EventSink, TerminalService } from "./ports.js";
+import type { AgentPort, EventSink, TerminalService } from "./ports.js";
 import type { TurnTiming } from "./turn-machine.js";
 
 /** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */

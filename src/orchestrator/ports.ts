@@ -1,12 +1,43 @@
-import type { RequestControl, TerminalHost } from "../acp/agent-connection.js";
+import type { InitializeResponse } from "@agentclientprotocol/sdk";
+import type { AgentConnection, RequestControl, TerminalHost } from "../acp/agent-connection.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
-import type { AgentCommand } from "../agents/agent-process.js";
+import type { AgentCommand, AgentExit } from "../agents/agent-process.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { AgentPort } from "./agent-link.js";
 
 // What the orchestrator's parts need from outside and from each other, each as small as one part
-// uses it. The agent itself is `AgentPort` (agent-link.ts).
+// uses it. The rooms implement them: agent/'s links are an `AgentPort`, record/'s recorder the
+// `EventSink`, terminals/'s service the `TerminalService`.
+
+/** What the orchestrator needs of a started agent; tests give it a scripted fake. */
+export interface AgentPort {
+  readonly init: InitializeResponse;
+  readonly conn: Pick<
+    AgentConnection,
+    | "newSession"
+    | "loadSession"
+    | "resumeSession"
+    | "forkSession"
+    | "closeSession"
+    | "prompt"
+    | "steer"
+    | "cancel"
+    | "setMode"
+    | "setConfigOption"
+    | "setModel"
+    | "authenticate"
+    | "logout"
+  >;
+  /** Whether conch can run the agent's own command for a terminal login (not for a remote agent). */
+  readonly runsLocally?: boolean;
+  readonly exited: Promise<AgentExit>;
+  /** Set once the process has exited. */
+  readonly exit?: AgentExit;
+  stop(): Promise<unknown>;
+  killNow(): void;
+  /** Resolves once everything sent so far has reached the agent. */
+  flush?(): Promise<void>;
+}
 
 /** Where the orchestrator writes its events: the durable session log (the recorder). */
 export interface EventSink {

@@ -5,11 +5,10 @@ import { agentCalled } from "../agents/presets.js";
 import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents } from "../session/reduce.js";
-import type { AgentPort } from "./agent-link.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
-import { startAgentLink } from "./connect-agent.js";
+import { startAgentLink } from "./agent/connect-agent.js";
 import type { OrchestratorOptions } from "./orchestrator-options.js";
-import type { AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
+import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
 import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode } from "./session-response.js";
 
 /**

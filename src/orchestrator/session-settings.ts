@@ -2,8 +2,7 @@ import { ConchError } from "../errors/conch-error.js";
 import { describeRpcError, type RequestControl } from "../acp/agent-connection.js";
 import { modelOption, selectValues } from "../session/config-options.js";
 import type { SessionEventInput } from "../session/events.js";
-import type { AgentPort } from "./agent-link.js";
-import type { AgentRequests, AgentSlot, SessionEvents } from "./ports.js";
+import type { AgentPort, AgentRequests, AgentSlot, SessionEvents } from "./ports.js";
 
 /** What the settings need: the queue, the agent, and a way to send conch's own requests. */
 export interface SessionSettingsPorts {

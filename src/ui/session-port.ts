@@ -1,7 +1,7 @@
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { ConchError } from "../errors/conch-error.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
-import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/turn-undo.js";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/undo/turn-undo.js";
 import type { SessionState } from "../session/state.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 

@@ -10,7 +10,7 @@ describe("the demo agent with the SDK's own client", () => {
   it("connects in-process and streams the markdown answer to an ActiveSession", async () => {
     const stateDir = mkdtempSync(join(tmpdir(), "conch-demo-sdk-"));
     const demo = createDemoAgent({
-      config: { delayMs: 0, backgroundMs: 10, floodChunks: 10, stateDir },
+      config: { delayMs: 0, backgroundMs: 10, floodChunks: 10, stateDir, loadMs: 0, requireAuth: false },
       processControl: { exit: () => undefined, writeStderr: () => undefined },
     });
     const result = await client({ name: "sdk-test" }).connectWith(demo.app, async (agent) => {

@@ -5,7 +5,7 @@ import { ConfigError } from "../../src/agents/config-file.js";
 import { USAGE, UsageError } from "../../src/cli/parse-args.js";
 import { SessionBusyError, SessionNotFoundError } from "../../src/cli/session-setup.js";
 import { ConchError, EXIT, exitCodeOf, exitCodeOfKind, messageOf, type ErrorKind } from "../../src/errors/conch-error.js";
-import { AgentStartError } from "../../src/orchestrator/agent-link.js";
+import { AgentStartError } from "../../src/orchestrator/agent/agent-link.js";
 
 const README = readFileSync(path.join(__dirname, "../../README.md"), "utf8");
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
-import type { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import type { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 import { displayStatus } from "../../src/session/state.js";
 import { runConch, tempDir } from "../support/run-conch.js";
 import { untilState } from "../support/until-state.js";
@@ -45,8 +45,8 @@ describe("resume a demo-agent session in a new conch process", () => {
     expect(["draining", "idle"]).toContain(live.phase);
     // The screen is parsed on its own thread: wait for its frame rather than read it at once.
     const terminal = (second.orchestrator.terminals as RegistryTerminalService).registry.get(tool.terminalId!)!;
-    for (let i = 0; i < 250 && !terminal.screen.plainText().includes("working"); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(terminal.screen.plainText()).toContain("working");
+    for (let i = 0; i < 250 && !(await terminal.screen.plainText()).includes("working"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await terminal.screen.plainText()).toContain("working");
     const done = await until(second.orchestrator, (s) => s.phase === "idle" && displayStatus(s.toolCalls[tool.toolCallId]) === "completed");
     expect(done.items.filter((i) => i.kind === "tool")).toHaveLength(1);
     expect(done.items.some((i) => i.kind === "agent" && i.text.includes("The background job finished"))).toBe(true);

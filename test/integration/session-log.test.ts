@@ -3,7 +3,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
-import type { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import type { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { foldEvents } from "../../src/session/reduce.js";
 import { readSessionLog } from "../../src/store/session-log.js";
@@ -34,7 +34,7 @@ function logged(stateDir: string, id: string) {
   };
 }
 
-const running: { kill: (s: string) => void }[] = [];
+const running: { kill: (signal: "SIGKILL") => unknown }[] = [];
 afterAll(() => {
   for (const p of running) p.kill("SIGKILL");
 });

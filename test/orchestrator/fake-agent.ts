@@ -1,7 +1,7 @@
 import type { PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ClientHooks, SteerResult } from "../../src/acp/agent-connection.js";
 import type { AgentExit } from "../../src/agents/agent-process.js";
-import type { AgentPort } from "../../src/orchestrator/agent-link.js";
+import type { AgentPort } from "../../src/orchestrator/ports.js";
 import { Orchestrator, type OrchestratorOptions } from "../../src/orchestrator/orchestrator.js";
 
 type Deferred<T> = { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };

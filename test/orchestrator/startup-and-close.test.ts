@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ClientHooks } from "../../src/acp/agent-connection.js";
 import { ConchError } from "../../src/errors/conch-error.js";
-import { AgentStartError } from "../../src/orchestrator/agent-link.js";
+import { AgentStartError } from "../../src/orchestrator/agent/agent-link.js";
 import { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { FakeAgent, flush, startWithFake } from "./fake-agent.js";

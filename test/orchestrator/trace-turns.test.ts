@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Orchestrator } from "../../src/orchestrator/orchestrator.js";
-import { RegistryTerminalService } from "../../src/orchestrator/terminal-service.js";
+import { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 import { describeOpenWork, openWork } from "../../src/session/open-work.js";
 import { displayStatus, type SessionState } from "../../src/session/state.js";
 import { REPLAY, ROOT, tempDir } from "../support/run-conch.js";

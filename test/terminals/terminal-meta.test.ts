@@ -72,7 +72,9 @@ describe("readTerminalMeta", () => {
   });
 
   it("finds terminal facts in exactly the real trace updates that carry them", () => {
-    const codex = toolCallMetas("codex-acp-0.16.0/c4-meta.jsonl").map(readTerminalMeta).filter(hasTerminalMeta);
+    const codex = toolCallMetas("codex-acp-0.16.0/c4-meta.jsonl")
+      .map((meta) => readTerminalMeta(meta))
+      .filter(hasTerminalMeta);
     expect(codex).toEqual([
       { info: { terminalId: "call_c4_exec", cwd: "${PROJECT}" } },
       { output: { terminalId: "call_c4_exec", data: "tick\n" } },
@@ -81,7 +83,7 @@ describe("readTerminalMeta", () => {
       { exit: { terminalId: "call_c4_exec", exitCode: 0, signal: null } },
     ]);
     const claude = toolCallMetas("claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl")
-      .map(readTerminalMeta)
+      .map((meta) => readTerminalMeta(meta))
       .filter(hasTerminalMeta);
     expect(claude.map((facts) => Object.keys(facts)[0])).toEqual(["info", "output", "info", "output", "exit", "exit"]);
   });

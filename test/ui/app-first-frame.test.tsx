@@ -1,8 +1,7 @@
-import React from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import { App } from "../../src/ui/app.js";
-import { renderLibsLoaded } from "../../src/ui/components/render-libs.js";
+import { App } from "../../src/ui/app/app.js";
+import { renderLibsLoaded } from "../../src/ui/render/render-libs.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";
 
 /** Highlighting (the largest of the transcript's libraries) loads only when the test lets it. */

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import { App } from "../../src/ui/app.js";
+import { App } from "../../src/ui/app/app.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";
 
 afterEach(() => cleanup());

@@ -1,8 +1,7 @@
-import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
-import { FollowedSession } from "../../src/orchestrator/followed-session.js";
+import { FollowedSession } from "../../src/orchestrator/follow/followed-session.js";
 import { AttachApp } from "../../src/ui/attach/attach-app.js";
 import { plain, tick, until } from "./fake-session.js";
 

@@ -3,9 +3,9 @@ import path from "node:path";
 import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import { App } from "../../src/ui/app.js";
-import type { ClipboardRead } from "../../src/ui/input/clipboard-image.js";
-import { buildPrompt } from "../../src/ui/input/prompt-blocks.js";
+import { App } from "../../src/ui/app/app.js";
+import type { ClipboardRead } from "../../src/ui/compose/clipboard-image.js";
+import { buildPrompt } from "../../src/ui/compose/prompt-blocks.js";
 import { tempDir } from "../support/run-conch.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";
 

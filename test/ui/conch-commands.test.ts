@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import type { CommandContext } from "../../src/ui/commands/command-context.js";
-import { runConchCommand } from "../../src/ui/commands/conch-commands.js";
+import { conchCommandOf } from "../../src/ui/commands/conch-commands.js";
 import { FakeSession } from "./fake-session.js";
 
 const MODEL: SessionConfigOption = {
@@ -30,7 +30,7 @@ const CONTEXT: SessionConfigOption = {
 };
 const THINKING: SessionConfigOption = { type: "boolean", id: "thinking", name: "Show thinking", currentValue: false };
 
-/** Runs `/name args` on a session, collecting what is shown and whether the screen was cleared. */
+/** Submits `/name args` as the input does, collecting what is shown and whether the screen was cleared. */
 function run(session: FakeSession, name: string, args = "") {
   const shown: { lines: string[]; tone?: string }[] = [];
   let cleared = 0;
@@ -43,7 +43,9 @@ function run(session: FakeSession, name: string, args = "") {
     restart: () => undefined,
     quit: () => undefined,
   };
-  runConchCommand(name, args, ctx);
+  const conch = conchCommandOf(`/${name} ${args}`);
+  if (!conch) throw new Error(`/${name} is not one of conch's commands`);
+  conch.command.run(conch.args, ctx);
   return { shown: shown.flatMap((s) => s.lines), tones: shown.map((s) => s.tone), cleared };
 }
 

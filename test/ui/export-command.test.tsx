@@ -1,9 +1,8 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import { App } from "../../src/ui/app.js";
+import { App } from "../../src/ui/app/app.js";
 import { parseExportArgs } from "../../src/ui/commands/export-command.js";
 import { tempDir } from "../support/run-conch.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";

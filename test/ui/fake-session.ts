@@ -1,5 +1,5 @@
 import type { ContentBlock, CreateElicitationResponse, RequestPermissionRequest, SessionNotification } from "@agentclientprotocol/sdk";
-import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../src/orchestrator/turn-undo.js";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
 import { reduce } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";

@@ -1,6 +1,6 @@
 import xterm from "@xterm/headless";
 import { describe, expect, it } from "vitest";
-import { agentLabel, echoRead, InstantPrompt, type Echo } from "../../src/ui/instant-prompt.js";
+import { agentLabel, echoRead, InstantPrompt, type Echo } from "../../src/ui/app/instant-prompt.js";
 
 const start: Echo = { line: "", queued: 0, inPaste: false };
 const echo = (...reads: string[]) => reads.reduce(echoRead, start);

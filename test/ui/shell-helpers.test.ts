@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { detachWithQueued } from "../../src/ui/commands/detach.js";
 import { FrameScheduler } from "../../src/ui/hooks/use-session-state.js";
-import { ptyBytesFor } from "../../src/ui/input/pty-keys.js";
+import { ptyBytesFor } from "../../src/ui/tty/pty-keys.js";
 import { attentionBytes, attentionStep, INITIAL_ATTENTION } from "../../src/ui/status/attention.js";
 import { barSegments, shortPath } from "../../src/ui/status/session-facts.js";
 import { flush, startWithFake } from "../orchestrator/fake-agent.js";

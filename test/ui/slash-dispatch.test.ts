@@ -2,8 +2,8 @@
 // to the agent instead, and that /help and the `/` menu list every entry of that table.
 import { describe, expect, it } from "vitest";
 import type { CommandContext } from "../../src/ui/commands/command-context.js";
-import { CONCH_COMMANDS, conchCommandOf, runConchCommand } from "../../src/ui/commands/conch-commands.js";
-import { allSlashCommands } from "../../src/ui/input/slash-commands.js";
+import { CONCH_COMMANDS, conchCommandOf } from "../../src/ui/commands/conch-commands.js";
+import { allSlashCommands } from "../../src/ui/commands/slash-commands.js";
 import { FakeSession } from "./fake-session.js";
 
 function context(session: FakeSession, shown: { lines: string[]; tone?: string }[]): CommandContext {
@@ -14,7 +14,6 @@ function context(session: FakeSession, shown: { lines: string[]; tone?: string }
     clearScreen: () => undefined,
     toggleExpanded: () => true,
     restart: () => undefined,
-    launchFailed: false,
     quit: () => undefined,
     openSearch: (query) => shown.push({ lines: [`search: ${query}`] }),
   };
@@ -30,12 +29,6 @@ function submit(session: FakeSession, line: string): { lines: string[]; tone?: s
 }
 
 describe("slash command dispatch", () => {
-  it("refuses a name that is not one of conch's commands, on screen", () => {
-    const shown: { lines: string[]; tone?: string }[] = [];
-    runConchCommand("nope", "", context(new FakeSession().open(), shown));
-    expect(shown).toEqual([{ lines: ["unknown command /nope"], tone: "error" }]);
-  });
-
   it("passes what follows the name as the arguments, trimmed", () => {
     const session = new FakeSession().open();
     submit(session, "/mode   ask  ");

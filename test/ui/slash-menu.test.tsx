@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { render } from "ink-testing-library";
 import { InputEditor } from "../../src/ui/components/input-editor.js";
 import { SlashMenu } from "../../src/ui/components/slash-menu.js";
-import { editorReducer, initialEditorState, type EditorState } from "../../src/ui/input/editor-state.js";
+import { editorReducer, initialEditorState, type EditorState } from "../../src/ui/editor/editor-state.js";
 import { parseSlash } from "../../src/ui/commands/conch-commands.js";
-import { allSlashCommands, completeSlash, slashQuery, slashSuggestions } from "../../src/ui/input/slash-commands.js";
+import { allSlashCommands, completeSlash, slashQuery, slashSuggestions } from "../../src/ui/commands/slash-commands.js";
 import { KEY, plain, tick, until } from "./fake-session.js";
 
 const agentCommands = [

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ProjectFile } from "../../src/agents/workspace-trust.js";
-import { askProjectTrust, trustQuestion } from "../../src/ui/trust-prompt.js";
+import { askProjectTrust, trustQuestion } from "../../src/ui/app/trust-prompt.js";
 
 const project: ProjectFile = {
   file: "/home/me/clone/.conch.json",

@@ -1,9 +1,8 @@
-import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import type { UndoPlan } from "../../src/orchestrator/turn-undo.js";
-import { App } from "../../src/ui/app.js";
-import { runConchCommand } from "../../src/ui/commands/conch-commands.js";
+import type { UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
+import { App } from "../../src/ui/app/app.js";
+import { conchCommandOf } from "../../src/ui/commands/conch-commands.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";
 
 afterEach(() => cleanup());
@@ -87,7 +86,7 @@ describe("/undo", () => {
 
   it("/help names the command, and the keys of the undo prompt and of steering", () => {
     const shown: string[] = [];
-    runConchCommand("help", "", {
+    conchCommandOf("/help")!.command.run("", {
       port: new FakeSession(),
       state: new FakeSession().open().state,
       show: (lines) => shown.push(...[lines].flat()),

@@ -11,7 +11,7 @@ import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import { useTicker } from "../hooks/use-ticker.js";
 import type { SessionSource } from "../session-port.js";
 import { describeStatus } from "../status/status-text.js";
-import { NO_FEATURES, type TerminalFeatures } from "../terminal-features.js";
+import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";

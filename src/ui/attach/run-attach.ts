@@ -1,14 +1,14 @@
 import { EXIT } from "../../errors/conch-error.js";
 import type { SessionEvent } from "../../session/events.js";
-import { FollowedSession } from "../../orchestrator/followed-session.js";
+import { FollowedSession } from "../../orchestrator/follow/followed-session.js";
 import { LogTail } from "../../store/log-tail.js";
 import type { SessionRecord } from "../../store/session-index.js";
 import { sessionWriterPid } from "../../store/session-lock.js";
 import { sessionLogPath } from "../../store/state-dir.js";
-import { loadRenderLibs } from "../components/render-libs.js";
+import { loadRenderLibs } from "../render/render-libs.js";
 import { RowCache } from "../transcript/row-cache.js";
 import { TranscriptPrinter } from "../transcript/transcript-printer.js";
-import { detectTerminalFeatures, featureFilteredOutput } from "../terminal-features.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
 import type { WriterView } from "./attach-app.js";
 
 /** How often the view looks at whether the writing conch still runs. */

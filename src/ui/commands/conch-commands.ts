@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { loadRenderLibs } from "../components/render-libs.js";
+import { loadRenderLibs } from "../render/render-libs.js";
 import { keyHelpLines } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";
@@ -169,11 +169,4 @@ function runUndo(args: string, ctx: CommandContext): void {
     },
     (err: Error) => ctx.show(`undo failed: ${err.message}`, "error"),
   );
-}
-
-/** Runs one of conch's own slash commands by name; a name that is none of them is refused on screen. */
-export function runConchCommand(name: string, args: string, ctx: CommandContext): void {
-  const command = BY_NAME.get(name);
-  if (!command) return ctx.show(`unknown command /${name}`, "error");
-  command.run(args, ctx);
 }

@@ -3,7 +3,7 @@ import { Box, Text, useInput } from "ink";
 import type { AuthMethod } from "@agentclientprotocol/sdk";
 import { planAuth, shellLine } from "../../agents/auth-methods.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
 
 /** Props of the login picker. */

@@ -1,12 +1,12 @@
 import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
-import { editorCommandFor, enterAction } from "../input/editor-keys.js";
-import { cursorLine, type EditorAction, type EditorState } from "../input/editor-state.js";
-import { completeMention, mentionAt, type FileIndex } from "../input/file-mentions.js";
-import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "../input/slash-commands.js";
+import { editorCommandFor, enterAction } from "../editor/editor-keys.js";
+import { cursorLine, type EditorAction, type EditorState } from "../editor/editor-state.js";
+import { completeMention, mentionAt, type FileIndex } from "../compose/file-mentions.js";
+import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "../commands/slash-commands.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { CompletionMenu, SlashMenu } from "./slash-menu.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
 
 /** Props of the prompt editor. */

@@ -1,6 +1,6 @@
 import React from "react";
 import { Box, Text } from "ink";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 
 /** Props of the notes under the input. */
 export interface InputNotesProps {

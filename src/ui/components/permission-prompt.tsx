@@ -4,8 +4,8 @@ import { safeLine } from "../../text/terminal-safe.js";
 import { clipRequestRows, requestRows } from "../render/request-rows.js";
 import type { RequestView } from "../render/request-view.js";
 import { wrapRows } from "../render/text.js";
-import { defaultOption, optionForKey, optionKeys } from "./permission-options.js";
-import { color } from "./theme.js";
+import { defaultOption, optionForKey, optionKeys } from "../decisions/permission-options.js";
+import { color } from "../render/theme.js";
 
 /** Props of the permission prompt. */
 export interface PermissionPromptProps {

@@ -2,8 +2,8 @@ import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { PendingQuestion } from "../../session/state.js";
-import { formContent, formReducer, initialForm, type FormField, type FormState } from "./question-form-state.js";
-import { color } from "./theme.js";
+import { formContent, formReducer, initialForm, type FormField, type FormState } from "../decisions/question-form-state.js";
+import { color } from "../render/theme.js";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
 
 /** Props of the question form. */

@@ -2,7 +2,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { QueuedMessage } from "../../session/state.js";
 import { useKeypress } from "../hooks/use-keypress.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** Props of the queue view. */

@@ -1,7 +1,7 @@
 import React from "react";
 import { Box, Text } from "ink";
-import type { SlashCommand } from "../input/slash-commands.js";
-import { color } from "./theme.js";
+import type { SlashCommand } from "../commands/slash-commands.js";
+import { color } from "../render/theme.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** One row of a completion menu. */

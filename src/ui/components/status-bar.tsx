@@ -2,7 +2,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { SessionState } from "../../session/state.js";
 import { barSegments, type BarSegment } from "../status/session-facts.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 
 /** Props of the status bar. */
 export interface StatusBarProps {

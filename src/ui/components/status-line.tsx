@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import type { StatusView } from "../status/status-text.js";
 import { formatElapsed } from "../status/status-text.js";
 import { useTicker } from "../hooks/use-ticker.js";
-import { SPINNER_FRAMES, color } from "./theme.js";
+import { SPINNER_FRAMES, color } from "../render/theme.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** Props of the status line. */

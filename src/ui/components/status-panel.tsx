@@ -1,6 +1,6 @@
 import React from "react";
 import { Box, Text } from "ink";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
 
 /** Props of the message panel. */

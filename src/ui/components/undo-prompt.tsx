@@ -1,9 +1,9 @@
 import React, { useMemo, useRef } from "react";
 import { Box, Text, useInput } from "ink";
-import type { UndoPlan } from "../../orchestrator/turn-undo.js";
+import type { UndoPlan } from "../../orchestrator/undo/turn-undo.js";
 import { clipRequestRows } from "../render/request-rows.js";
 import { undoHint, undoRows } from "../render/undo-rows.js";
-import { color } from "./theme.js";
+import { color } from "../render/theme.js";
 
 /** Props of the undo prompt. */
 export interface UndoPromptProps {

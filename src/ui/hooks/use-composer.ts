@@ -1,9 +1,9 @@
 import { useRef, type Dispatch } from "react";
 import type { CommandContext } from "../commands/command-context.js";
 import { conchCommandOf } from "../commands/conch-commands.js";
-import { readClipboardImage, type ClipboardRead } from "../input/clipboard-image.js";
-import { editExternally, type TerminalHandoff } from "../input/external-editor.js";
-import { buildPrompt } from "../input/prompt-blocks.js";
+import { readClipboardImage, type ClipboardRead } from "../compose/clipboard-image.js";
+import { editExternally, type TerminalHandoff } from "../compose/external-editor.js";
+import { buildPrompt } from "../compose/prompt-blocks.js";
 import type { ShellAction, ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
 import type { EditorStore } from "./use-editor-store.js";

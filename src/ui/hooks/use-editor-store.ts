@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../input/editor-state.js";
+import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../editor/editor-state.js";
 
 /** The input editor's state, readable at once (before React renders it), and its dispatch. */
 export interface EditorStore {

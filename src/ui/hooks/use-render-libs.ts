@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { loadRenderLibs, renderLibsLoaded } from "../components/render-libs.js";
+import { loadRenderLibs, renderLibsLoaded } from "../render/render-libs.js";
 
 /** With nothing to draw, the libraries load this long after the first frame, when typing has begun. */
 const IDLE_LOAD_MS = 1000;

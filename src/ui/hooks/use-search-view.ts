@@ -3,7 +3,7 @@ import type { SessionState } from "../../session/state.js";
 import { findHits, hitKey, type SearchHit } from "../search/transcript-search.js";
 import { shellCommandFor } from "../shell/key-bindings.js";
 import type { SearchState, ShellAction } from "../shell/shell-state.js";
-import { PASTE_END, PASTE_START } from "../input/key-reads.js";
+import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 import { useKeypress } from "./use-keypress.js";
 
 /** Where the search view's query occurs, and which hit it shows (-1: none). */

@@ -1,9 +1,9 @@
 import type { Dispatch } from "react";
 import type { SessionState } from "../../session/state.js";
 import type { TerminalAccess } from "../../terminals/terminal-access.js";
-import { ptyBytesFor } from "../input/pty-keys.js";
+import { ptyBytesFor } from "../tty/pty-keys.js";
 import type { ShellAction, ShellState } from "../shell/shell-state.js";
-import { PASTE_END, PASTE_START } from "../input/key-reads.js";
+import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 import { useKeypress } from "./use-keypress.js";
 
 /** The client terminals still running whose screens conch has: the panes Ctrl-T can focus, oldest first. */

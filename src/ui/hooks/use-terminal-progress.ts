@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { PROGRESS } from "../terminal-features.js";
+import { PROGRESS } from "../tty/terminal-features.js";
 
 /**
  * Shows a running turn in the terminal's tab or title bar (OSC 9;4), for terminals that take it.

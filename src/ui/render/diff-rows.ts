@@ -1,4 +1,4 @@
-import { renderLibs } from "../components/render-libs.js";
+import { renderLibs } from "./render-libs.js";
 import { paint } from "./style.js";
 import { cellWidth, truncateRow, wrapRows } from "./text.js";
 

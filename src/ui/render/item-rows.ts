@@ -1,9 +1,9 @@
 import type { PlanEntry } from "@agentclientprotocol/sdk";
 import type { Terminal } from "../../terminals/terminal.js";
 import type { ItemView } from "./item-view.js";
-import { renderLibs } from "../components/render-libs.js";
-import { PLAN_ICONS, USER_PROMPT } from "../components/theme.js";
-import { compactJson } from "../components/tool-call-fields.js";
+import { renderLibs } from "./render-libs.js";
+import { PLAN_ICONS, USER_PROMPT } from "./theme.js";
+import { compactJson } from "./tool-call-fields.js";
 import { inlineAnsi } from "./markdown-inline.js";
 import { markdownRows, type MarkdownMemo } from "./markdown-rows.js";
 import { safeText } from "../../text/terminal-safe.js";

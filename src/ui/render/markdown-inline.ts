@@ -1,5 +1,5 @@
 import type { Token } from "marked";
-import { colorsEnabled } from "../components/theme.js";
+import { colorsEnabled } from "./theme.js";
 import { paint, role } from "./style.js";
 
 /** Inline tokens (text, emphasis, code spans, links) as one styled string. */

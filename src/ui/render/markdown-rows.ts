@@ -1,6 +1,6 @@
 import type { Token, Tokens } from "marked";
-import { renderLibs } from "../components/render-libs.js";
-import { colorsEnabled } from "../components/theme.js";
+import { renderLibs } from "./render-libs.js";
+import { colorsEnabled } from "./theme.js";
 import { safeText } from "../../text/terminal-safe.js";
 import { decodeEntities, inlineAnsi } from "./markdown-inline.js";
 import { MarkdownCutter, type Join, type Segment } from "./markdown-split.js";

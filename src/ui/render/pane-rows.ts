@@ -1,6 +1,6 @@
 import type { ScreenLine } from "../../terminals/terminal-screen.js";
 import type { ExitStatus, Terminal } from "../../terminals/terminal.js";
-import { inkColor } from "../components/screen-colors.js";
+import { inkColor } from "./screen-colors.js";
 import { paint } from "./style.js";
 import { cellWidth, truncateRow } from "./text.js";
 

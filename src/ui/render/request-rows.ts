@@ -1,7 +1,7 @@
 import type { ToolKind } from "@agentclientprotocol/sdk";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
-import { KIND_ICONS } from "../components/theme.js";
-import { compactJson, relativePath } from "../components/tool-call-fields.js";
+import { KIND_ICONS } from "./theme.js";
+import { compactJson, relativePath } from "./tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
 import type { RequestView } from "./request-view.js";
 import { paint } from "./style.js";

@@ -1,4 +1,4 @@
-import { color, colorsEnabled, type ColorRole } from "../components/theme.js";
+import { color, colorsEnabled, type ColorRole } from "./theme.js";
 
 /** How a run of text looks. Colours are roles (or a terminal's own colour, for screens); NO_COLOR drops them, not the rest. */
 export interface Style {

@@ -1,12 +1,12 @@
 import type { ToolKind } from "@agentclientprotocol/sdk";
 import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
 import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
-import { fileLink, NO_FEATURES } from "../terminal-features.js";
+import { fileLink, NO_FEATURES } from "../tty/terminal-features.js";
 import { displayStatus } from "../../session/state.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import type { ToolCardView } from "./item-view.js";
-import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "../components/theme.js";
-import { clipMarkdown, permissionLabel, relativePath, tailLines } from "../components/tool-call-fields.js";
+import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "./theme.js";
+import { clipMarkdown, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
 import { markdownRows } from "./markdown-rows.js";
 import { paneRows } from "./pane-rows.js";

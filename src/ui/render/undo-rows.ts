@@ -1,4 +1,4 @@
-import type { FileText, UndoPlan } from "../../orchestrator/turn-undo.js";
+import type { FileText, UndoPlan } from "../../orchestrator/undo/turn-undo.js";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
 import { diffRows } from "./diff-rows.js";
 import { paint } from "./style.js";

@@ -1,6 +1,6 @@
-import type { UndoPlan } from "../../orchestrator/turn-undo.js";
+import type { UndoPlan } from "../../orchestrator/undo/turn-undo.js";
 import type { SessionState } from "../../session/state.js";
-import type { PastedImage } from "../input/prompt-blocks.js";
+import type { PastedImage } from "../compose/prompt-blocks.js";
 import type { Focus } from "./key-bindings.js";
 
 /** A message panel under the input (command output, help). */

@@ -1,6 +1,6 @@
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { isSettled } from "./settled-items.js";
-import { PROMPT_MARK } from "../terminal-features.js";
+import { PROMPT_MARK } from "../tty/terminal-features.js";
 
 /** What to draw this frame. */
 export interface PrintPlan {

@@ -108,7 +108,7 @@ export class DemoHarness {
     const fromAgent = new TransformStream<Uint8Array, Uint8Array>();
     const harness: DemoHarness = new DemoHarness(stateDir, options, toAgent.writable, fromAgent.readable);
     const demo = createDemoAgent({
-      config: { delayMs: 0, backgroundMs: 20, floodChunks: 100, stateDir, ...options.config },
+      config: { delayMs: 0, backgroundMs: 20, floodChunks: 100, stateDir, loadMs: 0, requireAuth: false, ...options.config },
       processControl: {
         exit: (code) => {
           harness.exitCodes.push(code);

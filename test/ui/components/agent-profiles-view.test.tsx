@@ -1,6 +1,6 @@
 import React from "react";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { render } from "ink-testing-library";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
 import type { SessionState } from "../../../src/session/state.js";

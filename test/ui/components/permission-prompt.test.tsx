@@ -1,12 +1,11 @@
-import React from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { render } from "ink-testing-library";
 import type { PendingPermission } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
 import { requestViewOf } from "../../../src/ui/render/request-view.js";
-import { optionKeys } from "../../../src/ui/components/permission-options.js";
+import { optionKeys } from "../../../src/ui/decisions/permission-options.js";
 import { CLAUDE_S3, CODEX_C2, GEMINI_G3, permissionFromTrace, stateAt, tick } from "./fixtures.js";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 
 // The App loads these after its first frame; a component drawn alone needs them first.
 beforeAll(() => loadRenderLibs());

@@ -1,8 +1,7 @@
-import React from "react";
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
 import { QuestionForm } from "../../../src/ui/components/question-form.js";
-import { formContent, formReducer, initialForm } from "../../../src/ui/components/question-form-state.js";
+import { formContent, formReducer, initialForm } from "../../../src/ui/decisions/question-form-state.js";
 import type { PendingQuestion } from "../../../src/session/state.js";
 
 const request = {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { diffLines, diffRows } from "../../../src/ui/render/diff-rows.js";
 import { CLAUDE_S3, finalState, toolByTitle } from "../components/fixtures.js";
 import { atColorLevel, plainRows, sgr } from "./plain-rows.js";

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { reduce } from "../../../src/session/reduce.js";
 import type { SessionState, TranscriptItem } from "../../../src/session/state.js";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { itemRows } from "../../../src/ui/render/item-rows.js";
 import { itemViewOf } from "../../../src/ui/render/item-view.js";
 import { cellWidth } from "../../../src/ui/render/text.js";

@@ -2,7 +2,7 @@
 // while nothing the item shows changed, a new one when something did, so rows are kept by identity.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionState, TranscriptItem } from "../../../src/session/state.js";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { itemViewOf } from "../../../src/ui/render/item-view.js";
 import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { RowCache } from "../../../src/ui/transcript/row-cache.js";

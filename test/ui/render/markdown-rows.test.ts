@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Lexer } from "marked";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { highlightCode, markdownRows, type MarkdownMemo } from "../../../src/ui/render/markdown-rows.js";
 import { MarkdownCutter, SOFT_CUT_LINES } from "../../../src/ui/render/markdown-split.js";
 import { fitColumns } from "../../../src/ui/render/markdown-table.js";

@@ -1,9 +1,8 @@
-import React from "react";
 import { describe, expect, it, vi } from "vitest";
 import { Text } from "ink";
 import { render } from "ink-testing-library";
 import { DisplayTerminal } from "../../../src/terminals/display-terminal.js";
-import { inkColor } from "../../../src/ui/components/screen-colors.js";
+import { inkColor } from "../../../src/ui/render/screen-colors.js";
 import { useSessionState } from "../../../src/ui/hooks/use-session-state.js";
 import { paneRows } from "../../../src/ui/render/pane-rows.js";
 import type { TerminalAccess } from "../../../src/terminals/terminal-access.js";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanEntry } from "@agentclientprotocol/sdk";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { itemRows, planRows } from "../../../src/ui/render/item-rows.js";
 import { itemViewOf } from "../../../src/ui/render/item-view.js";
 import { traceToEvents } from "../../support/trace-events.js";

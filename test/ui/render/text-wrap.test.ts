@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import wrapAnsi from "wrap-ansi";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { highlightCode } from "../../../src/ui/render/markdown-rows.js";
 import { paint } from "../../../src/ui/render/style.js";
 import { wrapRows } from "../../../src/ui/render/text.js";

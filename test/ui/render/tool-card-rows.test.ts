@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionState, ToolCallView, TranscriptItem } from "../../../src/session/state.js";
 import { DisplayTerminal } from "../../../src/terminals/display-terminal.js";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
-import { SPINNER_FRAMES } from "../../../src/ui/components/theme.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
+import { SPINNER_FRAMES } from "../../../src/ui/render/theme.js";
 import { toolCardRows, type CardContext } from "../../../src/ui/render/tool-card-rows.js";
 import { toolCardViewOf } from "../../../src/ui/render/item-view.js";
 import { RowCache } from "../../../src/ui/transcript/row-cache.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadRenderLibs } from "../../../src/ui/components/render-libs.js";
+import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { foldEvents } from "../../../src/session/reduce.js";
 import type { SessionEvent } from "../../../src/session/events.js";
 import type { TranscriptItem } from "../../../src/session/state.js";

@@ -1,3 +1,4 @@
+import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import { inkKey } from "../ink-key.js";
 import { initialSessionState, type SessionState } from "../../../src/session/state.js";

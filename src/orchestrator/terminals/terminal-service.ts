@@ -1,0 +1,162 @@
+import {
+  RequestError,
+  type CreateTerminalRequest,
+  type CreateTerminalResponse,
+  type KillTerminalRequest,
+  type ReleaseTerminalRequest,
+  type TerminalOutputRequest,
+  type TerminalOutputResponse,
+  type WaitForTerminalExitRequest,
+  type WaitForTerminalExitResponse,
+} from "@agentclientprotocol/sdk";
+import type { SessionEvent, SessionEventInput } from "../../session/events.js";
+import type { AgentCommand } from "../../agents/agent-process.js";
+import type { ClientTerminal } from "../../terminals/client-terminal.js";
+import type { Unsubscribe } from "../../terminals/listener-set.js";
+import { TerminalRegistry, type AnyTerminal } from "../../terminals/terminal-registry.js";
+import type { TerminalService } from "../ports.js";
+
+/** How often buffered PTY output becomes one event: the log and the reducer see ~30 events/s, not every read. */
+const OUTPUT_FLUSH_MS = 33;
+
+function agentError(err: unknown): RequestError {
+  return err instanceof RequestError ? err : RequestError.invalidParams(undefined, (err as Error).message);
+}
+
+/**
+ * Serves `terminal/*` from a TerminalRegistry and mirrors every terminal into the session as
+ * events (started, output, exited), so the log can rebuild a pane after a resume. Display-only
+ * terminals are fed from tool call `_meta` as events pass by.
+ */
+export class RegistryTerminalService implements TerminalService {
+  readonly registry: TerminalRegistry;
+  private buffers = new Map<string, string>();
+  private flushTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly emit: (ev: SessionEventInput) => void,
+    root: string,
+  ) {
+    this.registry = new TerminalRegistry({ root });
+  }
+
+  /** Feeds display terminals from an event's tool call `_meta`; called for live and logged events. */
+  observe(ev: SessionEvent): void {
+    if (ev.type === "update") {
+      const u = ev.notification.update as { sessionUpdate?: string; _meta?: Record<string, unknown> | null };
+      if ((u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u._meta) this.registry.applyMeta(u._meta);
+    } else if (ev.type === "terminal_output" && !this.registry.get(ev.terminalId)) {
+      // A client terminal from a previous process: show its last output read-only.
+      this.registry.openDisplayTerminal(ev.terminalId);
+      this.registry.appendDisplayOutput(ev.terminalId, ev.data);
+    } else if (ev.type === "terminal_output" && this.registry.get(ev.terminalId)?.kind === "display") {
+      this.registry.appendDisplayOutput(ev.terminalId, ev.data);
+    } else if (ev.type === "terminal_exited" && this.registry.get(ev.terminalId)?.kind === "display") {
+      this.registry.exitDisplayTerminal(ev.terminalId, ev.exitCode, ev.signal);
+    }
+  }
+
+  async create(req: CreateTerminalRequest): Promise<CreateTerminalResponse> {
+    let term;
+    try {
+      term = await this.registry.createClientTerminal(req);
+    } catch (err) {
+      throw agentError(err);
+    }
+    return { terminalId: this.mirror(term, req.command, req.args ?? []) };
+  }
+
+  /** Runs an agent's login command in a pane the user types into (not confined: it is the user's own). */
+  async runLogin(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }> {
+    const env = Object.entries(command.env ?? {}).map(([name, value]) => ({ name, value }));
+    const term = await this.registry.createClientTerminal(
+      { command: command.command, args: command.args, env, cwd },
+      { confineCwd: false },
+    );
+    this.mirror(term, command.command, command.args);
+    return term.waitForExit();
+  }
+
+  /** Mirrors a client terminal into the session as events; returns its id. */
+  private mirror(term: ClientTerminal, command: string, args: string[]): string {
+    const id = term.id;
+    this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "" });
+    term.onOutput((data) => this.buffer(id, data));
+    term.onExit((status) => {
+      this.flush(id);
+      this.emit({ type: "terminal_exited", terminalId: id, exitCode: status.exitCode, signal: status.signal });
+    });
+    return id;
+  }
+
+  private buffer(id: string, data: string): void {
+    this.buffers.set(id, (this.buffers.get(id) ?? "") + data);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      for (const key of [...this.buffers.keys()]) this.flush(key);
+    }, OUTPUT_FLUSH_MS);
+  }
+
+  private flush(id: string): void {
+    const data = this.buffers.get(id);
+    if (!data) return;
+    this.buffers.delete(id);
+    this.emit({ type: "terminal_output", terminalId: id, data });
+  }
+
+  async output(req: TerminalOutputRequest): Promise<TerminalOutputResponse> {
+    try {
+      return this.registry.clientTerminal(req.terminalId).output();
+    } catch (err) {
+      throw agentError(err);
+    }
+  }
+
+  async waitForExit(req: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse> {
+    let term;
+    try {
+      term = this.registry.clientTerminal(req.terminalId);
+    } catch (err) {
+      throw agentError(err);
+    }
+    return term.waitForExit();
+  }
+
+  async kill(req: KillTerminalRequest): Promise<void> {
+    try {
+      this.registry.clientTerminal(req.terminalId).kill();
+    } catch (err) {
+      throw agentError(err);
+    }
+  }
+
+  async release(req: ReleaseTerminalRequest): Promise<void> {
+    try {
+      this.registry.release(req.terminalId);
+    } catch (err) {
+      throw agentError(err);
+    }
+  }
+
+  /** Any terminal of the session, for the UI to draw. */
+  get(id: string): AnyTerminal | undefined {
+    return this.registry.get(id);
+  }
+
+  /** Types into a client terminal (the focused pane). */
+  write(id: string, data: string): void {
+    const t = this.registry.get(id);
+    if (t?.kind === "client" && t.exitStatus === null) t.write(data);
+  }
+
+  /** Screen changes, exits and releases: what a pane redraws on (a new terminal shows nothing yet). */
+  onScreenChange(fn: () => void): Unsubscribe {
+    return this.registry.subscribe((change) => change.type !== "added" && fn());
+  }
+
+  dispose(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    for (const key of [...this.buffers.keys()]) this.flush(key);
+    void this.registry.dispose();
+  }
+}

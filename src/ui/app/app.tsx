@@ -1,0 +1,290 @@
+import React, { useCallback, useEffect, useMemo, useState } from "react";
+import { Box, Text, useApp, useStdout } from "ink";
+import { InputEditor } from "../components/input-editor.js";
+import { InputNotes } from "../components/input-notes.js";
+import { AuthPicker } from "../components/auth-picker.js";
+import { PermissionPrompt } from "../components/permission-prompt.js";
+import { QuestionForm } from "../components/question-form.js";
+import { QueueView } from "../components/queue-view.js";
+import { SearchView } from "../components/search-view.js";
+import { StatusBar } from "../components/status-bar.js";
+import { StatusLine } from "../components/status-line.js";
+import { StatusPanel } from "../components/status-panel.js";
+import { UndoPrompt } from "../components/undo-prompt.js";
+import { useAttention } from "../hooks/use-attention.js";
+import { useMeasuredHeight } from "../hooks/use-measured-height.js";
+import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
+import { useRenderLibs } from "../hooks/use-render-libs.js";
+import { useSessionState } from "../hooks/use-session-state.js";
+import { useShell } from "../hooks/use-shell.js";
+import { useTerminalSize } from "../hooks/use-terminal-size.js";
+import type { ClipboardRead } from "../compose/clipboard-image.js";
+import type { TerminalHandoff } from "../compose/external-editor.js";
+import { FileIndex } from "../compose/file-mentions.js";
+import { allSlashCommands } from "../commands/slash-commands.js";
+import type { AgentCommand } from "../../agents/agent-process.js";
+import type { SessionPort } from "../session-port.js";
+import { describeStatus, isBusy } from "../status/status-text.js";
+import { useTicker } from "../hooks/use-ticker.js";
+import { paneRows } from "../render/pane-rows.js";
+import { requestViewOf } from "../render/request-view.js";
+import { LiveRegion } from "../transcript/live-region.js";
+import { loosePaneRows } from "../transcript/loose-panes.js";
+import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
+import { useTranscript } from "../hooks/use-transcript.js";
+import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
+import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
+
+/** Props of the interactive app. */
+export interface AppProps {
+  session: SessionPort;
+  /** The agent preset's name, until the agent names itself. */
+  agentName: string;
+  cwd: string;
+  /** Rings for the user's attention; absent with --no-notify. */
+  notify?: (message: string) => void;
+  /** Called when the user quits, after Ink is told to exit. */
+  onQuit?: () => void;
+  /** The terminal was asked for bracketed paste (run-interactive does). */
+  bracketedPaste?: boolean;
+  /** Frame interval for state coalescing. */
+  frameMs?: number;
+  /** How the agent was started: a terminal login method runs it with extra arguments. */
+  agentCommand?: AgentCommand;
+  /** The saved sessions as a table, for /sessions. */
+  listSessions?: () => Promise<string>;
+  /** What the terminal understands beyond text and colours (links, prompt marks, progress). */
+  features?: TerminalFeatures;
+  /** Lends the terminal to the external editor (Ctrl-G). */
+  handoff?: TerminalHandoff;
+  /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
+  readClipboard?: () => Promise<ClipboardRead>;
+}
+
+/** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
+const LIVE_MARGIN = 4;
+
+/** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
+const ASKING_LIVE_ROWS = 3;
+
+/**
+ * The interactive shell: printed transcript, live tail, permission prompt, queue, status line,
+ * input, status bar. It composes: state comes from the session, decisions from the session and the
+ * shell hook, drawing from the components.
+ */
+export function App(props: AppProps): React.ReactElement {
+  const { session, agentName, cwd } = props;
+  const features = props.features ?? NO_FEATURES;
+  const { exit } = useApp();
+  const { write } = useStdout();
+  const { state } = useSessionState(session, props.frameMs);
+  const { columns, rows } = useTerminalSize();
+  const width = Math.max(20, columns);
+  useAttention(state, props.notify);
+
+  // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
+  const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
+  const access = session.terminals;
+  const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
+  const [expanded, setExpanded] = useState(false);
+  const running = state.phase !== "idle" && state.phase !== "failed";
+  const ticker = useTicker(running && libsReady);
+  const transcript = useTranscript({
+    state,
+    width,
+    expanded,
+    terminal: access ? resolveTerminal : undefined,
+    frame: ticker.frame,
+    now: ticker.now,
+    write,
+    previewRows: Math.max(3, rows - 8),
+    ready: libsReady,
+    promptMarks: features.promptMarks,
+    links: features.hyperlinks,
+  });
+  useTerminalProgress(features.progress && libsReady ? running : false, write);
+
+  const clearScreen = useCallback(() => {
+    write(CLEAR_SCREEN);
+    transcript.skipPrinted();
+  }, [write, transcript]);
+  const reprint = useCallback(() => {
+    write(CLEAR_SCREEN);
+    transcript.reprint();
+  }, [write, transcript]);
+
+  useReprintOnResize(width, reprint);
+
+  const [chromeRef, chromeHeight] = useMeasuredHeight();
+  const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
+
+  // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
+  const [quitting, setQuitting] = useState(false);
+  const quit = useCallback(() => setQuitting(true), []);
+  useEffect(() => {
+    if (!quitting) return;
+    exit();
+    props.onQuit?.();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [quitting]);
+
+  const shell = useShell({
+    port: session,
+    state,
+    cwd,
+    terminals: access,
+    paneRows: Math.max(3, liveMax - 3),
+    quit,
+    clearScreen,
+    reprint,
+    expanded,
+    setExpanded,
+    listSessions: props.listSessions,
+    handoff: props.handoff,
+    readClipboard: props.readClipboard,
+  });
+
+  const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);
+  const commands = useMemo(() => allSlashCommands(state.commands), [state.commands]);
+  const status = describeStatus(state, {
+    agentName,
+    runningTerminal: shell.runningTerminals.length > 0,
+    terminalFocused: shell.focus === "terminal",
+    timing: session.timing,
+  });
+  const focused = shell.terminalFocus ? access?.get(shell.terminalFocus.id) : undefined;
+  const busy = isBusy(state);
+  // A prompt's height is only known after it is painted; a short live tail keeps that first frame on screen.
+  const asking = state.permissions.length > 0 || state.questions.length > 0 || state.phase === "auth";
+  const focusRows = Math.max(3, liveMax - 3);
+  useEffect(() => {
+    sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
+  });
+  const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
+
+  return (
+    <Box flexDirection="column" width={width}>
+      {shell.search && libsReady ? (
+        <SearchView
+          state={state}
+          query={shell.search.query}
+          hits={shell.searchHits}
+          selected={shell.searchIndex}
+          scroll={shell.search.scroll}
+          width={width}
+          maxRows={liveMax}
+        />
+      ) : focused && shell.terminalFocus ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text>
+            {paneRows(focused, {
+              rows: focusRows,
+              width,
+              focused: true,
+              scrollOffset: shell.terminalFocus.scroll,
+              title: state.terminals[shell.terminalFocus.id]?.command,
+            }).join("\n")}
+          </Text>
+          <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
+        </Box>
+      ) : (
+        <LiveRegion
+          state={state}
+          items={transcript.plan.live}
+          rowsOf={transcript.rowsOf}
+          continued={transcript.continued}
+          extra={loose}
+          preview={transcript.plan.preview}
+          maxRows={asking ? Math.min(liveMax, ASKING_LIVE_ROWS) : liveMax}
+        />
+      )}
+      {quitting ? null : (
+        <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
+          {state.permissions.length > 0 && libsReady ? (
+            <Box flexDirection="column">
+              {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
+              <PermissionPrompt
+                requests={state.permissions.map((p) => requestViewOf(state, p))}
+                width={width}
+                maxRows={Math.max(8, rows - 8)}
+                isActive={shell.focus === "permission"}
+                onAnswer={shell.answerPermission}
+              />
+              <Text dimColor>
+                {shell.focus === "permission"
+                  ? "  esc cancels the turn · tab types a message instead"
+                  : "  tab back to the permission prompt"}
+              </Text>
+            </Box>
+          ) : null}
+          {state.questions.length > 0 ? (
+            <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
+          ) : null}
+          {state.phase === "auth" && state.auth ? (
+            <AuthPicker
+              methods={state.auth.methods}
+              message={state.auth.message}
+              agentName={agentName}
+              agentCommand={props.agentCommand ?? { command: agentName, args: [] }}
+              width={width}
+              isActive={shell.focus === "auth"}
+              onChoose={shell.authenticate}
+            />
+          ) : null}
+          <QueueView
+            queue={state.queue}
+            selected={shell.queueSelected}
+            editingId={shell.editingQueuedId}
+            width={width}
+            maxShown={Math.max(2, Math.floor(rows / 5))}
+            isActive={shell.focus === "queue"}
+            waitsFor={
+              state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start"
+                ? "the session opens"
+                : undefined
+            }
+            {...shell.queue}
+          />
+          {shell.undo ? (
+            <UndoPrompt
+              plan={shell.undo}
+              width={width}
+              maxRows={Math.max(8, rows - 8)}
+              isActive={shell.focus === "undo"}
+              onAnswer={shell.answerUndo}
+            />
+          ) : null}
+          {shell.panel ? (
+            <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} />
+          ) : null}
+          <StatusLine view={status} width={width} />
+          <InputEditor
+            editor={shell.editor}
+            read={shell.readEditor}
+            dispatch={shell.dispatchEditor}
+            isActive={shell.focus === "input"}
+            width={width}
+            maxLines={Math.max(3, Math.floor(rows / 3))}
+            commands={commands}
+            files={files}
+            bracketedPaste={props.bracketedPaste === true}
+            prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
+            placeholder={
+              state.phase === "failed"
+                ? "/restart to try again · /quit to leave"
+                : state.phase === "starting"
+                  ? "type away: messages wait until the agent is ready"
+                  : busy
+                    ? "queue a message (sent when the turn ends)"
+                    : "message the agent · / commands · @ files"
+            }
+            onSubmit={shell.submit}
+            onKey={shell.onEditorKey}
+          />
+          <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
+          <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+        </Box>
+      )}
+    </Box>
+  );
+}

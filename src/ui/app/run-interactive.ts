@@ -1,0 +1,144 @@
+import type { AgentCommand } from "../../agents/agent-process.js";
+import { EXIT } from "../../errors/conch-error.js";
+import { terminalHandoff } from "../compose/external-editor.js";
+import type { SessionPort } from "../session-port.js";
+import type { StartupTerminal } from "./startup-terminal.js";
+import { attentionBytes } from "../status/attention.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+
+/** How long quitting waits for an agent that is still starting before stopping it anyway. */
+const START_SETTLE_MS = 3000;
+/** Past this, something conch started refuses to end: exit rather than hang the user's shell. */
+const FORCE_EXIT_MS = 8000;
+/**
+ * Ink's frame cap. The session's state reaches React at most ~30 times a second (FRAME_MS), so a
+ * stream costs that many frames; the cap only decides how long a typed key waits for the frame that
+ * shows it: at 60, a frame at most 17 ms after the last.
+ */
+const INK_MAX_FPS = 60;
+
+/** A wait that does not keep the process alive once nothing else does. */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** What the composition root (cli/) hands the interactive UI: a session built and ready to open. */
+export interface InteractiveSession {
+  /** The session the UI shows and drives. */
+  port: SessionPort;
+  /** Starts the agent and opens the session; a failure is a `failed` event in the session's state, and shows there. */
+  open(): Promise<void>;
+  /** Stops the agent and everything it started, then closes the session's log. */
+  close(): Promise<void>;
+  /** Kills whatever conch started, at once and synchronously: for process exit and a second signal. */
+  killNow(): void;
+  /** The agent's name until it names itself, and how it was started (a terminal login runs it with extra arguments). */
+  agentName: string;
+  agentCommand: AgentCommand;
+  cwd: string;
+  /** A first message, sent the moment the session opens. */
+  prompt?: string;
+  /** Ring for the user's attention when a long turn ends (off with --no-notify). */
+  notify: boolean;
+  /** The saved sessions as a table, for /sessions. */
+  listSessions(): Promise<string>;
+}
+
+/** The UI's modules: the largest part of conch, loaded while the agent starts. */
+async function loadUi() {
+  const [react, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
+  // React is CommonJS: bundled, a dynamic import gives only its default export.
+  return { createElement: react.default.createElement, render, App };
+}
+
+/**
+ * The interactive session. The agent starts first (spawn, initialize, session/new), and the UI
+ * loads while it does; keys typed meanwhile are kept and handed to the editor in order, and a
+ * message sent before the session opens waits in the queue until it does. On quit it stops the
+ * agent and everything it started. Returns the exit code.
+ */
+export async function runInteractive(run: InteractiveSession, terminal: StartupTerminal): Promise<number> {
+  const { input } = terminal;
+  const { port: session, cwd } = run;
+  // Whatever happens, no agent or terminal process outlives conch.
+  process.on("exit", () => run.killNow());
+
+  // Queued at once: it goes out the moment the session opens, before anything typed meanwhile.
+  if (run.prompt) session.send(run.prompt);
+  // The agent starts now; its start overlaps the UI's loading instead of following it. A start that
+  // fails is a `failed` event in the session: the status line shows it, with /restart.
+  const started: Promise<unknown> = input.interrupted ? Promise.resolve() : run.open().catch(() => undefined);
+  const stop = async (): Promise<void> => {
+    const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
+    force.unref();
+    await Promise.race([started, delay(START_SETTLE_MS)]);
+    await run.close();
+  };
+
+  let ink: { unmount(): void } | undefined;
+  const interrupted = new Promise<undefined>((resolve) => input.whenInterrupted(() => resolve(undefined)));
+  // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
+  // the agent stopped); a second one while that runs kills what is left at once.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) {
+      run.killNow();
+      process.exit(EXIT.interrupted);
+    }
+    signalled = true;
+    if (ink) ink.unmount();
+    else input.interrupt();
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  const offSignals = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+
+  const ui = await Promise.race([loadUi(), interrupted]);
+  if (!ui) {
+    // Ctrl-C (or a signal) before the UI was up: the user wants out, not a UI.
+    terminal.giveBack();
+    await stop();
+    offSignals();
+    return EXIT.interrupted;
+  }
+  const notify = run.notify
+    ? (message: string) => {
+        // Straight to the terminal, between Ink's frames: neither sequence moves the cursor.
+        process.stdout.write(attentionBytes(message));
+      }
+    : undefined;
+
+  terminal.prompt.erase();
+  const features = detectTerminalFeatures();
+  const instance = ui.render(
+    ui.createElement(ui.App, {
+      session,
+      agentName: run.agentName,
+      agentCommand: run.agentCommand,
+      cwd,
+      notify,
+      bracketedPaste: true,
+      listSessions: run.listSessions,
+      features,
+      handoff: terminalHandoff(input, process.stdout),
+    }),
+    // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
+    // query was asked, and answered, at startup.
+    // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.
+    {
+      stdin: input.stream() as unknown as NodeJS.ReadStream,
+      stdout: featureFilteredOutput(process.stdout, features),
+      maxFps: INK_MAX_FPS,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" },
+    },
+  );
+  ink = instance;
+
+  await instance.waitUntilExit();
+  input.close();
+  await stop();
+  offSignals();
+  return EXIT.ok;
+}
