@@ -43,7 +43,7 @@ describe("one error, once", () => {
     await s.submit("crash");
     await s.waitForText("/restart to start the agent again", 10_000, "visible");
     // The transcript is printed by then: the failure notice with its tail, after the text streamed.
-    await s.waitForText(/cheese\.\.\.\s*\n\s*\n✗ agent exited with code 1\n  demo: simulated crash: out of cheese/);
+    await s.waitForText(/cheese\.\.\.\s*\n\s*\n✗ agent exited with code 1\n {2}demo: simulated crash: out of cheese/);
     expect(count(s, "agent exited with code 1")).toBe(1);
     expect(count(s, "simulated crash: out of cheese")).toBe(1);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runPrint, type PrintIo, type PrintRunOptions, type PrintSession } from "../../src/print/run-print.js";
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
-import { SessionRecorder } from "../../src/orchestrator/session-recorder.js";
+import { SessionRecorder } from "../../src/orchestrator/record/session-recorder.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { writeAllSync } from "../../src/store/private-fs.js";
 import { readSessionLog, SessionLogWriter } from "../../src/store/session-log.js";
