@@ -66,8 +66,10 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   // The agent starts now; its start overlaps the UI's loading instead of following it. A start that
   // fails is a `failed` event in the session: the status line shows it, with /restart.
   const started: Promise<unknown> = input.interrupted ? Promise.resolve() : run.open().catch(() => undefined);
+  /** conch was told to end by a signal: it exits 130. */
+  let signalled = false;
   const stop = async (): Promise<void> => {
-    const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
+    const force = setTimeout(() => process.exit(signalled ? EXIT.interrupted : EXIT.ok), FORCE_EXIT_MS);
     force.unref();
     await Promise.race([started, delay(START_SETTLE_MS)]);
     await run.close();
@@ -78,7 +80,6 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
   // the agent stopped); a second one while that runs kills what is left at once.
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  let signalled = false;
   const onSignal = () => {
     if (signalled) {
       run.killNow();
@@ -140,5 +141,6 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   input.close();
   await stop();
   offSignals();
-  return EXIT.ok;
+  // Ended by a signal, conch says so as print mode does, whatever was pending (answered `cancelled`).
+  return signalled ? EXIT.interrupted : EXIT.ok;
 }
