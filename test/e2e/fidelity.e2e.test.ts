@@ -86,3 +86,16 @@ describe("a permission for a call the agent never announces", () => {
     expect(s.text()).not.toMatch(/background tasks? running/);
   });
 });
+
+describe("the model in use", () => {
+  it("/model: the footer shows the model the agent now uses, and one line confirms the change", async () => {
+    // The demo lists its models the unstable way too, as claude-agent-acp 0.23 does, and that list
+    // keeps the model the session opened with: only the model option's answer says what changed.
+    const s = await startConch(["--agent", "demo"]);
+    await s.waitForText(/· Demo Fast · /, 5_000, "visible");
+    await s.submit("/model demo-smart");
+    await s.waitForText("model: Demo Smart (demo-smart)", 10_000);
+    await s.waitForText(/· Demo Smart · /, 5_000, "visible");
+    expect(s.visible()).not.toContain("Demo Fast");
+  });
+});
