@@ -1,3 +1,4 @@
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { ConchError } from "../errors/conch-error.js";
 import { describeRpcError, type RequestControl } from "../acp/agent-connection.js";
 import { currentModel, modelOption, selectValues } from "../session/config-options.js";
@@ -35,18 +36,23 @@ export class SessionSettings {
 
   /** `session/set_config_option` (a select's value id, or a boolean option's true/false); the agent's answer carries the new options. */
   async setConfigOption(configId: string, value: string | boolean): Promise<ConchError | undefined> {
+    let answered: SessionConfigOption[] | undefined;
     const changed = await this.changeSetting(
       `set ${configId}`,
       (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl),
       (sid, resp) =>
-        resp?.configOptions
+        (answered = resp?.configOptions ?? undefined)
           ? {
               type: "update",
               notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } },
             }
           : undefined,
     );
-    if (changed === true && modelOption(this.ports.events.state)?.id === configId) this.confirmModel(String(value));
+    const { state } = this.ports.events;
+    // Read from the answer: the update it makes may still wait behind a burst of the agent's.
+    const options = answered ?? state.configOptions;
+    if (changed === true && modelOption({ configOptions: options })?.id === configId)
+      this.confirmModel(String(value), currentModel({ configOptions: options, models: state.models }));
     return changed instanceof ConchError ? changed : undefined;
   }
 
@@ -63,14 +69,17 @@ export class SessionSettings {
       (sid, conn, ctl) => conn.setModel(sid, modelId, ctl),
       () => ({ type: "model_set", modelId }),
     );
-    if (changed === true) this.confirmModel(modelId);
+    if (changed === true)
+      this.confirmModel(
+        modelId,
+        currentModel({ configOptions: [], models: { ...(state.models ?? { availableModels: [] }), currentModelId: modelId } }),
+      );
     return changed instanceof ConchError ? changed : undefined;
   }
 
   /** One line in the transcript for a model change: the model now in use, as the agent's answer says. */
-  private confirmModel(asked: string): void {
+  private confirmModel(asked: string, now: { id: string; name: string } | undefined): void {
     const { events } = this.ports;
-    const now = currentModel(events.state);
     const named = now ? (now.name === now.id ? now.id : `${now.name} (${now.id})`) : asked;
     const other = now && now.id !== asked ? `; ${asked} was asked for` : "";
     events.dispatch({ type: "notice", level: "info", text: `model: ${named}${other}` });

@@ -70,7 +70,11 @@ describe("model switches", () => {
         ],
       };
     };
+    // The answer comes while the agent's output is being read (a burst): its update waits for the burst's end.
+    agent.hooks.onBurst?.("start");
     await orch.setModel("b");
+    agent.hooks.onBurst?.("end");
+    await flush();
     expect(agent.configCalls).toEqual([{ configId: "m", value: "b" }]);
     expect(setModel).toBe(0);
     // The model in use is the one the answer names, confirmed in one line (the footer reads the same).
