@@ -40,13 +40,12 @@ export class SessionSettings {
     const changed = await this.changeSetting(
       `set ${configId}`,
       (sid, conn, ctl) => conn.setConfigOption(sid, configId, value, ctl),
-      (sid, resp) =>
-        (answered = resp?.configOptions ?? undefined)
-          ? {
-              type: "update",
-              notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } },
-            }
-          : undefined,
+      (sid, resp) => {
+        answered = resp?.configOptions ?? undefined;
+        return answered
+          ? { type: "update", notification: { sessionId: sid, update: { sessionUpdate: "config_option_update", configOptions: answered } } }
+          : undefined;
+      },
     );
     const { state } = this.ports.events;
     // Read from the answer: the update it makes may still wait behind a burst of the agent's.
