@@ -65,6 +65,10 @@ function appendChunk(
   const turnId =
     kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
   const internal = kind === "user" && profile.isInternalUserText(text);
+  if (internal && profile.readInternal) {
+    text = profile.readInternal(text);
+    if (text === "") return;
+  }
   // Replayed internal context is its own message, never glued to the prompt.
   const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
   if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {

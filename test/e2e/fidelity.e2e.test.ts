@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { Screen, terminalEnv } from "./screen.js";
 
@@ -18,8 +19,12 @@ afterEach(async () => {
 });
 
 /** conch in a real terminal with `args`, its own project and state dirs, once its prompt is up. */
-async function startConch(args: string[], env: NodeJS.ProcessEnv = {}, ready = "conch demo agent"): Promise<Screen> {
-  const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+async function startConch(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  ready = "conch demo agent",
+  project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-")),
+): Promise<Screen> {
   const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
   screen = new Screen({
     command: process.execPath,
@@ -32,6 +37,12 @@ async function startConch(args: string[], env: NodeJS.ProcessEnv = {}, ready = "
   await screen.waitForText(ready, 15_000);
   await screen.waitForText("message the agent", 15_000, "visible");
   return screen;
+}
+
+/** The `--agent` that replays a recorded real agent's side of a trace in ../shared/traces. */
+function replay(trace: string, project: string): string {
+  const main = path.join(ROOT, "dist/demo/trace-replay/main.js");
+  return `${process.execPath} ${main} ${path.resolve(ROOT, "../shared/traces", trace)} --speed 4 --project ${project} --causal`;
 }
 
 /** How many times `text` occurs in the whole buffer, scrollback included. */
@@ -97,5 +108,66 @@ describe("the model in use", () => {
     await s.waitForText("model: Demo Smart (demo-smart)", 10_000);
     await s.waitForText(/· Demo Smart · /, 5_000, "visible");
     expect(s.visible()).not.toContain("Demo Fast");
+  });
+});
+
+describe("agent-internal text, folded by the agent's profile", () => {
+  it("claude 0.23 s3: a Read's card shows the file, not the system reminder Claude Code wrote for its model", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+    const s = await startConch(["--agent", replay("claude-agent-acp-0.23.1/s3-edit-diff.jsonl", project)], {}, "Claude Agent", project);
+    await s.submit("Fix hello.txt and write notes");
+    for (let i = 0; i < 2; i++) {
+      await s.waitForText("Allow", 15_000, "visible");
+      await s.waitForText(/waiting for permission/, 5_000, "visible");
+      await s.type("y");
+      await s.waitForGone("waiting for permission");
+    }
+    await s.waitForText("message the agent", 15_000, "visible");
+    await s.waitForText("line three");
+    expect(s.text()).not.toMatch(/system-reminder|malware/);
+  });
+
+  it("claude 0.23 s6: --resume replays a slash command as the command, not its XML", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    const trace = "claude-agent-acp-0.23.1/s6-load-session.jsonl";
+    // The session's first run, recorded by conch: its id is the agent's.
+    const env = { ...terminalEnv(state), CONCH_STATE_DIR: state };
+    execFileSync(
+      process.execPath,
+      [BIN, "-p", "Run echo hello", "--agent", `${replay(trace, project)} --process 1`, "--permissions", "approve-all"],
+      {
+        cwd: project,
+        env,
+        stdio: "ignore",
+      },
+    );
+    const [{ id }] = JSON.parse(execFileSync(process.execPath, [BIN, "sessions", "--json"], { cwd: project, env, encoding: "utf8" })) as {
+      id: string;
+    }[];
+    screen = new Screen({
+      command: process.execPath,
+      args: [BIN, "--resume", id, "--agent", `${replay(trace, project)} --process 2`],
+      cwd: project,
+      env,
+      cols: 100,
+      rows: 30,
+    });
+    const s = screen;
+    await s.waitForText("The command printed: hello", 15_000);
+    await s.waitForText("message the agent", 15_000, "visible");
+    expect(s.text()).toContain("(agent context) /model default");
+    expect(s.text()).toContain("(agent context) Set model to claude-sonnet-4-6");
+    expect(s.text()).not.toMatch(/<command-name>|<local-command-stdout>/);
+  });
+
+  it("opencode: todowrite is a checklist, not the list as JSON", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+    const s = await startConch(["--agent", replay("opencode-1.18.33/g-modes-todos-model.jsonl", project)], {}, "OpenCode", project);
+    await s.submit("Plan the work.");
+    await s.waitForText(/☑ (! )?Read the code/, 15_000);
+    await s.waitForText(/☐ (! )?Run the tests/);
+    await s.waitForText("message the agent", 15_000, "visible");
+    expect(s.text()).not.toContain('"content": "Read the code"');
   });
 });

@@ -99,6 +99,11 @@ export interface AgentProfile {
   display(tool: ToolCallView, ctx: DisplayContext): ToolDisplay;
   /** Replayed user text that is the agent's internal context, not something the user typed. */
   isInternalUserText(text: string): boolean;
+  /**
+   * Internal user text as a person reads it: markup the agent keeps for its model translated (a
+   * replayed slash command as `/model default`), or "" when nothing in it is for a person.
+   */
+  readInternal?(text: string): string;
   /** A replayed call that only polls a running command (codex `write_stdin`): the command's call id. */
   pollParent(tool: ToolCallView, tools: Record<string, ToolCallView>): string | undefined;
   /** Whether what the agent reported for a call includes how the command ended. */
