@@ -27,7 +27,11 @@ describe("claude-agent-acp's internal text", () => {
 
   it("a load's replayed slash command and its output read as the command and its words, not XML", () => {
     const s = fold("claude-agent-acp-0.23.1/s6-load-session.jsonl", 2);
-    expect(users(s).filter((u) => u.history).map((u) => [u.text, u.internal])).toEqual([
+    expect(
+      users(s)
+        .filter((u) => u.history)
+        .map((u) => [u.text, u.internal]),
+    ).toEqual([
       ["/model default", true],
       ["Set model to claude-sonnet-4-6", true],
       ["Run echo hello", false],

@@ -4,7 +4,8 @@ import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
 import { buildDisplay, PLAIN_RULES, record, type DisplayRules } from "./tool-display.js";
 
-const INTERNAL = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder)\b|\[Request interrupted by user)/;
+const INTERNAL =
+  /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder)\b|\[Request interrupted by user)/;
 /** Claude Code's notes to its model, appended to tool results and user messages: nothing for a person. */
 const SYSTEM_REMINDER = /\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
 
