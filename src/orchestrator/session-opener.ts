@@ -1,15 +1,15 @@
 import type { McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSetup } from "../acp/agent-connection.js";
-import { planAuth, shellLine } from "../agents/auth-methods.js";
+import { planAuth } from "../agents/auth-methods.js";
 import { agentCalled } from "../agents/presets.js";
 import type { SessionInfo } from "../session/events.js";
-import { localHistoryOf } from "../session/local-history.js";
-import { foldEvents } from "../session/reduce.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
 import type { OrchestratorOptions } from "./orchestrator-options.js";
 import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
-import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode } from "./session-response.js";
+import { loadSession } from "./session-load.js";
+import { runLogin } from "./session-login.js";
+import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode, replacedSession } from "./session-response.js";
 
 /**
  * How to open the session: a new one, an agent replay (`session/load`), `session/resume`, or
@@ -51,6 +51,8 @@ export class SessionOpener implements AgentSlot {
   private mcp: McpServer[] = [];
   /** The additional directories the open session was given (empty when the agent takes none). */
   private dirs: string[] = [];
+  /** A session conch meant to continue whose load or resume failed: `/restart` tries it again. */
+  private unopened?: string;
   /** How many times the agent was started in this run (`/restart` starts it again). */
   private starts = 0;
   /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
@@ -159,26 +161,15 @@ export class SessionOpener implements AgentSlot {
     const caps = link.init.agentCapabilities ?? {};
     const agentName = this.agentName();
     const base = { cwd, agentName, agentInfo: link.init.agentInfo, agentCapabilities: caps };
-    const started = (info: SessionInfo) => events.dispatch({ type: "session_started", info });
+    const started = (info: SessionInfo) => {
+      this.unopened = undefined;
+      events.dispatch({ type: "session_started", info });
+    };
     const gaveUp = new AbortController();
     try {
       if (mode.kind === "load") {
-        events.dispatch({ type: "replay_started" });
-        // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
-        const history = opts.history ?? [];
-        const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
-        for (const ev of history) this.terminals?.observe?.(ev);
-        try {
-          const resp = await requests.run((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);
-          events.dispatch({ type: "replay_ended", local });
-          started(openedSession(base, mode.sessionId, resp, "load"));
-        } catch (err) {
-          events.dispatch({
-            type: "replay_ended",
-            error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`,
-          });
-          throw err;
-        }
+        const load = { events, requests, terminals: this.terminals, history: opts.history ?? [] };
+        started(await loadSession(load, link, mode.sessionId, base, setup, gaveUp));
       } else if (mode.kind === "resume") {
         const resp = await requests.run((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
         started(openedSession(base, mode.sessionId, resp, "resume"));
@@ -187,6 +178,7 @@ export class SessionOpener implements AgentSlot {
         started(openedSession(base, resp.sessionId, resp, "new"));
       }
     } catch (err) {
+      if (mode.kind === "load" || mode.kind === "resume") this.unopened = mode.sessionId;
       const methods = link.init.authMethods ?? [];
       if (isAuthRequired(err) && methods.length > 0) {
         events.dispatch({ type: "auth_required", methods, message: describeRpcError(err) });
@@ -227,16 +219,7 @@ export class SessionOpener implements AgentSlot {
     if (!method || !link) return;
     const plan = planAuth(method, opts.agent.command);
     try {
-      if (plan.kind === "terminal") {
-        if (link.runsLocally === false) throw new Error(`${opts.agent.name} runs remotely: its terminal login cannot run here`);
-        if (!this.terminals?.runLogin) throw new Error(`run this to log in, then start conch again: ${shellLine(plan.command)}`);
-        const status = await this.terminals.runLogin(plan.command, opts.cwd);
-        if (status.exitCode !== 0) throw new Error(`the login command exited ${status.signal ?? `with code ${status.exitCode}`}`);
-      } else if (plan.kind === "env_var") {
-        throw new Error(`set ${plan.vars.join(", ")} in the environment and start conch again`);
-      } else {
-        await requests.run((ctl) => link.conn.authenticate(methodId, ctl));
-      }
+      await runLogin(plan, methodId, { agentName: opts.agent.name, cwd: opts.cwd, link, terminals: this.terminals, requests });
     } catch (err) {
       events.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
       return;
@@ -244,16 +227,33 @@ export class SessionOpener implements AgentSlot {
     await this.openSession();
   }
 
-  /** Starts the agent again after a failure and continues the same session when it can. */
+  /**
+   * Starts the agent again after a failure and continues the same session when it can. A session
+   * whose load or resume failed is tried again; when it still cannot be opened, a new session takes
+   * its place, and the transcript says so and names the old one.
+   */
   async restart(): Promise<void> {
+    const { events } = this.ports;
     const old = this.link;
     this.link = undefined;
     await old?.stop();
     this.terminals?.dispose();
-    this.ports.events.dispatch({ type: "restarted" });
-    const id = this.ports.events.state.info?.sessionId;
+    events.dispatch({ type: "restarted" });
+    const id = events.state.info?.sessionId;
     // The transcript is still on screen: resume (no replay) is preferred over a load that repeats it.
-    await this.start(id && old ? reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay") : { kind: "new" });
+    if (id && old) return this.start(reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay"));
+    const unopened = this.unopened;
+    if (!unopened) return this.start({ kind: "new" });
+    try {
+      await this.start({ kind: "reopen", sessionId: unopened });
+    } catch (err) {
+      // The agent runs but will not open that session: go on in a new one, and say so.
+      if (!this.link || this.closing || events.state.auth) throw err;
+      events.dispatch({ type: "restarted" });
+      events.dispatch({ type: "notice", level: "warning", text: replacedSession(unopened, messageOf(err)) });
+      this.openMode = { kind: "new" };
+      await this.openSession();
+    }
   }
 
   /** What every session/new, load, resume and fork carries besides the cwd. */

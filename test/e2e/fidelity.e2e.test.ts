@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -169,5 +169,41 @@ describe("agent-internal text, folded by the agent's profile", () => {
     await s.waitForText(/☐ (! )?Run the tests/);
     await s.waitForText("message the agent", 15_000, "visible");
     expect(s.text()).not.toContain('"content": "Read the code"');
+  });
+});
+
+describe("/restart after a session that could not be loaded", () => {
+  it("tries the session again, and when the agent still cannot open it, says a new one takes its place and names the old", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-project-"));
+    const state = mkdtempSync(path.join(tmpdir(), "conch-e2e-state-"));
+    const env = { ...terminalEnv(state), CONCH_STATE_DIR: state };
+    execFileSync(process.execPath, [BIN, "-p", "hello", "--agent", "demo"], { cwd: project, env, stdio: "ignore" });
+    const [{ id }] = JSON.parse(execFileSync(process.execPath, [BIN, "sessions", "--json"], { cwd: project, env, encoding: "utf8" })) as {
+      id: string;
+    }[];
+    // The demo agent forgets the session: its session/load fails with "Resource not found".
+    rmSync(env.CONCH_DEMO_STATE!, { recursive: true, force: true });
+    screen = new Screen({
+      command: process.execPath,
+      args: [BIN, "--resume", id, "--agent", "demo"],
+      cwd: project,
+      env,
+      cols: 100,
+      rows: 30,
+    });
+    const s = screen;
+    await s.waitForText("/restart to try again", 15_000, "visible");
+    await s.submit("/restart");
+    await s.waitForText(`session ${id} could not be opened again`, 15_000);
+    await s.waitForText("message the agent", 10_000, "visible");
+    // The notice, wrapped at the terminal's width: read without the line breaks and their spaces.
+    const flat = (t: string) => t.replace(/\s+/g, "");
+    expect(flat(s.text())).toContain(
+      flat(
+        `so this is a new session (could not open a session with demo: Resource not found (-32002)); ${id} is kept: \`conch --resume ${id}\` tries it again`,
+      ),
+    );
+    await s.submit("hello");
+    await s.waitForText("Type a keyword (or /keyword)", 10_000);
   });
 });
