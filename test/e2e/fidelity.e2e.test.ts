@@ -182,7 +182,7 @@ describe("/restart after a session that could not be loaded", () => {
       id: string;
     }[];
     // The demo agent forgets the session: its session/load fails with "Resource not found".
-    rmSync(env.CONCH_DEMO_STATE!, { recursive: true, force: true });
+    rmSync(path.join(state, "demo"), { recursive: true, force: true });
     screen = new Screen({
       command: process.execPath,
       args: [BIN, "--resume", id, "--agent", "demo"],
