@@ -11,7 +11,8 @@ export interface BarSegment {
 
 /** The agent's display name: what it said in `initialize`, else the preset name. */
 export function agentLabel(state: SessionState, fallback: string): string {
-  const info = state.info?.agentInfo;
+  // From `initialize` on (a load can take a while before the session says it again).
+  const info = state.info?.agentInfo ?? state.agent?.info;
   return info?.title || info?.name || state.info?.agentName || fallback;
 }
 
