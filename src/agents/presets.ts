@@ -179,10 +179,18 @@ export function resolveAgent(spec: string, configured: Record<string, AgentConfi
   return { name: path.basename(words[0]), command: { command: words[0], args: words.slice(1) }, via: "command" };
 }
 
+/** Programs that run a script named by their first argument: the script says which agent it is. */
+const INTERPRETERS = /^(node|nodejs|bun|deno|python3?|ruby|npx|uvx)$/;
+
 /**
  * How to name an agent before it has named itself in `initialize`: a preset's or config entry's
- * name, a remote agent's host, or a command line as given (its program alone, `node`, says nothing).
+ * name, a remote agent's host, or a command line's program, with the package or script it runs
+ * when the program is an interpreter (`node` alone says nothing). Short: it goes in one status line.
  */
 export function agentCalled(agent: ResolvedAgent): string {
-  return agent.via === "command" ? [agent.command.command, ...agent.command.args].join(" ") : agent.name;
+  if (agent.via !== "command" || !INTERPRETERS.test(agent.name)) return agent.name;
+  const script = agent.command.args.find((a) => !a.startsWith("-"));
+  if (!script) return agent.name;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(script)?.[1];
+  return `${agent.name} ${pkg ?? path.basename(script)}`;
 }

@@ -1,6 +1,6 @@
 import { EXIT } from "../errors/conch-error.js";
 import { loadConfig, mcpServersFor } from "../agents/config-file.js";
-import { agentCalled, PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
+import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { formatProbe, probeAgent, type ProbeReport } from "./agent-probe.js";
 import type { Command } from "./parse-args.js";
 
@@ -36,7 +36,8 @@ async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<numb
   }
   const reports: ProbeReport[] = [];
   for (const agent of targets) {
-    if (!cmd.json) process.stderr.write(`probing ${agentCalled(agent)}…\n`);
+    if (!cmd.json)
+      process.stderr.write(`probing ${agent.via === "command" ? [agent.command.command, ...agent.command.args].join(" ") : agent.name}…\n`);
     const report = await probeAgent(agent, servers);
     reports.push(report);
     if (!cmd.json) process.stdout.write(`${formatProbe(report)}\n\n`);

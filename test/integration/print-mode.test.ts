@@ -148,10 +148,14 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect(JSON.parse(ok.stdout).agent).toBe("conch-demo");
     const listed = JSON.parse((await runConch(["sessions", "--json"], { cwd, stateDir })).stdout) as { agent: string }[];
     expect(listed.map((s) => s.agent)).toEqual(["conch-demo"]);
-    const dies = `${process.execPath} -e process.exit(3)`;
-    const early = await runConch(["-p", "hi", "--agent", dies], { cwd, stateDir });
+    // Before it names itself: by the script its interpreter runs (`node` alone says nothing).
+    const dies = path.join(tempDir(), "my-agent.js");
+    writeFileSync(dies, "process.exit(3)");
+    const early = await runConch(["-p", "hi", "--agent", `${process.execPath} ${dies}`], { cwd, stateDir });
     expect(early.code).toBe(1);
-    expect(early.stderr).toContain(`conch: agent ${dies} exited with code 3 before it answered initialize`);
+    expect(early.stderr).toContain(
+      `conch: agent ${path.basename(process.execPath)} my-agent.js exited with code 3 before it answered initialize`,
+    );
   });
 
   it("an agent command that does not exist fails with a clear message, exit 1", async () => {
