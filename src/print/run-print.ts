@@ -188,7 +188,12 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       s.phase === "failed" ||
       (s.phase === "idle" && (s.queue.length === 0 || interrupted || timedOut) && (ourTurnSent(s) || interrupted || timedOut)),
   );
-  const grace = (ms: number) => Promise.race([done, secondInterrupt, new Promise((r) => setTimeout(r, ms).unref())]);
+  const grace = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      cancelTimers.push(() => clearTimeout(timer));
+      void Promise.race([done, secondInterrupt]).then(() => resolve());
+    });
   // Interrupted, the agent gets a moment to answer the cancel; one that ignores it does not hold
   // the run: the result is printed and the agent's tree stopped (finish) within CANCEL_WAIT_MS plus
   // the stop's own bound, and a second Ctrl-C does not wait at all.
