@@ -12,6 +12,9 @@ import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
 import type { AgentPort, TerminalService } from "./ports.js";
 import { QuestionDesk } from "./question-desk.js";
+import { RuleGate } from "./rules/rule-gate.js";
+import { TurnCheckpoints } from "./undo/turn-checkpoints.js";
+import type { PermissionRule } from "./rules/permission-rules.js";
 import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
@@ -44,6 +47,8 @@ export class Orchestrator {
   private readonly switcher: SessionSwitch;
   private readonly settings: SessionSettings;
   private readonly edits: EditHistory;
+  private readonly rules?: RuleGate;
+  private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
 
   constructor(private readonly opts: OrchestratorOptions) {
@@ -52,16 +57,21 @@ export class Orchestrator {
     const events = new SessionEventQueue({
       sink: opts.sink,
       now,
-      observe: (ev) => this.opener.terminals?.observe?.(ev),
+      observe: (ev) => {
+        this.opener.terminals?.observe?.(ev);
+        this.checkpoints?.observe(ev);
+      },
       decide: () => this.turns.decide(),
     });
     this.events = events;
+    this.checkpoints = opts.checkpoints ? new TurnCheckpoints(events, opts.checkpoints) : undefined;
     this.requests = new OwnRequests(() => events.catchUp());
     const dispatch = (ev: SessionEventInput) => events.dispatch(ev);
-    this.permissions = new PermissionDesk(opts.policy, dispatch);
+    this.rules = opts.rules ? new RuleGate(opts.rules, events, opts.cwd) : undefined;
+    this.permissions = new PermissionDesk(opts.policy, dispatch, this.rules, opts.interactive ?? opts.policy === "ask");
     this.questions = new QuestionDesk(opts.policy === "ask", dispatch);
     const decisions = [this.permissions, this.questions];
-    this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink });
+    this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink, checkpoints: opts.checkpoints });
     this.opener = new SessionOpener({
       opts,
       events,
@@ -83,7 +93,10 @@ export class Orchestrator {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    this.turns = new TurnDriver({ events, agent, requests: this.requests, decisions, now, timing: this.timing }, opts.history);
+    const cps = this.checkpoints;
+    const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing };
+    const checkpointing = cps && { beforePrompt: cps.beforePrompt.bind(cps), beforeSettle: cps.beforeSettle.bind(cps) };
+    this.turns = new TurnDriver({ ...turnPorts, ...checkpointing }, opts.history);
     this.switcher = new SessionSwitch({ events, door: this.opener, requests: this.requests, agent: opts.agent, cwd: opts.cwd });
     this.settings = new SessionSettings({ events, agent, requests: this.requests });
   }
@@ -145,14 +158,17 @@ export class Orchestrator {
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
   shutdown(): Promise<void> {
-    this.stopped ??= closeSession({
-      events: this.events,
-      opener: this.opener,
-      turn: this.turns,
-      requests: this.requests,
-      decisions: [this.permissions, this.questions],
-      sink: this.opts.sink,
-    });
+    // The turn's last checkpoint is logged before the log closes (a print run exits at once).
+    this.stopped ??= (this.checkpoints?.recorded(2000) ?? Promise.resolve()).then(() =>
+      closeSession({
+        events: this.events,
+        opener: this.opener,
+        turn: this.turns,
+        requests: this.requests,
+        decisions: [this.permissions, this.questions],
+        sink: this.opts.sink,
+      }),
+    );
     return this.stopped;
   }
 
@@ -235,6 +251,16 @@ export class Orchestrator {
     this.questions.answer(key, response);
   }
 
+  /** `/permissions`: every rule in force, deny first, with where it is written. */
+  permissionRules(): { rule: PermissionRule; where: string }[] {
+    return this.rules?.listing() ?? [];
+  }
+
+  /** Removes a remembered rule; a string says why it cannot be (a config file's rule is edited there). */
+  removePermissionRule(rule: PermissionRule): string | undefined {
+    return this.rules ? this.rules.book.remove(rule) : "this session has no rules";
+  }
+
   // ---- settings: session-settings.ts -----------------------------------------------------------
 
   /** Switches mode; a refusal shows as an error notice. */
@@ -262,5 +288,10 @@ export class Orchestrator {
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
   applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
     return this.edits.applyUndo(plan);
+  }
+
+  /** What `/redo [turn]` would apply again after an undo (from checkpoints): a plan to confirm, or words. */
+  planRedo(ref = ""): Promise<UndoAnswer> {
+    return this.edits.planRedo(ref);
   }
 }

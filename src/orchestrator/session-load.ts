@@ -37,7 +37,8 @@ export async function loadSession(
     return openedSession(base, sessionId, resp, "load");
   } catch (err) {
     const error = isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`;
-    events.dispatch({ type: "replay_ended", error });
+    // What conch's log knew stays known: undo is local and works from it.
+    events.dispatch({ type: "replay_ended", error, local });
     throw err;
   }
 }
