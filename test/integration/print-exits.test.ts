@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONCH, ROOT, runConch, tempDir } from "../support/run-conch.js";
 import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
-import { waitUntil } from "../terminals/wait.js";
+import { waitUntil } from "../support/wait.js";
 
 // How a print run ends, as a script and the person reading its stderr see it: every non-zero exit
 // says why in one line, and a signal ends the run with its result whatever the agent does.

@@ -1,18 +1,19 @@
 import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
-import { buildDisplay, PLAIN_RULES, record, type DisplayRules } from "./tool-display.js";
+import { buildDisplay, PLAIN_RULES, type DisplayRules } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 
 const PLAN_STATUSES = new Set(["pending", "in_progress", "completed"]);
 const PLAN_PRIORITIES = new Set(["high", "medium", "low"]);
 
 /** The todo list a `todowrite` call carries (`rawInput.todos`, `rawOutput.metadata.todos`), as plan entries. */
 function todosOf(update: { rawInput?: unknown; rawOutput?: unknown }): PlanEntry[] | undefined {
-  const list = record(update.rawInput)?.todos ?? record(record(update.rawOutput)?.metadata)?.todos;
+  const list = asRecord(update.rawInput)?.todos ?? asRecord(asRecord(update.rawOutput)?.metadata)?.todos;
   if (!Array.isArray(list)) return undefined;
   const entries: PlanEntry[] = [];
   for (const item of list) {
-    const todo = record(item);
+    const todo = asRecord(item);
     if (typeof todo?.content !== "string") return undefined;
     const status = typeof todo.status === "string" && PLAN_STATUSES.has(todo.status) ? todo.status : "pending";
     const priority = typeof todo.priority === "string" && PLAN_PRIORITIES.has(todo.priority) ? todo.priority : "medium";
