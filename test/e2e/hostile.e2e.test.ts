@@ -80,6 +80,9 @@ describe("every way out of the TUI answers what is pending, cancels the turn and
     // Ended by a signal: 130, as print mode does (quitting with the keys is 0).
     expect(await exitOf(screen)).toBe(130);
     expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
+    // Its last frame is the one /quit leaves: no prompt still asking, no spinner still waiting on it.
+    await screen.settle();
+    expect(screen.visible()).not.toMatch(/Allow once|waiting for permission|message the agent/);
     await waitUntil(() => started.every((pid) => !alive(pid)), "every process conch started is gone", 5_000);
   });
 

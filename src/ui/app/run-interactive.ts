@@ -76,6 +76,8 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   };
 
   let ink: { unmount(): void } | undefined;
+  /** The app's own quit, once it is drawn: it takes the prompt and status lines off the screen first. */
+  let quitApp: (() => void) | undefined;
   const interrupted = new Promise<undefined>((resolve) => input.whenInterrupted(() => resolve(undefined)));
   // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
   // the agent stopped); a second one while that runs kills what is left at once.
@@ -86,7 +88,8 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       process.exit(EXIT.interrupted);
     }
     signalled = true;
-    if (ink) ink.unmount();
+    if (quitApp) quitApp();
+    else if (ink) ink.unmount();
     else input.interrupt();
   };
   for (const signal of signals) process.on(signal, onSignal);
@@ -122,6 +125,9 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       listSessions: run.listSessions,
       features,
       handoff: terminalHandoff(input, process.stdout),
+      takeQuit: (quit: () => void) => {
+        quitApp = quit;
+      },
     }),
     // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
     // query was asked, and answered, at startup.
