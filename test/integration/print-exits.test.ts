@@ -1,25 +1,14 @@
 import { spawn } from "node:child_process";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { CONCH, ROOT, runConch, tempDir } from "../support/run-conch.js";
-import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
+import { describe, expect, it } from "vitest";
+import { CONCH, runConch, tempDir } from "../support/run-conch.js";
+import { markedProcesses } from "../support/marked-processes.js";
+import { hostile, markersKilledAfterEach } from "../support/hostile-fixture.js";
 import { waitUntil } from "../support/wait.js";
 
 // How a print run ends, as a script and the person reading its stderr see it: every non-zero exit
 // says why in one line, and a signal ends the run with its result whatever the agent does.
 
-const HOSTILE = path.join(ROOT, "test/fixtures/hostile-agent.mjs");
-const hostile = (marker: string, flags: string) => `${process.execPath} ${HOSTILE} ${flags} --marker ${marker}`;
-
-const markers: string[] = [];
-function marker(): string {
-  const m = newMarker();
-  markers.push(m);
-  return m;
-}
-afterEach(() => {
-  for (const m of markers.splice(0)) killMarked(m);
-});
+const marker = markersKilledAfterEach();
 
 /** The lines conch itself wrote on stderr (`conch: …`). */
 const conchLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("conch: "));

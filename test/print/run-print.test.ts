@@ -3,11 +3,10 @@ import { runPrint, type PrintIo, type PrintRunOptions, type PrintSession } from 
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import { SessionRecorder } from "../../src/orchestrator/record/session-recorder.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { writeAllSync } from "../../src/store/private-fs.js";
-import { readSessionLog, SessionLogWriter } from "../../src/store/session-log.js";
-import { ensureStateDir, sessionLogPath } from "../../src/store/state-dir.js";
-import { tempDir } from "../support/run-conch.js";
+import { readSessionLog } from "../../src/store/session-log.js";
+import { sessionLogPath } from "../../src/store/state-dir.js";
 import { flush, startWithFake, type FakeAgent } from "../orchestrator/fake-agent.js";
+import { Disk, recordedSession } from "../orchestrator/record/recorded-session.js";
 
 // Print mode over a fake agent: what a run writes on stdout and stderr, and its exit code, when
 // the agent and the disk misbehave in ways a real process cannot be made to on cue.
@@ -65,39 +64,6 @@ describe("one error, once", () => {
     expect(io.stderr.match(/out of cheese/g)).toHaveLength(1);
   });
 });
-
-/** A disk that can fill up: while `full`, a write gets half its bytes out, then ENOSPC, as a real one does. */
-class Disk {
-  full = false;
-  writeAll = (fd: number, data: string): void => {
-    if (!this.full) return writeAllSync(fd, data);
-    writeAllSync(fd, data.slice(0, Math.floor(data.length / 2)));
-    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-  fsync = (): void => {
-    if (this.full) throw Object.assign(new Error("ENOSPC: no space left on device, fsync"), { code: "ENOSPC" });
-  };
-}
-
-/** A recorded session over a fake agent whose log is on `disk`, wired as session-setup wires it. */
-async function recordedSession(disk: Disk) {
-  const root = ensureStateDir(tempDir("conch-state-"));
-  const recorder = new SessionRecorder({
-    agent: "fake",
-    agentCommand: ["fake"],
-    cwd: "/tmp",
-    root,
-    openLog: (id, r) => SessionLogWriter.open<SessionEvent>(sessionLogPath(id, r), disk),
-  });
-  let orch: Orchestrator | undefined;
-  recorder.attach(
-    () => orch!.state,
-    (level, text) => orch!.dispatch({ type: "notice", level, text }),
-  );
-  const started = await startWithFake({ sink: recorder });
-  orch = started.orch;
-  return { root, recorder, orch, agent: started.agent };
-}
 
 describe("a full disk in the middle of a print run", () => {
   /** The agent streams, the disk fills up, the agent streams on and ends its turn. */
