@@ -30,6 +30,8 @@ async function runEdit(env: NodeJS.ProcessEnv): Promise<Screen> {
   await screen.waitForText("Done: demo-notes.md has a new line", 15_000);
   await screen.submit("hello");
   await screen.waitForText("Type tour", 15_000);
+  // The answer is on screen before its turn ends, and the progress mark ends with the turn: wait for the idle prompt.
+  await screen.waitForText("message the agent", 15_000, "visible");
   await screen.settle();
   return screen;
 }
