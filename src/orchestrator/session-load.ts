@@ -1,10 +1,11 @@
+import type { AgentCapabilities } from "@agentclientprotocol/sdk";
 import type { SessionSetup } from "../acp/agent-connection.js";
 import { describeRpcError } from "../acp/agent-connection.js";
 import type { SessionEvent, SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents } from "../session/reduce.js";
 import type { AgentPort, AgentRequests, SessionEvents, TerminalService } from "./ports.js";
-import { isAuthRequired, openedSession } from "./session-response.js";
+import { isAuthRequired, openedSession, reopenMode } from "./session-response.js";
 
 /** What a load needs: the queue, conch's requests, the terminals, and the local log being resumed. */
 export interface LoadContext {
@@ -41,4 +42,26 @@ export async function loadSession(
     events.dispatch({ type: "replay_ended", error, local });
     throw err;
   }
+}
+
+/**
+ * How a session conch meant to continue is opened again at an agent: a replay (load) is the
+ * agent's own transcript; after a resume, or at an agent that can do neither, conch's log shows it.
+ */
+export function reopenWith(
+  caps: AgentCapabilities,
+  sessionId: string,
+  agentName: string,
+  ports: { events: SessionEvents; showLocalHistory(): void },
+): ReturnType<typeof reopenMode> {
+  const chosen = reopenMode(caps, sessionId, "replay");
+  if (chosen.kind !== "load") ports.showLocalHistory();
+  if (chosen.kind === "new") {
+    ports.events.dispatch({
+      type: "notice",
+      level: "warning",
+      text: `${agentName} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
+    });
+  }
+  return chosen;
 }

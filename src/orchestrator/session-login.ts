@@ -1,5 +1,7 @@
-import { shellLine, type AuthPlan } from "../agents/auth-methods.js";
-import type { AgentPort, AgentRequests, TerminalService } from "./ports.js";
+import type { AgentCommand } from "../agents/agent-process.js";
+import { planAuth, shellLine, type AuthPlan } from "../agents/auth-methods.js";
+import { describeRpcError } from "../acp/agent-connection.js";
+import type { AgentPort, AgentRequests, SessionEvents, TerminalService } from "./ports.js";
 
 /** What a login needs: the agent's name, where it runs, its terminals, conch's own requests. */
 export interface LoginContext {
@@ -24,5 +26,22 @@ export async function runLogin(plan: AuthPlan, methodId: string, ctx: LoginConte
     throw new Error(`set ${plan.vars.join(", ")} in the environment and start conch again`);
   } else {
     await ctx.requests.run((ctl) => ctx.link.conn.authenticate(methodId, ctl));
+  }
+}
+
+/**
+ * Logs in with the agent's auth method `methodId` (one the session's `auth` state offers); says in
+ * the transcript why it failed. Resolves true when the session can be opened again.
+ */
+export async function logIn(methodId: string, command: AgentCommand, events: SessionEvents, ctx: LoginContext): Promise<boolean> {
+  const method = events.state.auth?.methods.find((m) => m.id === methodId);
+  if (!method) return false;
+  const plan = planAuth(method, command);
+  try {
+    await runLogin(plan, methodId, ctx);
+    return true;
+  } catch (err) {
+    events.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
+    return false;
   }
 }

@@ -1,14 +1,14 @@
 import type { McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSetup } from "../acp/agent-connection.js";
-import { planAuth } from "../agents/auth-methods.js";
 import { agentCalled } from "../agents/presets.js";
 import type { SessionInfo } from "../session/events.js";
+import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
 import type { OrchestratorOptions } from "./orchestrator-options.js";
 import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
-import { loadSession } from "./session-load.js";
-import { runLogin } from "./session-login.js";
+import { loadSession, reopenWith } from "./session-load.js";
+import { logIn } from "./session-login.js";
 import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode, replacedSession } from "./session-response.js";
 
 /**
@@ -71,6 +71,7 @@ export class SessionOpener implements AgentSlot {
     const hooks: ClientHooks = {
       ...this.ports.hooks,
       onUpdate: (n) => this.onUpdate(n),
+      onExtNotification: (method, params) => this.onExtNotification(method, params),
       root: () => opts.cwd,
       additionalRoots: () => this.dirs,
       terminals: this.terminals,
@@ -121,20 +122,7 @@ export class SessionOpener implements AgentSlot {
       for (const desk of decisions) desk.drop();
     });
     const caps = link.init.agentCapabilities ?? {};
-    if (mode.kind === "reopen") {
-      // A replay (load) is the agent's own transcript; after a resume, conch's log supplies it.
-      const chosen = reopenMode(caps, mode.sessionId, "replay");
-      if (chosen.kind !== "load") this.ports.showLocalHistory();
-      if (chosen.kind === "new") {
-        events.dispatch({
-          type: "notice",
-          level: "warning",
-          text: `${this.agentName()} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
-        });
-      }
-      mode = chosen;
-    }
-    this.openMode = mode;
+    this.openMode = mode.kind === "reopen" ? reopenWith(caps, mode.sessionId, this.agentName(), this.ports) : mode;
     const mcp = passedMcpServers(opts.mcpServers ?? [], caps, this.agentName());
     if (mcp.warning) events.dispatch({ type: "notice", level: "warning", text: mcp.warning });
     this.mcp = mcp.servers;
@@ -214,17 +202,10 @@ export class SessionOpener implements AgentSlot {
    */
   async authenticate(methodId: string): Promise<void> {
     const { opts, events, requests } = this.ports;
-    const method = events.state.auth?.methods.find((m) => m.id === methodId);
     const link = this.link;
-    if (!method || !link) return;
-    const plan = planAuth(method, opts.agent.command);
-    try {
-      await runLogin(plan, methodId, { agentName: opts.agent.name, cwd: opts.cwd, link, terminals: this.terminals, requests });
-    } catch (err) {
-      events.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
-      return;
-    }
-    await this.openSession();
+    if (!link) return;
+    const ctx = { agentName: opts.agent.name, cwd: opts.cwd, link, terminals: this.terminals, requests };
+    if (await logIn(methodId, opts.agent.command, events, ctx)) await this.openSession();
   }
 
   /**
@@ -290,11 +271,22 @@ export class SessionOpener implements AgentSlot {
     this.link?.killNow();
   }
 
+  /** An extension notification: only the turn signals the profile layer knows are this session's events. */
+  private onExtNotification(method: string, params: unknown): void {
+    if (!SIGNAL_NOTIFICATIONS.has(method)) return;
+    const sid = this.ports.events.state.info?.sessionId;
+    const of = (params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (sid && typeof of === "string" && of !== sid) return;
+    this.ports.events.dispatch({ type: "agent_signal", method, params });
+  }
+
   private onUpdate(n: SessionNotification): void {
     const { events } = this.ports;
     const sid = events.state.info?.sessionId;
     // Updates for another session on the same connection are not ours (sessions start with no id yet).
-    if (sid && n.sessionId && n.sessionId !== sid && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
+    // A subagent's own session (ACP subagents draft) belongs to this one.
+    const ours = events.state.subagentSessions?.[n.sessionId] !== undefined;
+    if (sid && n.sessionId && n.sessionId !== sid && !ours && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
     events.dispatch({ type: "update", notification: n, history: events.state.replaying || undefined });
   }
 }

@@ -2,6 +2,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { PermissionAnswerSource, SessionEvent } from "../session/events.js";
 import {
   displayStatus,
+  isFinalStatus,
   type ContextUsage,
   type SessionState,
   type TerminalView,
@@ -85,6 +86,8 @@ export class StreamJsonMapper {
   private readonly seenCalls = new Set<string>();
   /** Exited terminals whose output a line has carried. */
   private readonly outputShown = new Set<string>();
+  /** Calls streamed with a status that may still change, and that status. */
+  private readonly unsettled = new Map<string, ToolDisplayStatus>();
   private readonly permissionCalls = new Map<string, string>();
   private plan: SessionState["plan"];
   private usage: ContextUsage | undefined;
@@ -98,6 +101,9 @@ export class StreamJsonMapper {
   /** The lines for `ev`, read against `state`, the session after it. */
   linesFor(state: SessionState, ev: SessionEvent): StreamJsonLine[] {
     const lines = this.map(state, ev);
+    // conch's own conclusions (cancelled, background, ended with the agent, stalled) come from its
+    // events, not from an agent's update: a call still unsettled is streamed again when they change it.
+    if (ev.type !== "update") lines.push(...this.settledCalls(state));
     // Plans and the context meter are read from the fold: an agent's profile may make them from other updates.
     if (state.plan !== this.plan) {
       this.plan = state.plan;
@@ -205,15 +211,28 @@ export class StreamJsonMapper {
   private callLine(state: SessionState, call: ToolCallView, withContent: boolean): Unversioned {
     const first = !this.seenCalls.has(call.toolCallId);
     this.seenCalls.add(call.toolCallId);
+    const status = displayStatus(call);
+    if (isFinalStatus(call)) this.unsettled.delete(call.toolCallId);
+    else this.unsettled.set(call.toolCallId, status);
     return {
       type: "tool_call",
       subtype: first ? "start" : "update",
       id: call.toolCallId,
       title: call.title,
       kind: call.kind ?? null,
-      status: displayStatus(call),
+      status,
       ...(withContent ? { content: this.publicContent(state, call.content) } : {}),
     };
+  }
+
+  /** Update lines for the unsettled calls whose status changed without an update of their own. */
+  private settledCalls(state: SessionState): Unversioned[] {
+    const lines: Unversioned[] = [];
+    for (const [id, sent] of this.unsettled) {
+      const call = state.toolCalls[id];
+      if (call && displayStatus(call) !== sent) lines.push(this.callLine(state, call, false));
+    }
+    return lines;
   }
 
   /** A client terminal exited: the call that shows it gets a line with its output, as its content changed. */

@@ -2,11 +2,13 @@ import type { ContentBlock, PlanEntry, SessionNotification, SessionUpdate } from
 import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable";
 import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
-import { upsertToolCall } from "./apply-tool-call.js";
+import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
+import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
+import { readSignalNotification } from "./profiles/turn-signals.js";
 import { deriveModes } from "./session-modes.js";
 import { isFinalStatus, type TranscriptItem } from "./state.js";
 
@@ -183,6 +185,12 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
   }
 }
 
+/** An extension notification that carries a turn signal (`_session/turn_ended`): every agent's is accepted. */
+export function applyAgentSignal(d: Draft, method: string, params: unknown): void {
+  d.s.lastAgentActivityAt = d.at;
+  for (const sig of readSignalNotification(method, params)) applySignal(d, sig, d.s.replaying);
+}
+
 function normalizeContext(d: Draft): NormalizeContext {
   return { tool: (id) => d.tool(id), background: d.s.background, replayTail: d.s.replayTail === true };
 }
@@ -201,18 +209,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     case "tool_call":
     case "tool_call_update": {
-      // Nothing could ever close a call with no id: held open, it would stall the turn. Refused at once.
-      if (typeof u.toolCallId !== "string" || u.toolCallId === "") {
-        const title = typeof u.title === "string" && u.title ? ` ("${u.title}")` : "";
-        d.addItem({
-          kind: "notice",
-          id: d.nextId("i"),
-          turnId: d.s.currentTurnId,
-          level: "warning",
-          text: `the agent sent a ${u.sessionUpdate}${title} without a toolCallId: ignored as malformed`,
-        });
-        return;
-      }
+      if (refusedWithoutId(d, u)) return;
       const before = d.tool(u.toolCallId);
       let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
       // Announced after all: the agent owns it now, and will close it.
@@ -261,6 +258,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     default: {
       if (applyIdentifiedPlan(d, u, history)) return;
+      if (applySubagentLifecycle(d, u, history, () => currentTurn(d, history))) return;
       const kindRaw = (u as { sessionUpdate?: unknown } | undefined)?.sessionUpdate;
       const kind = typeof kindRaw === "string" ? kindRaw : "(no sessionUpdate)";
       d.addItem({ kind: "unknown", id: d.nextId("i"), turnId: d.s.currentTurnId, updateKind: kind, raw: u, history });
@@ -276,6 +274,12 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
 export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boolean | undefined): void {
   const history = isHistory(d, n, historyFlag);
   const profile = profileOf(d.s);
+  const subagent = subagentSessionCall(d, n.sessionId);
+  if (subagent) {
+    if (!history) d.s.lastAgentActivityAt = d.at;
+    applySubagentUpdate(d, subagent, n.update as SessionUpdate, history, () => currentTurn(d, history));
+    return;
+  }
   // The kind may be one this SDK does not know (newer protocol versions add them).
   const normalized = profile.normalize(n.update as SessionUpdate, normalizeContext(d));
   // A replay's tail after the load response counts as activity: its quiet period waits it out.

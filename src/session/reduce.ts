@@ -3,7 +3,7 @@ import { applyAgentExited, applyRestarted, applySessionLeft, applySessionStarted
 import { applyPromptResponse, applyPromptSent, applySteered } from "./apply-prompt.js";
 import { applyStall } from "./apply-stall.js";
 import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-terminal.js";
-import { applyUpdate } from "./apply-update.js";
+import { applyAgentSignal, applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
 import { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
@@ -51,6 +51,9 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "update":
       applyUpdate(d, ev.notification, ev.history);
+      break;
+    case "agent_signal":
+      applyAgentSignal(d, ev.method, ev.params);
       break;
     case "prompt_sent":
       applyPromptSent(d, ev);

@@ -43,6 +43,9 @@ function backgroundTaskId(update: { _meta?: unknown; rawOutput?: unknown }): str
   return typeof update.rawOutput === "string" ? BACKGROUND_ID.exec(update.rawOutput)?.[1] : undefined;
 }
 
+/** A subagent's own words (0.25–0.9x send them) are its working, not the answer: its call shows its result. */
+const fromSubagent = (update: { _meta?: unknown }) => Boolean(asRecord(asRecord(update._meta)?.claudeCode)?.parentToolUseId);
+
 /** `_meta["_claude/origin"]` on the usage update that closes each turn (0.100): whose turn it was. */
 function turnOrigin(update: { _meta?: unknown }): "prompt" | "agent" | undefined {
   const origin = asRecord(asRecord(update._meta)?.["_claude/origin"]);
@@ -58,6 +61,7 @@ function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normaliz
   const u = update as SessionUpdate & Record<string, unknown>;
   switch (update.sessionUpdate) {
     case "user_message_chunk": {
+      if (fromSubagent(update)) return [];
       // A replayed prompt carries the reminders Claude Code added for its model: the person typed none of them.
       const text = update.content.type === "text" ? update.content.text : undefined;
       if (text !== undefined && text.includes("<system-reminder>")) {
@@ -68,6 +72,7 @@ function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normaliz
     }
     case "agent_message_chunk":
     case "agent_thought_chunk":
+      if (fromSubagent(update)) return [];
       // 0.23 opens every content block with an empty chunk: it only says a new block begins.
       return contentText(update.content) === "" ? [{ signal: "block_break" }] : [{ update }];
     case "usage_update": {
@@ -120,14 +125,22 @@ function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
       // 0.100 answers at once, then runs a turn of its own when a task ends, closed by a marker.
       endsAtResponse: true,
       callsOutliveTurn: false,
+      outlivingCallsReport: false,
       markers: variant === "0.100" ? "always" : "observed",
       replayOutlivesResponse: false,
     },
+    turnSignals: variant === "0.100" ? ["turn_ended", "origin_marker", "prompt_response"] : ["held_response"],
+    permissiveModes: ["bypassPermissions"],
     missingFileReadsAsEmpty: false,
     normalize: normalizeClaude,
     display: (tool, ctx) => buildDisplay(tool, ctx, CLAUDE_RULES),
     isInternalUserText: (text) => INTERNAL.test(text),
     readInternal: readClaudeInternal,
+    // Everything a subagent (the Task/Agent tool) reports carries the id of the call that started it.
+    subagentParent: (fields) => {
+      const id = asRecord(asRecord(fields._meta)?.claudeCode)?.parentToolUseId;
+      return typeof id === "string" && id !== "" ? id : undefined;
+    },
     pollParent: () => undefined,
     hasExitStatus: plainExitStatus,
   };
