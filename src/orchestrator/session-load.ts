@@ -1,9 +1,10 @@
 import type { AgentCapabilities } from "@agentclientprotocol/sdk";
 import type { SessionSetup } from "../acp/agent-connection.js";
 import { describeRpcError } from "../acp/agent-connection.js";
-import type { SessionEvent, SessionInfo } from "../session/events.js";
+import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents } from "../session/reduce.js";
+import type { ResumedLog } from "./orchestrator-options.js";
 import type { AgentPort, AgentRequests, SessionEvents, TerminalService } from "./ports.js";
 import { isAuthRequired, openedSession, reopenMode } from "./session-response.js";
 
@@ -12,7 +13,8 @@ export interface LoadContext {
   events: SessionEvents;
   requests: AgentRequests;
   terminals?: TerminalService;
-  history: readonly SessionEvent[];
+  /** The log being resumed, read when first asked for. */
+  history(): Promise<ResumedLog>;
 }
 
 /**
@@ -28,9 +30,10 @@ export async function loadSession(
   setup: SessionSetup,
   gaveUp: AbortController,
 ): Promise<SessionInfo> {
-  const { events, requests, history } = ctx;
+  const { events, requests } = ctx;
   events.dispatch({ type: "replay_started" });
-  const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
+  const { events: history, state: folded } = await ctx.history();
+  const local = history.length ? localHistoryOf(folded ?? foldEvents(history)) : undefined;
   for (const ev of history) ctx.terminals?.observe?.(ev);
   try {
     const resp = await requests.run((ctl) => link.conn.loadSession(sessionId, base.cwd, setup, ctl), gaveUp);
@@ -48,14 +51,14 @@ export async function loadSession(
  * How a session conch meant to continue is opened again at an agent: a replay (load) is the
  * agent's own transcript; after a resume, or at an agent that can do neither, conch's log shows it.
  */
-export function reopenWith(
+export async function reopenWith(
   caps: AgentCapabilities,
   sessionId: string,
   agentName: string,
-  ports: { events: SessionEvents; showLocalHistory(): void },
-): ReturnType<typeof reopenMode> {
+  ports: { events: SessionEvents; showLocalHistory(): Promise<void> },
+): Promise<ReturnType<typeof reopenMode>> {
   const chosen = reopenMode(caps, sessionId, "replay");
-  if (chosen.kind !== "load") ports.showLocalHistory();
+  if (chosen.kind !== "load") await ports.showLocalHistory();
   if (chosen.kind === "new") {
     ports.events.dispatch({
       type: "notice",

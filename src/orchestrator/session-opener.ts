@@ -5,7 +5,7 @@ import type { SessionInfo } from "../session/events.js";
 import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
-import type { OrchestratorOptions } from "./orchestrator-options.js";
+import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
 import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
 import { loadSession, reopenWith } from "./session-load.js";
 import { logIn } from "./session-login.js";
@@ -29,8 +29,10 @@ export interface SessionOpenerPorts {
   /** The permission and question desks: answered `cancelled` on quitting, dropped when the agent exits. */
   decisions: PendingDecisions[];
   hooks: PartHooks;
+  /** The log being resumed, read when first asked for. */
+  history(): Promise<ResumedLog>;
   /** Shows the local log's transcript: for agents that cannot replay it. */
-  showLocalHistory(): void;
+  showLocalHistory(): Promise<void>;
   /** The turn driver: it makes no more decisions once conch is killed. */
   turn: { halt(): void };
 }
@@ -122,7 +124,7 @@ export class SessionOpener implements AgentSlot {
       for (const desk of decisions) desk.drop();
     });
     const caps = link.init.agentCapabilities ?? {};
-    this.openMode = mode.kind === "reopen" ? reopenWith(caps, mode.sessionId, this.agentName(), this.ports) : mode;
+    this.openMode = mode.kind === "reopen" ? await reopenWith(caps, mode.sessionId, this.agentName(), this.ports) : mode;
     const mcp = passedMcpServers(opts.mcpServers ?? [], caps, this.agentName());
     if (mcp.warning) events.dispatch({ type: "notice", level: "warning", text: mcp.warning });
     this.mcp = mcp.servers;
@@ -156,7 +158,7 @@ export class SessionOpener implements AgentSlot {
     const gaveUp = new AbortController();
     try {
       if (mode.kind === "load") {
-        const load = { events, requests, terminals: this.terminals, history: opts.history ?? [] };
+        const load = { events, requests, terminals: this.terminals, history: () => this.ports.history() };
         started(await loadSession(load, link, mode.sessionId, base, setup, gaveUp));
       } else if (mode.kind === "resume") {
         const resp = await requests.run((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
