@@ -3,9 +3,10 @@ import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable"
 import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
 import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
-import { upsertToolCall } from "./apply-tool-call.js";
+import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
+import { endReplayedTurn } from "./interrupted-marks.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { readSignalNotification } from "./profiles/turn-signals.js";
@@ -40,6 +41,7 @@ export function currentTurn(d: Draft, history: boolean): string {
   const cur = d.turn(d.s.currentTurnId);
   if (history) {
     if (cur && cur.origin === "history") return cur.id;
+    endReplayedTurn(d);
     return d.openTurn(d.nextId("h"), "history", true);
   }
   if (cur && cur.origin === "agent" && cur.endedAt === undefined) return cur.id;
@@ -64,9 +66,14 @@ function appendChunk(
     item.kind === kind && (!messageId || !("messageId" in item) || !item.messageId || item.messageId === messageId);
   // A user chunk with no prompt in flight can only be replayed history (gemini replays after its load response).
   const hist = kind === "user" && d.s.pendingPrompts.length === 0 ? true : history;
-  const turnId =
-    kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
+  const opensTurn = kind === "user" && hist && !(last && last.kind === "user");
+  if (opensTurn) endReplayedTurn(d);
+  const turnId = opensTurn ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
   const internal = kind === "user" && profile.isInternalUserText(text);
+  if (internal && profile.readInternal) {
+    text = profile.readInternal(text);
+    if (text === "") return;
+  }
   // Replayed internal context is its own message, never glued to the prompt.
   const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
   if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {
@@ -205,8 +212,11 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     case "tool_call":
     case "tool_call_update": {
+      if (refusedWithoutId(d, u)) return;
       const before = d.tool(u.toolCallId);
-      const tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      // Announced after all: the agent owns it now, and will close it.
+      if (tool.askedOnly) d.setTool((tool = { ...tool, askedOnly: undefined }));
       // Work ending with no prompt in flight is background work ending: see the quiet period.
       if (!history && d.s.pendingPrompts.length === 0 && isFinalStatus(tool) && !(before && isFinalStatus(before)))
         d.s.backgroundEndedAt = d.at;

@@ -14,6 +14,7 @@ import type {
 import type { LocalHistory } from "./local-history.js";
 import type { ErrorKind } from "../errors/conch-error.js";
 import type { FileVersion, SessionInfo } from "./state.js";
+import type { InterruptedPrompt } from "./transcript-item.js";
 
 export type { FileVersion, ModelState, SessionInfo } from "./state.js";
 
@@ -103,7 +104,8 @@ export type SessionEvent =
   | { type: "tool_stalled"; at: number; toolCallId: string }
   /** Open work showed no sign of life for the stall timeout: conch stops waiting for it and says so. */
   | { type: "work_stalled"; at: number; kind: OpenWorkKind; id: string }
-  | { type: "replay_started"; at: number }
+  /** `interrupted`: the prompts conch's log saw interrupted, so the replay marks them as they were live. */
+  | { type: "replay_started"; at: number; interrupted?: InterruptedPrompt[] }
   /** `local` carries what conch's own log knew, to fill what the replay lacks. */
   | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }
   /** `blocks` keeps attachments (resource links, images) for when the message is sent. */
@@ -118,7 +120,12 @@ export type SessionEvent =
       command: string;
       args: string[];
       cwd: string;
+      /** The PTY's size: its output makes sense at this width (attach and resume rebuild the screen at it). */
+      cols?: number;
+      rows?: number;
     }
+  /** The PTY was resized (a pane of another width, a focused pane): later output is laid out for it. */
+  | { type: "terminal_resized"; at: number; terminalId: string; cols: number; rows: number }
   | { type: "terminal_output"; at: number; terminalId: string; data: string }
   | {
       type: "terminal_exited";
@@ -142,6 +149,8 @@ export type SessionEvent =
   | { type: "failed"; at: number; message: string; kind?: ErrorKind; stderrTail?: string }
   /** The agent wants a login before it opens a session. */
   | { type: "auth_required"; at: number; methods: AuthMethod[]; message: string }
+  /** The agent took `session/set_model` (unstable): the model list's current model is now `modelId`. */
+  | { type: "model_set"; at: number; modelId: string }
   /** The agent was started again after a failure (the session id may change). */
   | { type: "restarted"; at: number };
 

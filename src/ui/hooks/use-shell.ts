@@ -11,6 +11,7 @@ import type { TerminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
 import { shellCommandFor, type Focus, type KeyCommand } from "../shell/key-bindings.js";
 import { queueHandlers, type QueueHandlers } from "./queue-handlers.js";
+import { pickerHandlers, type PickerHandlers } from "./picker-handlers.js";
 import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
 import { hitKey, type SearchHit } from "../search/transcript-search.js";
@@ -20,9 +21,6 @@ import { useSearchHits, useSearchKeys } from "./use-search-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
 import { KeyPriority, useKeypress } from "./use-keypress.js";
 import { nextCycleMode } from "../../session/session-modes.js";
-
-export type { Focus } from "../shell/key-bindings.js";
-export type { Panel } from "../shell/shell-state.js";
 
 /** How long a first Ctrl-C waits for the second. */
 const CTRL_C_WINDOW_MS = 2000;
@@ -58,6 +56,7 @@ export interface Shell extends ShellState {
   /** Keys the editor does not use itself; true when the shell handled it. */
   onEditorKey(input: string, key: Key): boolean;
   queue: QueueHandlers;
+  pickerKeys: PickerHandlers;
   /** Position of the queued message being edited, or -1. */
   editingIndex: number;
   runningTerminals: string[];
@@ -132,6 +131,7 @@ export function useShell(opts: ShellOptions): Shell {
     listSessions: opts.listSessions,
     askUndo: (plan) => dispatch({ type: "undo-asked", plan }),
     openSearch: (query) => dispatch({ type: "search-opened", query }),
+    openPicker: (picker) => dispatch({ type: "picker-opened", picker }),
   };
   const composer = useComposer({
     shell,
@@ -215,8 +215,7 @@ export function useShell(opts: ShellOptions): Shell {
         dispatch({ type: "search-closed" });
         return true;
       case "clear-input":
-        dispatch({ type: "undo-closed" });
-        dispatch({ type: "search-closed" });
+        dispatch({ type: "views-closed" });
         if (shell.ctrlCArmed) {
           opts.quit();
           return true;
@@ -286,6 +285,7 @@ export function useShell(opts: ShellOptions): Shell {
     submit: composer.submit,
     onEditorKey,
     queue: queueHandlers({ port, state, shell, dispatch, store }),
+    pickerKeys: pickerHandlers({ port, state, dispatch }),
     editingIndex: editingQueuedId ? state.queue.findIndex((m) => m.id === editingQueuedId) : -1,
     runningTerminals: running,
     expanded,

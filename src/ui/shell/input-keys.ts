@@ -117,7 +117,7 @@ export const INPUT_KEYS: readonly KeyBinding[] = [
   {
     command: "clear-input",
     keys: "Ctrl-C",
-    where: ["input", "queue", "permission", "question", "auth", "undo", "search"],
+    where: ["input", "queue", "permission", "question", "auth", "undo", "search", "picker"],
     does: "clear the input; twice in a row: quit",
     shell: true,
     match: ctrl("c"),

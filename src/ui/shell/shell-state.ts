@@ -2,6 +2,7 @@ import type { UndoPlan } from "../../session/undo-plan.js";
 import type { SessionState } from "../../session/state.js";
 import type { PastedImage } from "../compose/prompt-blocks.js";
 import type { Focus } from "./key-bindings.js";
+import { movedPicker, typedPicker, type PickerState } from "../decisions/picker-state.js";
 
 /** A message panel under the input (command output, help). */
 export interface Panel {
@@ -39,6 +40,8 @@ export interface ShellState {
   search: SearchState | null;
   /** Images pasted into the message being written; they go with it while their labels are in its text. */
   images: PastedImage[];
+  /** A list to pick from (/model, /config), while it is open. */
+  picker: PickerState | null;
 }
 
 /** What can happen to the shell's view state. */
@@ -66,7 +69,14 @@ export type ShellAction =
   | { type: "search-scrolled"; by: number }
   | { type: "search-closed" }
   | { type: "image-pasted"; image: PastedImage }
-  | { type: "images-cleared" };
+  | { type: "images-cleared" }
+  | { type: "picker-opened"; picker: PickerState }
+  | { type: "picker-moved"; by: number }
+  /** Keys typed into the filter, a backspace erasing. */
+  | { type: "picker-typed"; keys: string }
+  | { type: "picker-closed" }
+  /** Ctrl-C: the undo prompt, the search and a picker close. */
+  | { type: "views-closed" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -80,6 +90,7 @@ export const INITIAL_SHELL: ShellState = {
   undo: null,
   search: null,
   images: [],
+  picker: null,
 };
 
 /** The shell's view state after an action. Pure. */
@@ -142,17 +153,28 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return { ...state, images: [...state.images, action.image] };
     case "images-cleared":
       return state.images.length ? { ...state, images: [] } : state;
+    case "picker-opened":
+      return { ...state, picker: action.picker, panel: null };
+    case "picker-moved":
+      return state.picker ? { ...state, picker: movedPicker(state.picker, action.by) } : state;
+    case "picker-typed":
+      return state.picker ? { ...state, picker: typedPicker(state.picker, action.keys) } : state;
+    case "picker-closed":
+      return state.picker ? { ...state, picker: null } : state;
+    case "views-closed":
+      return state.undo || state.search || state.picker ? { ...state, undo: null, search: null, picker: null } : state;
   }
 }
 
 /**
- * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, the search
+ * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, a picker, the search
  * view, a selected queued message, then the first permission request (unless the user stepped away from it), a question,
  * a login, and otherwise the input.
  */
 export function focusOf(shell: ShellState, session: SessionState, runningTerminals: readonly string[]): Focus {
   if (shell.terminalFocus && runningTerminals.includes(shell.terminalFocus.id)) return "terminal";
   if (shell.undo) return "undo";
+  if (shell.picker) return "picker";
   if (shell.search) return "search";
   if (shell.queueSelected !== null && session.queue.length > 0) return "queue";
   const firstPermission = session.permissions[0]?.key;
