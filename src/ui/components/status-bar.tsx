@@ -2,7 +2,8 @@ import React from "react";
 import { Box, Text } from "ink";
 import { cycleModes } from "../../session/session-modes.js";
 import type { SessionState } from "../../session/state.js";
-import { barSegments, type BarSegment } from "../status/session-facts.js";
+import { barSegments } from "../status/session-facts.js";
+import { fitSegments } from "../status/bar-fit.js";
 import { color } from "../render/theme.js";
 
 /** Props of the status bar. */
@@ -15,24 +16,13 @@ export interface StatusBarProps {
   keyHints?: boolean;
 }
 
-/** Which segments give way first when the bar is too narrow. */
-const DROP_ORDER: BarSegment["key"][] = ["cost", "title", "context", "model", "cwd", "mode"];
-
-function fit(segments: BarSegment[], width: number): BarSegment[] {
-  const out = [...segments];
-  const length = () => out.reduce((n, s) => n + s.text.length, 0) + (out.length - 1) * 3;
-  for (const key of DROP_ORDER) {
-    if (length() <= width) break;
-    const i = out.findIndex((s) => s.key === key);
-    if (i >= 0) out.splice(i, 1);
-  }
-  return out;
-}
+const MODE_HINT = " (shift+tab)";
 
 /** One dim line of facts: agent, session title, mode, model, context use and cost, cwd. */
 export function StatusBar({ state, agentName, cwd, width, keyHints = true }: StatusBarProps): React.ReactElement {
-  const segments = fit(barSegments(state, agentName, cwd), width);
   const modes = cycleModes(state).length;
+  const hint = modes > 1 && keyHints;
+  const segments = fitSegments(barSegments(state, agentName, cwd), width, { mode: hint ? MODE_HINT.length : 0 });
   return (
     <Box width={width}>
       <Text wrap="truncate-end">
@@ -46,7 +36,7 @@ export function StatusBar({ state, agentName, cwd, width, keyHints = true }: Sta
             >
               {s.text}
             </Text>
-            {s.key === "mode" && modes > 1 && keyHints ? <Text dimColor>{" (shift+tab)"}</Text> : null}
+            {s.key === "mode" && hint ? <Text dimColor>{MODE_HINT}</Text> : null}
           </Text>
         ))}
       </Text>
