@@ -82,6 +82,12 @@ type Unversioned = StreamJsonLine extends infer L ? (L extends StreamJsonLine ? 
  * an internal event with no public meaning (timers, queue edits, terminals' bytes, replayed
  * history) is dropped, so a refactor of the events never changes what a script reads.
  */
+/** Whether two plans list the same entries, in order. */
+function samePlan(a: SessionState["plan"], b: SessionState["plan"]): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((e, i) => e.content === b[i].content && e.status === b[i].status && e.priority === b[i].priority);
+}
+
 export class StreamJsonMapper {
   private readonly seenCalls = new Set<string>();
   /** Exited terminals whose output a line has carried. */
@@ -105,9 +111,12 @@ export class StreamJsonMapper {
     // events, not from an agent's update: a call still unsettled is streamed again when they change it.
     if (ev.type !== "update") lines.push(...this.settledCalls(state));
     // Plans and the context meter are read from the fold: an agent's profile may make them from other updates.
+    // By content: a profile may make the same list again from another update (opencode's todowrite
+    // carries it in its input and again in its output), which is no news.
     if (state.plan !== this.plan) {
+      const same = samePlan(state.plan, this.plan);
       this.plan = state.plan;
-      if (state.plan && !(ev.type === "update" && ev.history)) {
+      if (state.plan && !same && !(ev.type === "update" && ev.history)) {
         lines.push({ type: "plan", entries: state.plan.map((e) => ({ content: e.content, status: e.status, priority: e.priority })) });
       }
     }

@@ -214,6 +214,23 @@ describe("mapping session events to stream-json lines", () => {
     ]);
   });
 
+  it("a plan is streamed when its entries change, not again for the same list (opencode's todowrite carries it in its input and again in its output)", () => {
+    const events = traceToEvents("opencode-1.18.33/g-modes-todos-model.jsonl", { process: 0 });
+    const firstTurnEnd = events.findIndex((e) => e.type === "prompt_response");
+    const plans = linesOf(events.slice(0, firstTurnEnd + 1)).filter((l) => l.type === "plan");
+    expect(plans).toEqual([
+      {
+        type: "plan",
+        v: 1,
+        entries: [
+          { content: "Read the code", status: "completed", priority: "high" },
+          { content: "Write the fix", status: "in_progress", priority: "high" },
+          { content: "Run the tests", status: "pending", priority: "medium" },
+        ],
+      },
+    ]);
+  });
+
   it("an empty text or thought chunk is no line (claude 0.23 opens every block with one)", () => {
     const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: u as never } });
     const lines = linesOf([
