@@ -1,6 +1,5 @@
 import { exitTerminal } from "./apply-terminal.js";
 import { Draft } from "./draft.js";
-import type { SessionState } from "./state.js";
 import { profileOf } from "./profiles/select-profile.js";
 
 // How the fold moves a turn toward its end: draining, idle, and closing what the agent left open.
@@ -65,18 +64,6 @@ export function endWithAgent(d: Draft): void {
     const term = tool.terminalId ? d.s.terminals[tool.terminalId] : undefined;
     if (term && !term.exited) exitTerminal(d, term.terminalId, null, null);
   }
-}
-
-/**
- * The session as quitting leaves it: conch stops the agent and its process tree, so what ran on in
- * its session ends with it. Quitting draws its last frame from this, not from a state that would
- * leave "running" in the scrollback for good.
- */
-export function stateAtQuit(state: SessionState): SessionState {
-  if (![...state.openToolIds].some((id) => state.toolCalls[id].detached)) return state;
-  const d = new Draft(state, state.lastAgentActivityAt);
-  endWithAgent(d);
-  return d.s;
 }
 
 /** Ends agent-initiated and history turns that are still open. */

@@ -86,6 +86,25 @@ describe("every way out of the TUI answers what is pending, cancels the turn and
     await waitUntil(() => started.every((pid) => !alive(pid)), "every process conch started is gone", 5_000);
   });
 
+  it("/quit with a permission pending: the last frame says the call was cancelled and the turn interrupted, not still awaiting permission", async () => {
+    const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
+    const screen = start(["--agent", "demo", "--trace", trace], tmp("conch-e2e-project-"), terminalEnv());
+    await screen.waitForText("conch demo agent", 15_000, "visible");
+    await screen.submit("permission");
+    await screen.waitForText("Allow once", 10_000, "visible");
+    await screen.waitForText("awaiting permission", 10_000, "visible");
+    // Tab leaves the prompt for the input, where /quit is typed.
+    await screen.type("\t");
+    await screen.submit("/quit");
+    expect(await exitOf(screen)).toBe(0);
+    expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
+    await screen.settle();
+    const text = screen.text();
+    expect(text).not.toMatch(/awaiting permission|Allow once|waiting for permission/);
+    expect(text).toContain("permission cancelled");
+    expect(text).toContain("⊘ interrupted");
+  });
+
   it("kill -INT with a permission pending, the agent ignoring SIGTERM: answered, cancelled, the agent gone, exit 130", async () => {
     const m = newMarker();
     markers.push(m);

@@ -29,7 +29,7 @@ import { footer } from "../shell/key-bindings.js";
 import { inputPlaceholder } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { hasLiveBackground } from "../../session/profiles/display-of.js";
-import { stateAtQuit } from "../../session/turn-ends.js";
+import { stateAtQuit } from "../../session/state-at-quit.js";
 import { paneRows } from "../render/pane-rows.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
