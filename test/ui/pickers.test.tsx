@@ -122,4 +122,13 @@ describe("/model and /config are pickers", () => {
     await until(() => expect(session.calls).toContainEqual({ intent: "setConfigOption", args: ["effort", "high"] }));
     expect(session.intents().filter((i) => i === "setModel")).toHaveLength(2);
   });
+
+  it("the keys that open a picker and the ones that choose in it, all in one read: the picker gets the ↓ and the Enter, not the input", async () => {
+    const session = sessionWithOptions();
+    const { stdin } = renderApp(session);
+    await tick();
+    // As the terminal reader hands them over: the text and each key a read of its own, with no wait between.
+    for (const read of ["/model", KEY.enter, KEY.down, KEY.down, KEY.enter]) stdin.write(read);
+    await until(() => expect(session.calls).toContainEqual({ intent: "setModel", args: ["haiku"] }));
+  });
 });

@@ -57,3 +57,21 @@ describe("the queue after d removes a message", () => {
     await until(() => expect(frame()).toContain("edit 1 › one"));
   });
 });
+
+describe("keys that move the focus, and the keys after them in the same read (tmux send-keys, a paste)", () => {
+  it("↑ then d in one read: ↑ selects the last queued message and d removes it; nothing lands in the input", async () => {
+    const session = new FakeSession(true).open();
+    session.prompt("long task");
+    const view = renderApp(session);
+    await tick();
+    for (const text of ["one", "two", "three"]) {
+      await type(view.stdin, text);
+      await type(view.stdin, KEY.enter);
+    }
+    await until(() => expect(view.frame()).toContain("3. three"));
+    await type(view.stdin, KEY.up + "d");
+    await until(() => expect(session.state.queue.map((m) => m.text)).toEqual(["one", "two"]));
+    await until(() => expect(view.frame()).toContain("› 2. two"));
+    expect(view.frame()).not.toMatch(/^› d/m);
+  });
+});

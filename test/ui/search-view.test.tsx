@@ -54,6 +54,17 @@ describe("the search view", () => {
     expect(frame()).toMatch(/▸ agent +The build fails at line 3\./);
   });
 
+  it("Ctrl-R and the query in one read (tmux send-keys, fast typing): the search opens with the query, nothing lands in the input", async () => {
+    const { stdin, frame } = renderApp(session());
+    await tick();
+    // The terminal reader cuts one read into its keys (a control key is one of its own), which reach
+    // the views together, before React draws: written here the same way, with no wait between.
+    stdin.write(CTRL_R);
+    await type(stdin, "build");
+    await until(() => expect(frame()).toContain("search › build   3/3"));
+    expect(frame()).not.toContain("build›");
+  });
+
   it("moves to older and newer hits, showing each one's item, and leaves with Esc", async () => {
     const s = session();
     const { stdin, frame } = renderApp(s);

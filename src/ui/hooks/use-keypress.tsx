@@ -1,4 +1,4 @@
-import React, { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef } from "react";
+import React, { createContext, useCallback, useContext, useEffect, useLayoutEffect, useReducer, useRef } from "react";
 import { useInput, useStdin, type Key } from "ink";
 
 /**
@@ -34,6 +34,13 @@ interface Subscriber {
   seq: number;
 }
 
+/** A key as the provider received it, with its bytes. */
+interface WaitingKey {
+  input: string;
+  key: Key;
+  raw: string;
+}
+
 interface Dispatcher {
   add(s: Subscriber): () => void;
   nextSeq(): number;
@@ -48,9 +55,11 @@ const KeypressContext = createContext<Dispatcher | null>(null);
  *
  * Each key is one dispatch, and which handlers are active is fixed when it arrives: a key that moves
  * the focus (Enter on a queued message) is never handled again by the view it moved the focus to.
- * Keys of one read arrive before React draws, so handlers see the props of the last committed
- * render: state that keys change faster than renders (the editor's text, a form) is read through a
- * ref or a store, not from props.
+ * The keys Ink parses from one read (tmux's send-keys, `↑` then `d`) would all arrive before React
+ * draws, so the ones after a key that moved the focus went to the view that had it before (the
+ * input). So the keys after a key wait until React has committed what that key changed, and go to
+ * the handlers of that render. Text of one read is still one key: state that
+ * keys change faster than renders (the editor's text, a form) is read through a ref or a store.
  */
 export function KeypressProvider({ children }: { children: React.ReactNode }): React.ReactElement {
   const { internal_eventEmitter: emitter } = useStdin();
@@ -72,10 +81,35 @@ export function KeypressProvider({ children }: { children: React.ReactNode }): R
     emitter?.prependListener("input", capture);
     return () => void emitter?.off("input", capture);
   }, [emitter]);
-  const dispatch = useCallback((input: string, key: Key) => {
+  // Keys that came after a key whose render is not committed yet: they wait for it.
+  const waiting = useRef<WaitingKey[] | null>(null);
+  const [commits, committed] = useReducer((n: number) => n + 1, 0);
+  const deliver = useCallback((k: WaitingKey) => {
+    if (waiting.current) {
+      waiting.current.push(k);
+      return;
+    }
     const order = [...subscribers.current].filter((s) => s.active).sort((a, b) => b.priority - a.priority || b.seq - a.seq);
-    for (const s of order) if (s.handler(input, key, raw.current) === true) return;
+    for (const s of order) if (s.handler(k.input, k.key, k.raw) === true) break;
+    // Any key, not only one a handler says it took: the input takes keys without saying so.
+    waiting.current = [];
+    committed();
   }, []);
+  // Children's layout effects (each subscriber's `active`) have run: the keys that waited go to the
+  // handlers of this render, from a task of their own (not nested in this commit, however many).
+  useLayoutEffect(() => {
+    if (!waiting.current?.length) {
+      waiting.current = null;
+      return;
+    }
+    const timer = setImmediate(() => {
+      const keys = waiting.current ?? [];
+      waiting.current = null;
+      for (const k of keys) deliver(k);
+    });
+    return () => clearImmediate(timer);
+  }, [commits, deliver]);
+  const dispatch = useCallback((input: string, key: Key) => deliver({ input, key, raw: raw.current }), [deliver]);
   useInput(dispatch);
   return <KeypressContext.Provider value={dispatcher.current}>{children}</KeypressContext.Provider>;
 }
