@@ -70,7 +70,8 @@ export const UI = {
         "`conch-commands.ts` (conch's slash commands as one table: name, hint, description, handler; /help, the `/` menu's list in `slash-commands.ts`, and dispatch come from it) + `session-option-commands.ts` (/mode, /model, /config) + `export-command.ts`, run in a `command-context.ts`",
     },
     {
-      status: "`status-text.ts` (the status line's words), `session-facts.ts`, `bar-fit.ts` (what the status bar gives up first when narrow: the cwd before the model), `attention.ts`",
+      status:
+        "`status-text.ts` (the status line's words), `session-facts.ts`, `bar-fit.ts` (what the status bar gives up first when narrow: the cwd before the model), `attention.ts`",
       transcript:
         "settled vs live: `settled-items.ts` says what can no longer change, `transcript-printer.ts` writes it to the scrollback in transcript order, `row-cache.ts` keeps an item's rows while its view is the same object, `live-rows.ts` + `live-region.tsx` give Ink the rows that fit, `pane-sizes.ts` sizes running terminals and finds the ones no call shows",
       search: "`transcript-search.ts`, `highlight-rows.ts`",
