@@ -96,18 +96,21 @@ export function KeypressProvider({ children }: { children: React.ReactNode }): R
     committed();
   }, []);
   // Children's layout effects (each subscriber's `active`) have run: the keys that waited go to the
-  // handlers of this render, from a task of their own (not nested in this commit, however many).
+  // handlers of this render, in a microtask once the commit is over (an update made inside it would
+  // be a nested one, which React caps), still before any timer or the next read.
   useLayoutEffect(() => {
     if (!waiting.current?.length) {
       waiting.current = null;
       return;
     }
-    const timer = setImmediate(() => {
+    let live = true;
+    queueMicrotask(() => {
+      if (!live) return;
       const keys = waiting.current ?? [];
       waiting.current = null;
       for (const k of keys) deliver(k);
     });
-    return () => clearImmediate(timer);
+    return () => void (live = false);
   }, [commits, deliver]);
   const dispatch = useCallback((input: string, key: Key) => deliver({ input, key, raw: raw.current }), [deliver]);
   useInput(dispatch);
