@@ -4,6 +4,7 @@ import { localHistoryOf } from "../../src/session/local-history.js";
 import { foldEvents } from "../../src/session/reduce.js";
 import { displayStatus, type SessionState } from "../../src/session/state.js";
 import { traceToEvents } from "../support/trace-events.js";
+import { displayOf } from "../../src/session/profiles/display-of.js";
 
 /** The conversation as a person reads it: real user prompts and the agent's answers, per turn. */
 function conversation(s: SessionState, filter: (turnId: string) => boolean = () => true): string[] {
@@ -71,6 +72,14 @@ describe("a resumed session shows the same conversation as the original", () => 
     expect(conversation(resumed, firstPrompts(resumed, 1)).join(" ").replace(/\s+/g, "")).toBe(
       conversation(original).join(" ").replace(/\s+/g, ""),
     );
+  });
+
+  it("codex c5: the resumed command shows its output, not codex's exec header ('Chunk ID…', 'Process running with session ID…') over a command that exited", () => {
+    const local = traceToEvents("codex-acp-0.16.0/c5.jsonl", { process: 1 });
+    const resumed = foldEvents(resumedWithLocal("codex-acp-0.16.0/c5.jsonl", local));
+    const shown = JSON.stringify(displayOf(resumed, resumed.toolCalls.call_c4_exec).blocks);
+    expect(shown).not.toMatch(/Chunk ID|Wall time|Process running|Original token count/);
+    expect(shown).toContain("call_c4_exec");
   });
 
   it("codex c5: a command the local log saw still running, replayed as completed with no exit status, is 'unknown' until a poll sees it exit", () => {

@@ -7,6 +7,8 @@ import { buildDisplay, commandFrom, PLAIN_RULES, type DisplayRules } from "./too
 import { asRecord } from "../../json/record.js";
 
 const EXITED = /Process exited with code (\d+)/;
+/** Unified exec's result as codex gives it to its model: `Chunk ID`, `Wall time`, the process, `Original token count`, then `Output:`. */
+const EXEC_RESULT = /^Chunk ID: [^\n]*\nWall time: [^\n]*\n(?:[^\n]*\n)*?Output:\n?([\s\S]*)$/;
 
 /** The texts codex may report a command's end in: output, poll results, terminal bytes. */
 function reportedTexts(update: { rawOutput?: unknown; content?: unknown; _meta?: unknown }): string[] {
@@ -60,6 +62,12 @@ export const CODEX_RULES: DisplayRules = {
     return PLAIN_RULES.textBlock(text, tool);
   },
   rawOutputText: (rawOutput) => {
+    // Unified exec's result to the model: a header about the process ("Process running with session
+    // ID 63009", stale once a poll saw it exit), then what it printed. Only that is the output.
+    if (typeof rawOutput === "string") {
+      const m = EXEC_RESULT.exec(rawOutput);
+      if (m) return m[1].trim() === "" ? undefined : m[1];
+    }
     const r = asRecord(rawOutput);
     for (const key of ["formatted_output", "aggregated_output"]) {
       const v = r?.[key];

@@ -145,9 +145,12 @@ export function waitForNextUtcMinute(): ShellStep {
 }
 
 /**
- * Records, as `extras[name]`, the processes whose command line contains `needle` or is exactly
- * `exact` (e.g. "sleep 30", what a shell's child looks like). The needle is assembled from two
- * halves at run time so that this shell command's own line does not match it.
+ * Records, as `extras[name]`, this run's processes whose command line contains `needle` or is
+ * exactly `exact` (e.g. "sleep 30", what a shell's child looks like). The needle is assembled from
+ * two halves at run time so that this shell command's own line does not match it. Only the run's
+ * own processes count, as with-agent finds them (its environment carries this run's
+ * `REAL_AGENTS_RUN`, or its cwd is in the run dir): a leftover is an orphan, no longer in any
+ * process tree, and the machine runs other scenarios' `sleep 30` at the same time.
  */
 export function processCheck(name: string, needle: string, exact?: string): ShellStep {
   const half = Math.floor(needle.length / 2);
@@ -155,7 +158,12 @@ export function processCheck(name: string, needle: string, exact?: string): Shel
   return shell(
     [
       `N1=${sq(needle.slice(0, half))}; N2=${sq(needle.slice(half))}`,
-      `ps -eo pid=,args= | awk -v n="$N1$N2" '{ pid = $1; $1 = ""; sub(/^ +/, "") } $0 !~ /^awk / && (index($0, n)${exactTest}) { print pid, $0 }' >"$OUT/extra-${name}"`,
+      `ps -eo pid=,args= | awk -v n="$N1$N2" '{ pid = $1; $1 = ""; sub(/^ +/, "") } $0 !~ /^awk / && (index($0, n)${exactTest}) { print pid, $0 }' |`,
+      `while read -r pid args; do`,
+      `  cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null)`,
+      `  case "$cwd/" in "$REAL_AGENTS_RUN"/*) echo "$pid $args"; continue ;; esac`,
+      `  if tr '\\0' '\\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "REAL_AGENTS_RUN=$REAL_AGENTS_RUN"; then echo "$pid $args"; fi`,
+      `done >"$OUT/extra-${name}"`,
     ].join("\n"),
   );
 }
