@@ -4,6 +4,7 @@ import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import type { PromptUsage } from "./state.js";
 import { addInterruptedMark } from "./interrupted-marks.js";
+import { endReplayTail } from "./local-history.js";
 import { abandonTasks, beginDrain, closeAskedOnly, closeOpenTools, detachOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
 
 // A prompt's life in the fold: sent (from the input or the queue), steered into a running turn, answered.
@@ -39,7 +40,7 @@ function addTokens(a: PromptUsage, b: PromptUsage | undefined): PromptUsage {
 export function applyPromptSent(d: Draft, ev: EventOf<"prompt_sent">): void {
   const s = d.s;
   if (s.phase === "draining") endOpenTurns(d);
-  s.replayTail = false;
+  endReplayTail(d);
   const text = ev.prompt.map(contentText).join("");
   d.openTurn(ev.turnId, "user", false);
   d.addItem({ kind: "user", id: d.nextId("i"), turnId: ev.turnId, text, blocks: ev.prompt, history: false, queueId: ev.queueId });

@@ -7,6 +7,7 @@ import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import { endReplayedTurn } from "./interrupted-marks.js";
+import { endReplayTail, fillFromTail } from "./local-history.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { readSignalNotification } from "./profiles/turn-signals.js";
@@ -19,7 +20,7 @@ function isHistory(d: Draft, n: SessionNotification, history: boolean | undefine
     // An update for a call the replay left open is the live work going on: the replay is over.
     const u = n.update as { sessionUpdate?: string; toolCallId?: string };
     const tool = u.sessionUpdate === "tool_call_update" && u.toolCallId ? d.tool(u.toolCallId) : undefined;
-    if (tool && !isFinalStatus(tool)) d.s.replayTail = false;
+    if (tool && !isFinalStatus(tool)) endReplayTail(d);
   }
   return history === true || d.s.replaying || (d.s.replayTail === true && d.s.pendingPrompts.length === 0);
 }
@@ -140,7 +141,7 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
       s.blockBreak = true;
       return;
     case "replay_over":
-      s.replayTail = false;
+      endReplayTail(d);
       return;
     case "agent_state":
       s.agentState = sig.state;
@@ -215,6 +216,10 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       if (refusedWithoutId(d, u)) return;
       const before = d.tool(u.toolCallId);
       let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      if (history && d.s.tailLocalTools?.[tool.toolCallId]) {
+        fillFromTail(d, tool.toolCallId);
+        tool = d.tool(tool.toolCallId)!;
+      }
       // Announced after all: the agent owns it now, and will close it.
       if (tool.askedOnly) d.setTool((tool = { ...tool, askedOnly: undefined }));
       // Work ending with no prompt in flight is background work ending: see the quiet period.

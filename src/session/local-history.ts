@@ -1,7 +1,10 @@
-import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
 import { interruptedPromptsOf } from "./interrupted-marks.js";
 import type { InterruptedPrompt } from "./transcript-item.js";
+
+import type { LocalToolFacts } from "./tool-call-view.js";
+
+export type { LocalToolFacts };
 import { agentLabel, profileOf } from "./profiles/select-profile.js";
 import {
   displayStatus,
@@ -12,22 +15,6 @@ import {
   type TerminalView,
   type ToolDisplayStatus,
 } from "./state.js";
-
-/** What conch's own log knew about a tool call when its last process ended. */
-export interface LocalToolFacts {
-  /** The title shown live: a replay may name the call by its tool ("exec_command") instead. */
-  title?: string;
-  kind?: ToolKind;
-  content: ToolCallContent[];
-  locations: ToolCallLocation[];
-  terminalId?: string;
-  /** Not final, and its terminal had not exited, when the log ends: it was still running. */
-  openAtEnd: boolean;
-  /** The agent died while it ran: shown so, whatever a later replay says. */
-  interrupted?: boolean;
-  /** How it ended in the log, for a replay that leaves it out. */
-  status?: ToolDisplayStatus;
-}
 
 /**
  * The facts from the local log that an agent's replay lacks: tool call kinds, content and
@@ -91,32 +78,17 @@ function noteMissing(d: Draft, missing: LocalToolFacts[]): void {
  * Fills what the agent's replay lacks from conch's own log: the replay wins; the log adds kinds,
  * content, locations and terminal screens, and a command the log saw running that the replay calls
  * completed without any exit status is shown as "state unknown after resume", not a false completion.
+ * A call the replay has not shown by its response may still come in its tail (gemini): its facts
+ * wait for it (`fillFromTail`), and only what the tail never showed is named as left out.
  */
 export function applyLocalHistory(d: Draft, local: LocalHistory): void {
-  const profile = profileOf(d.s);
-  const missing: LocalToolFacts[] = [];
+  const missing: Record<string, LocalToolFacts> = {};
   for (const [id, facts] of Object.entries(local.tools)) {
-    const tool = d.tool(id);
-    if (!tool) {
-      missing.push(facts);
-      continue;
-    }
-    const next = { ...tool };
-    if (facts.title) next.title = facts.title;
-    if (!next.kind && facts.kind) next.kind = facts.kind;
-    if (next.content.length === 0 && facts.content.length) next.content = facts.content;
-    if (next.locations.length === 0 && facts.locations.length) next.locations = facts.locations;
-    if (!next.terminalId && facts.terminalId) next.terminalId = facts.terminalId;
-    const exitedInPoll = (next.polls ?? []).some((pid) => {
-      const poll = d.tool(pid);
-      return poll !== undefined && profile.hasExitStatus(poll);
-    });
-    if (facts.openAtEnd && next.status === "completed" && !profile.hasExitStatus(next) && !exitedInPoll && !next.localStatus) {
-      next.localStatus = facts.interrupted ? "interrupted" : "unknown";
-    }
-    d.setTool(next);
+    if (d.tool(id)) fillTool(d, id, facts);
+    else missing[id] = facts;
   }
-  if (missing.length) noteMissing(d, missing);
+  if (d.s.replayTail && Object.keys(missing).length) d.s.tailLocalTools = missing;
+  else if (Object.keys(missing).length) noteMissing(d, Object.values(missing));
   if (local.writes) {
     d.s.writes = local.writes;
     d.s.undone = local.undone;
@@ -130,4 +102,41 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
     const running = tool !== undefined && !isFinalStatus(tool);
     d.terminals()[id] = { ...view, history: true, exited: view.exited || !running };
   }
+}
+
+function fillTool(d: Draft, id: string, facts: LocalToolFacts): void {
+  const profile = profileOf(d.s);
+  const next = { ...d.tool(id)! };
+  if (facts.title) next.title = facts.title;
+  if (!next.kind && facts.kind) next.kind = facts.kind;
+  if (next.content.length === 0 && facts.content.length) next.content = facts.content;
+  if (next.locations.length === 0 && facts.locations.length) next.locations = facts.locations;
+  if (!next.terminalId && facts.terminalId) next.terminalId = facts.terminalId;
+  const exitedInPoll = (next.polls ?? []).some((pid) => {
+    const poll = d.tool(pid);
+    return poll !== undefined && profile.hasExitStatus(poll);
+  });
+  if (facts.openAtEnd && next.status === "completed" && !profile.hasExitStatus(next) && !exitedInPoll && !next.localStatus) {
+    next.localStatus = facts.interrupted ? "interrupted" : "unknown";
+  }
+  d.setTool(next);
+}
+
+/** A call the replay's tail shows now: the log's facts for it, kept since the replay's response, fill it. */
+export function fillFromTail(d: Draft, id: string): void {
+  const facts = d.s.tailLocalTools?.[id];
+  if (!facts || !d.tool(id)) return;
+  fillTool(d, id, facts);
+  const rest = { ...d.s.tailLocalTools };
+  delete rest[id];
+  d.s.tailLocalTools = Object.keys(rest).length ? rest : undefined;
+}
+
+/** The replay's tail is over: what conch recorded that it never showed is named as left out. */
+export function endReplayTail(d: Draft): void {
+  d.s.replayTail = false;
+  const missing = d.s.tailLocalTools;
+  if (!missing) return;
+  d.s.tailLocalTools = undefined;
+  noteMissing(d, Object.values(missing));
 }

@@ -13,7 +13,7 @@ import type {
   Implementation,
 } from "@agentclientprotocol/sdk";
 import type { ErrorKind } from "../errors/conch-error.js";
-import type { ToolCallView } from "./tool-call-view.js";
+import type { LocalToolFacts, ToolCallView } from "./tool-call-view.js";
 import type { ReplayMarks, TranscriptItem, TurnOrigin } from "./transcript-item.js";
 
 // The session state's parts that have modules of their own; the other layers read them from here.
@@ -230,6 +230,8 @@ export interface SessionState {
   blockBreak?: boolean;
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
   replayTail?: boolean;
+  /** conch's log knew these calls, which the replay had not shown by its response: facts waiting for the tail. */
+  tailLocalTools?: Record<string, LocalToolFacts>;
   /** Why the session failed; `kind` is set when the failure says more than "it failed" (the agent never started). */
   /** `inTranscript`: a notice in the transcript already says it, with the stderr tail (the agent exited). */
   failure?: { message: string; stderrTail?: string; kind?: ErrorKind; inTranscript?: boolean };

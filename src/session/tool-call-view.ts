@@ -6,6 +6,22 @@ export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
 /** What conch concluded about a call the agent never closed. */
 export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted" | "ended_with_agent";
 
+/** What conch's own log knew about a tool call when its last process ended. */
+export interface LocalToolFacts {
+  /** The title shown live: a replay may name the call by its tool ("exec_command") instead. */
+  title?: string;
+  kind?: ToolKind;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  terminalId?: string;
+  /** Not final, and its terminal had not exited, when the log ends: it was still running. */
+  openAtEnd: boolean;
+  /** The agent died while it ran: shown so, whatever a later replay says. */
+  interrupted?: boolean;
+  /** How it ended in the log, for a replay that leaves it out. */
+  status?: ToolDisplayStatus;
+}
+
 /** One tool call, merged field by field from every message that mentioned it. */
 export interface ToolCallView {
   toolCallId: string;

@@ -59,6 +59,27 @@ describe("a resumed session shows the same conversation as the original", () => 
     expect(resumed.turns.filter((t) => t.origin === "user")).toHaveLength(1);
   });
 
+  it("gemini g5: the replay's tail (after the load response) is the same turn as live, its command named as conch saw it, and nothing said missing", () => {
+    const local = foldEvents(traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 1 }));
+    const history = localHistoryOf(local);
+    // The recording's first load failed (the same UTC minute); the log's facts go with the one that worked.
+    const events = traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 2 }).map((ev) =>
+      ev.type === "replay_ended" && !ev.error ? { ...ev, local: history } : ev,
+    );
+    const resumed = foldEvents(events);
+    const replayed = resumed.items.filter((i) => i.kind !== "notice" && "history" in i && i.history);
+    // gemini replays the tool's result to its model as a user message: no turn of its own, no line.
+    expect(replayed.map((i) => i.kind === "user" && i.text)).not.toContainEqual(expect.stringContaining("[Function Response"));
+    const prompt = replayed.find((i) => i.kind === "user" && i.text === "Count the lines in notes.txt.")!;
+    const answer = replayed.find((i) => i.kind === "agent" && i.text === "notes.txt has 3 lines.")!;
+    expect(answer.turnId).toBe(prompt.turnId);
+    const tools = Object.values(resumed.toolCalls).filter((t) => t.history);
+    expect(tools.map((t) => t.title)).toEqual(["wc -l < notes.txt"]);
+    expect(resumed.items.filter((i) => i.kind === "notice").map((i) => i.kind === "notice" && i.text)).not.toContainEqual(
+      expect.stringContaining("leaves out"),
+    );
+  });
+
   it("codex c5: polls replayed as write_stdin calls are grouped under the original command, and the local log fills its kind and screen", () => {
     const local = traceToEvents("codex-acp-0.16.0/c5.jsonl", { process: 1 });
     const resumed = foldEvents(resumedWithLocal("codex-acp-0.16.0/c5.jsonl", local));

@@ -7,7 +7,9 @@ import { buildDisplay, PLAIN_RULES, type DisplayRules } from "./tool-display.js"
 
 const MODE_UPDATE = /^\[MODE_UPDATE\]\s*(\S+)\s*$/;
 const CWD_PREFIX = /^\s*\[current working directory ([^\]]+)\]\s*/;
-const INTERNAL = [/^\s*<session_context\b/, /^\s*\[Function Response:/];
+const INTERNAL = [/^\s*<session_context\b/];
+/** What gemini gives its model after a tool ran, replayed as a user message: neither the person's words nor a turn. */
+const FUNCTION_RESPONSE = /^\s*\[Function Response: [^\]]*\]\s*$/;
 
 function normalizeGemini(update: SessionUpdate, ctx: NormalizeContext): Normalized[] {
   if (update.sessionUpdate === "agent_message_chunk") {
@@ -15,6 +17,7 @@ function normalizeGemini(update: SessionUpdate, ctx: NormalizeContext): Normaliz
     const mode = MODE_UPDATE.exec(contentText(update.content));
     if (mode) return [{ update: { sessionUpdate: "current_mode_update", currentModeId: mode[1] } }];
   }
+  if (update.sessionUpdate === "user_message_chunk" && FUNCTION_RESPONSE.test(contentText(update.content))) return [];
   // After a load, gemini replays past its response; the commands it sends from a timer come last.
   if (update.sessionUpdate === "available_commands_update" && ctx.replayTail) return [{ update }, { signal: "replay_over" }];
   return normalizePlain(update);
