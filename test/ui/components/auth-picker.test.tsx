@@ -3,7 +3,8 @@ import { cleanup } from "ink-testing-library";
 import type { AuthMethod } from "@agentclientprotocol/sdk";
 import { AuthPicker } from "../../../src/ui/components/auth-picker.js";
 import { renderKeyed as render } from "../render-keyed.js";
-import { KEY, plain, tick } from "../fake-session.js";
+import { KEY, plain, tick, until } from "../fake-session.js";
+import { KeyPriority, useKeypress } from "../../../src/ui/hooks/use-keypress.js";
 
 afterEach(() => cleanup());
 
@@ -12,17 +13,26 @@ const methods: AuthMethod[] = [
   { id: "b", name: "Other login" },
 ];
 
-function picker(onChoose: (id: string) => Promise<void> | void) {
+/** Sees every key before the views (and passes it on): a key it saw was delivered, and every key typed before it. */
+function KeyProbe({ seen }: { seen: string[] }): null {
+  useKeypress((_input, _key, raw) => void seen.push(raw), { priority: KeyPriority.shell + 1 });
+  return null;
+}
+
+function picker(onChoose: (id: string) => Promise<void> | void, seen: string[] = []) {
   return render(
-    <AuthPicker
-      methods={methods}
-      message="Authentication required"
-      agentName="fake"
-      agentCommand={{ command: "fake-agent", args: [] }}
-      width={80}
-      isActive
-      onChoose={onChoose}
-    />,
+    <>
+      <KeyProbe seen={seen} />
+      <AuthPicker
+        methods={methods}
+        message="Authentication required"
+        agentName="fake"
+        agentCommand={{ command: "fake-agent", args: [] }}
+        width={80}
+        isActive
+        onChoose={onChoose}
+      />
+    </>,
   );
 }
 
@@ -34,17 +44,19 @@ describe("the login picker", () => {
   it("takes one choice while the login runs, and another after it failed", async () => {
     const chosen: string[] = [];
     let fail: () => void = () => undefined;
+    const seen: string[] = [];
     const view = picker((id) => {
       chosen.push(id);
       return new Promise<void>((resolve) => (fail = resolve));
-    });
+    }, seen);
     await tick();
     view.stdin.write(KEY.down);
     await tick();
     view.stdin.write(KEY.enter);
     view.stdin.write(KEY.enter);
     view.stdin.write("1");
-    await tick();
+    // Keys of one burst reach the views one render apart: wait until the last one has.
+    await until(() => expect(seen.at(-1)).toBe("1"));
     expect(chosen).toEqual(["b"]);
     fail();
     await tick();

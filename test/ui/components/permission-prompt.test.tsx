@@ -6,6 +6,7 @@ import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { optionKeys } from "../../../src/ui/decisions/permission-options.js";
 import { CLAUDE_S3, CODEX_C2, GEMINI_G3, permissionFromTrace, stateAt, tick } from "./fixtures.js";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
+import { until } from "../fake-session.js";
 
 // The App loads these after its first frame; a component drawn alone needs them first.
 beforeAll(() => loadRenderLibs());
@@ -85,7 +86,7 @@ describe("PermissionPrompt", () => {
     view.stdin.write(DOWN);
     view.stdin.write(UP);
     view.stdin.write(ENTER);
-    await tick();
+    await until(() => expect(onAnswer).toHaveBeenCalled());
     expect(onAnswer).toHaveBeenCalledTimes(1);
     expect(onAnswer).toHaveBeenCalledWith(codex.key, "approved-execpolicy-amendment");
     view.unmount();
