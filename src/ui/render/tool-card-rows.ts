@@ -205,7 +205,9 @@ export function toolCardRows(card: ToolCardView, ctx: DrawContext): string[] {
   const body: string[] = [];
   const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
   // A file whose diff is shown: the diff says where (a location's line is only where its first hunk starts).
-  const locations = tool.locations.filter((l) => !diffPaths.has(l.path));
+  // A command located at the session's folder (opencode) runs where every command runs: a "." line
+  // under it would read as output it printed.
+  const locations = tool.locations.filter((l) => !diffPaths.has(l.path) && !(kind === "execute" && relativePath(l.path, cwd) === "."));
   if (locations.length > 0) {
     const shown = locations.map((l) =>
       linked(ctx, safeLine(`${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`), l.path),

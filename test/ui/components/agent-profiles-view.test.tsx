@@ -57,6 +57,15 @@ describe("what each agent's tool calls show, read through its profile", () => {
     expect(lines.filter((l) => l === "hello")).toHaveLength(1);
   });
 
+  it("opencode: a command located at the session's folder has no '.' line over its output (the card shows only what it printed)", () => {
+    const s = finalState(OPENCODE_B);
+    const lines = card(s, /echo hello/)
+      .split("\n")
+      .map((l) => l.trim());
+    expect(lines).not.toContain(".");
+    expect(lines.slice(1, 3)).toEqual(["hello", "shell-ok"]);
+  });
+
   it("opencode: the config option of category `mode` is the session's modes, shown in the status bar", () => {
     const s = finalState(OPENCODE_G);
     expect(s.modeConfigId).toBe("mode");
