@@ -129,3 +129,9 @@ export function refusedWithoutId(d: Draft, u: ToolCallFields & { sessionUpdate: 
   });
   return true;
 }
+
+/** A call the agent ended as done though the cancel stopped it (its profile read so): shown cancelled. */
+export function closeAsCancelled(d: Draft, id: string): void {
+  const tool = d.tool(id);
+  if (tool && !tool.localStatus) d.setTool({ ...tool, status: "failed", localStatus: "cancelled", endedAt: tool.endedAt ?? d.at });
+}

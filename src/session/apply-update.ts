@@ -3,7 +3,7 @@ import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable"
 import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
 import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
-import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
+import { closeAsCancelled, refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import { endReplayedTurn } from "./interrupted-marks.js";
@@ -143,6 +143,9 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
     case "replay_over":
       endReplayTail(d);
       return;
+    case "call_cancelled":
+      closeAsCancelled(d, sig.toolCallId);
+      return;
     case "agent_state":
       s.agentState = sig.state;
       s.agentBackground = sig.background;
@@ -216,10 +219,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       if (refusedWithoutId(d, u)) return;
       const before = d.tool(u.toolCallId);
       let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
-      if (history && d.s.tailLocalTools?.[tool.toolCallId]) {
-        fillFromTail(d, tool.toolCallId);
-        tool = d.tool(tool.toolCallId)!;
-      }
+      if (history) tool = fillFromTail(d, tool.toolCallId) ?? tool;
       // Announced after all: the agent owns it now, and will close it.
       if (tool.askedOnly) d.setTool((tool = { ...tool, askedOnly: undefined }));
       // Work ending with no prompt in flight is background work ending: see the quiet period.

@@ -12,6 +12,7 @@ import {
   type CheckpointMark,
   type FileWrite,
   type SessionState,
+  type ToolCallView,
   type TerminalView,
   type ToolDisplayStatus,
 } from "./state.js";
@@ -122,14 +123,15 @@ function fillTool(d: Draft, id: string, facts: LocalToolFacts): void {
   d.setTool(next);
 }
 
-/** A call the replay's tail shows now: the log's facts for it, kept since the replay's response, fill it. */
-export function fillFromTail(d: Draft, id: string): void {
+/** A call the replay's tail shows now: the log's facts for it, kept since the replay's response, fill it (the call as filled). */
+export function fillFromTail(d: Draft, id: string): ToolCallView | undefined {
   const facts = d.s.tailLocalTools?.[id];
-  if (!facts || !d.tool(id)) return;
+  if (!facts || !d.tool(id)) return undefined;
   fillTool(d, id, facts);
   const rest = { ...d.s.tailLocalTools };
   delete rest[id];
   d.s.tailLocalTools = Object.keys(rest).length ? rest : undefined;
+  return d.tool(id);
 }
 
 /** The replay's tail is over: what conch recorded that it never showed is named as left out. */

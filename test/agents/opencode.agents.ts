@@ -269,8 +269,8 @@ describe.skipIf(skip)(`opencode${skip ? " (NOT INSTALLED: skipped)" : ""}`, () =
         expect(res.stopReason).toBe("cancelled");
         expect(res.text).toContain("Sleeping now.");
         expect(res.text).not.toContain("The sleep ended");
-        // opencode reports the aborted call `completed`; conch shows the agent's word.
-        expect(toolSummary(res)).toEqual([{ title: loop, kind: "execute", status: "completed" }]);
+        // opencode reports the aborted call `completed`; its own note says the cancel stopped it, which conch shows.
+        expect(toolSummary(res)).toEqual([{ title: loop, kind: "execute", status: "cancelled" }]);
         const last = callUpdates(s, loop).at(-1)!;
         expect(contentText(last), r.describe("p2")).toContain("User aborted the command");
         expect(r.extras["loop-after-p2"] ?? "").toBe("");

@@ -29,19 +29,40 @@ function todosOf(update: { rawInput?: unknown; rawOutput?: unknown }): PlanEntry
  */
 function normalizeOpencode(update: SessionUpdate, ctx: NormalizeContext): Normalized[] {
   if (update.sessionUpdate !== "tool_call" && update.sessionUpdate !== "tool_call_update") return normalizePlain(update);
+  // A cancel stops a shell command, which opencode then reports `completed`: it did not run to its end.
+  if (update.status === "completed" && abortedByUser(update))
+    return [...normalizePlain(update), { signal: "call_cancelled", toolCallId: update.toolCallId }];
   if (ctx.tool(update.toolCallId) || update.status === "failed") return normalizePlain(update);
   const todos = todosOf(update);
   if (todos) return [{ update: { sessionUpdate: "plan", entries: todos } }];
   return update.title === "todowrite" ? [] : normalizePlain(update);
 }
 
+/** opencode's note to its model after a shell command's output ("User aborted the command"), in its own markup. */
+const SHELL_METADATA = /\s*<shell_metadata>\s*([\s\S]*?)\s*<\/shell_metadata>\s*$/;
+const ABORTED = "User aborted the command";
+
+function abortedByUser(update: { content?: unknown; rawOutput?: unknown }): boolean {
+  const texts = [asRecord(update.rawOutput)?.output];
+  if (Array.isArray(update.content)) for (const c of update.content) texts.push(asRecord(asRecord(c)?.content)?.text);
+  return texts.some((t) => typeof t === "string" && SHELL_METADATA.exec(t)?.[1] === ABORTED);
+}
+
+const withoutAbortNote = (text: string) => text.replace(SHELL_METADATA, (_, note: string) => (note === ABORTED ? "" : `\n\n${note}`));
+
 const OPENCODE_RULES: DisplayRules = {
   ...PLAIN_RULES,
   // A tool's text is what the tool returned (`*.txt`, `__init__.py` must stay as they are); only a
-  // subagent's answer (`task`, kind think) is written for a reader.
-  textBlock: (text, tool) => {
+  // subagent's answer (`task`, kind think) is written for a reader. The shell's note to the model is
+  // no output: an abort is the call's status, another note stays as a line of its own.
+  textBlock: (raw, tool) => {
+    const text = withoutAbortNote(raw);
     if (text.trim() === "") return undefined;
     return tool.kind === "think" ? { type: "prose", text } : { type: "output", text };
+  },
+  rawOutputText: (rawOutput) => {
+    const text = PLAIN_RULES.rawOutputText(rawOutput);
+    return text === undefined ? undefined : withoutAbortNote(text);
   },
 };
 

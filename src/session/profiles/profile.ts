@@ -22,6 +22,8 @@ export type TurnSignal =
   | { signal: "agent_state"; state: AgentRunState; background?: number }
   /** The agent's output says a command exited, though its call was never completed on the wire. */
   | { signal: "exit_seen"; toolCallId: string; exitCode: number }
+  /** The agent ends a call as done, but its own words say it was stopped by the cancel (opencode's "User aborted the command"). */
+  | { signal: "call_cancelled"; toolCallId: string }
   /** A `session/load` replay that goes on after its response is over. */
   | { signal: "replay_over" };
 

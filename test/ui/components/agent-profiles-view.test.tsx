@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { renderKeyed as render } from "../render-keyed.js";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
-import type { SessionState } from "../../../src/session/state.js";
+import { displayStatus, type SessionState } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
 import { requestViewOf } from "../../../src/ui/render/request-view.js";
 import { toolCardRows } from "../../../src/ui/render/tool-card-rows.js";
@@ -64,6 +64,15 @@ describe("what each agent's tool calls show, read through its profile", () => {
       .map((l) => l.trim());
     expect(lines).not.toContain(".");
     expect(lines.slice(1, 3)).toEqual(["hello", "shell-ok"]);
+  });
+
+  it("opencode: a shell command stopped by the cancel shows cancelled, not the 'completed' opencode reports, and not its <shell_metadata> note", () => {
+    const s = finalState("opencode-1.18.33/e-cancel.jsonl");
+    const tool = toolByTitle(s, /seq 1 30/);
+    expect(displayStatus(tool)).toBe("cancelled");
+    const out = card(s, /seq 1 30/);
+    expect(out).toMatch(/^⊘ .*cancelled$/m);
+    expect(out).not.toMatch(/shell_metadata|User aborted/);
   });
 
   it("opencode: the config option of category `mode` is the session's modes, shown in the status bar", () => {
