@@ -24,6 +24,7 @@ const STATUS_WORD: Record<ToolDisplayStatus, string> = {
   unknown: "unknown after resume",
   interrupted: "interrupted",
   background: "running in the agent's session",
+  ended: "ended (the agent did not report how)",
 };
 
 const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = {

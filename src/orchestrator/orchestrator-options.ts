@@ -4,7 +4,7 @@ import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
-import type { AgentPort, EventSink, TerminalService } from "./ports.js";
+import type { AgentPort, EventSink, ProcessProbe, TerminalService } from "./ports.js";
 import type { TurnTiming } from "./turn-machine.js";
 
 /** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */
@@ -30,4 +30,6 @@ export interface OrchestratorOptions {
   /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */
   preImages?: PreImageStore;
   now?: () => number;
+  /** Looks at and stops processes of the agent's tree; defaults to the process table. Tests pass a fake. */
+  processProbe?: ProcessProbe;
 }

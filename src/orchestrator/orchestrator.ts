@@ -16,6 +16,10 @@ import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
 import { SessionSwitch } from "./session-switch.js";
+import type { Task } from "../session/tasks.js";
+import { runningMembers, stopMembers } from "../terminals/process-table.js";
+import { CommandWatch } from "./command-watch.js";
+import { TaskDesk } from "./task-desk.js";
 import { TurnDriver } from "./turn-driver.js";
 import { DEFAULT_TIMING, type TurnTiming } from "./turn-machine.js";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "./undo/turn-undo.js";
@@ -44,6 +48,8 @@ export class Orchestrator {
   private readonly switcher: SessionSwitch;
   private readonly settings: SessionSettings;
   private readonly edits: EditHistory;
+  private readonly watch: CommandWatch;
+  private readonly tasks: TaskDesk;
   private stopped?: Promise<void>;
 
   constructor(private readonly opts: OrchestratorOptions) {
@@ -52,7 +58,10 @@ export class Orchestrator {
     const events = new SessionEventQueue({
       sink: opts.sink,
       now,
-      observe: (ev) => this.opener.terminals?.observe?.(ev),
+      observe: (ev) => {
+        this.opener.terminals?.observe?.(ev);
+        this.watch.observe(ev);
+      },
       decide: () => this.turns.decide(),
     });
     this.events = events;
@@ -83,7 +92,21 @@ export class Orchestrator {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    this.turns = new TurnDriver({ events, agent, requests: this.requests, decisions, now, timing: this.timing }, opts.history);
+    const probe = opts.processProbe ?? { running: runningMembers, stop: (members) => stopMembers(members) };
+    this.watch = new CommandWatch({ events, agent, probe });
+    this.tasks = new TaskDesk({ events, terminals: () => this.opener.terminals, watch: this.watch, probe });
+    this.turns = new TurnDriver(
+      {
+        events,
+        agent,
+        requests: this.requests,
+        decisions,
+        now,
+        timing: this.timing,
+        beforeResponse: (id) => this.watch.beforeResponse(id),
+      },
+      opts.history,
+    );
     this.switcher = new SessionSwitch({ events, door: this.opener, requests: this.requests, agent: opts.agent, cwd: opts.cwd });
     this.settings = new SessionSettings({ events, agent, requests: this.requests });
   }
@@ -143,8 +166,26 @@ export class Orchestrator {
     return this.opener.restart();
   }
 
+  // ---- the work in the user's hands: task-desk.ts, command-watch.ts -----------------------------
+
+  /** Every task of the session now (the tasks view): the state, and the agent's process table read once. */
+  listTasks(): Task[] {
+    return this.tasks.list();
+  }
+
+  /** Stops a running task; resolves with a sentence for the person when it cannot. */
+  stopTask(taskId: string): Promise<string | undefined> {
+    return this.tasks.stop(taskId);
+  }
+
+  /** Runs the user's own command line (`!cmd`) in a pane; resolves with a sentence for the person when it cannot. */
+  runCommand(line: string): Promise<string | undefined> {
+    return this.tasks.run(line);
+  }
+
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
   shutdown(): Promise<void> {
+    this.watch.clear();
     this.stopped ??= closeSession({
       events: this.events,
       opener: this.opener,

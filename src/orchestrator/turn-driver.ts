@@ -30,6 +30,8 @@ export interface TurnDriverPorts {
   decisions: PendingDecisions[];
   now: Clock;
   timing: TurnTiming;
+  /** A turn is about to answer (not cancelled): what its open calls became is asked before the answer is folded. */
+  beforeResponse?(turnId: string): void;
 }
 
 /**
@@ -176,7 +178,10 @@ export class TurnDriver {
     const turnId = `t${++this.turnCounter}`;
     events.dispatch({ type: "prompt_sent", turnId, prompt, queueId });
     link.conn.prompt(sessionId, prompt).then(
-      (response) => events.dispatch({ type: "prompt_response", turnId, response }),
+      (response) => {
+        if (response.stopReason !== "cancelled") this.ports.beforeResponse?.(turnId);
+        events.dispatch({ type: "prompt_response", turnId, response });
+      },
       async (err) => {
         // A prompt that fails because the agent died is reported once, by agent_exited.
         await Promise.race([link.exited, new Promise((r) => setTimeout(r, 300))]);

@@ -89,7 +89,7 @@ export type SessionEvent =
   | { type: "queue_added"; at: number; id: string; text: string; blocks?: ContentBlock[] }
   | { type: "queue_edited"; at: number; id: string; text: string }
   | { type: "queue_removed"; at: number; id: string }
-  /** A client-owned terminal (`terminal/create`) started. */
+  /** A client-owned terminal started: for the agent's `terminal/create`, or the user's own `!cmd` (`by: "user"`). */
   | {
       type: "terminal_started";
       at: number;
@@ -97,7 +97,16 @@ export type SessionEvent =
       command: string;
       args: string[];
       cwd: string;
+      by?: "user";
     }
+  /**
+   * conch read the process table for the command of a call its turn left running, since the agent
+   * may never say when it ends (codex-acp 0.16 can drop an exec's end): still `running` (the pids
+   * that run it), or gone from the agent's processes (it ended; how, the agent did not say).
+   */
+  | { type: "command_checked"; at: number; toolCallId: string; running: boolean; pids?: number[] }
+  /** The person asked conch to stop a task: a terminal, or processes of the agent's tree (`taskId` as `tasksOf` names it). */
+  | { type: "task_stop_requested"; at: number; taskId: string }
   | { type: "terminal_output"; at: number; terminalId: string; data: string }
   | {
       type: "terminal_exited";

@@ -2,7 +2,8 @@ import { applyPermissionAsked, applyPermissionClosed, applyQuestionAnswered, app
 import { applyAgentExited, applyRestarted, applySessionLeft, applySessionStarted } from "./apply-lifecycle.js";
 import { applyPromptResponse, applyPromptSent, applySteered } from "./apply-prompt.js";
 import { applyStall } from "./apply-stall.js";
-import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-terminal.js";
+import { applyCommandChecked, applyStopRequested, applyTerminalStarted } from "./apply-command.js";
+import { appendTerminalOutput, exitTerminal } from "./apply-terminal.js";
 import { applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
 import { Draft } from "./draft.js";
@@ -146,13 +147,13 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     }
     case "terminal_started":
-      openTerminal(d, {
-        terminalId: ev.terminalId,
-        source: "client",
-        command: [ev.command, ...ev.args].join(" "),
-        cwd: ev.cwd,
-        history: false,
-      });
+      applyTerminalStarted(d, ev);
+      break;
+    case "command_checked":
+      applyCommandChecked(d, ev);
+      break;
+    case "task_stop_requested":
+      applyStopRequested(d, ev);
       break;
     case "terminal_output": {
       appendTerminalOutput(d, ev.terminalId, ev.data);

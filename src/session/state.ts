@@ -121,6 +121,10 @@ export interface TerminalView {
   lastAt?: number;
   /** When it opened (event clock). */
   startedAt?: number;
+  /** When its exit was recorded (event clock). */
+  endedAt?: number;
+  /** The user's own command (`!cmd`), not the agent's. */
+  by?: "user";
 }
 
 /**
@@ -239,6 +243,10 @@ export interface SessionState {
   writes?: FileWrite[];
   /** Per turn, the files `/undo` has put back. */
   undone?: Record<string, string[]>;
+  /** When the agent's process went away unasked (its terminals and processes stop with it). */
+  agentExitedAt?: number;
+  /** Tasks the person asked conch to stop, by task id: when. */
+  stopRequests?: Record<string, number>;
   counter: number;
 }
 

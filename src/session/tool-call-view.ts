@@ -4,7 +4,7 @@ import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from
 export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
 
 /** What conch concluded about a call the agent never closed. */
-export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted";
+export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted" | "ended";
 
 /** One tool call, merged field by field from every message that mentioned it. */
 export interface ToolCallView {
@@ -16,7 +16,8 @@ export interface ToolCallView {
   status: ToolCallStatus;
   /**
    * What conch concluded when the agent never said: rejected, cancelled, stalled, unknown after a
-   * resume, interrupted when the agent died while it ran.
+   * resume, interrupted when the agent died while it ran, ended when its command left the agent's
+   * process tree and the agent never said how.
    */
   localStatus?: LocalToolStatus;
   /**
@@ -24,6 +25,8 @@ export interface ToolCallView {
    * as running in the background, not waited on. A later update for it goes on as usual.
    */
   detached?: boolean;
+  /** The processes conch found running the call's command when its turn ended (their pids). */
+  pids?: number[];
   content: ToolCallContent[];
   locations: ToolCallLocation[];
   rawInput?: unknown;

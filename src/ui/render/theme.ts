@@ -77,6 +77,7 @@ export const STATUS_LOOK: Record<ToolDisplayStatus, { icon: string; word: string
   unknown: { icon: "?", word: "unknown", role: "muted" },
   interrupted: { icon: "⊘", word: "interrupted", role: "warning" },
   background: { icon: "◐", word: "running in the agent's session", role: "accent" },
+  ended: { icon: "■", word: "ended, exit not reported", role: "muted" },
 };
 
 /** Frames of the running spinner. */

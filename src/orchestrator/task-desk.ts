@@ -1,0 +1,60 @@
+import { tasksOf, type Task } from "../session/tasks.js";
+import type { CommandWatch } from "./command-watch.js";
+import type { ProcessProbe, SessionEvents, TerminalService } from "./ports.js";
+
+/** What the desk needs: the queue, the terminals, the watch (the agent's process table), and how to stop processes. */
+export interface TaskDeskPorts {
+  events: SessionEvents;
+  terminals: () => TerminalService | undefined;
+  watch: CommandWatch;
+  probe: ProcessProbe;
+}
+
+/**
+ * The work in the user's hands: the tasks view's list (derived from the state and a fresh read of
+ * the agent's process table), a stop (the orchestrator owns every kill: a terminal by
+ * `terminal/kill`'s own path, processes of the agent's tree by signal), and the user's own command.
+ */
+export class TaskDesk {
+  constructor(private readonly ports: TaskDeskPorts) {}
+
+  /** Every task of the session now: read when a view asks, never on a timer of the desk's own. */
+  list(): Task[] {
+    return tasksOf(this.ports.events.state, this.ports.watch.snapshot());
+  }
+
+  /**
+   * Stops a running task. Resolves with a sentence for the person when it cannot (it ended, or
+   * conch has no way to stop it), else once the stop has been sent (a terminal) or done (processes).
+   */
+  async stop(taskId: string): Promise<string | undefined> {
+    const { events, probe } = this.ports;
+    const task = this.list().find((t) => t.id === taskId);
+    if (!task) return "that task is no longer listed";
+    if (!task.running) return `\`${task.label}\` has already ended`;
+    if (!task.stop) return `conch cannot stop \`${task.label}\`: it found no process of it to signal`;
+    events.dispatch({ type: "task_stop_requested", taskId });
+    if (task.stop.kind === "terminal") {
+      const sessionId = events.state.info?.sessionId ?? "";
+      await this.ports.terminals()?.kill({ sessionId, terminalId: task.stop.terminalId });
+      return undefined;
+    }
+    await probe.stop(task.stop.members);
+    // A call the agent left running ends here; anything else the agent reports on itself.
+    const tool = task.toolCallId ? events.state.toolCalls[task.toolCallId] : undefined;
+    if (tool?.detached) events.dispatch({ type: "command_checked", toolCallId: tool.toolCallId, running: false });
+    return undefined;
+  }
+
+  /** Runs the user's own command line (`!cmd`). Resolves with a sentence for the person when it could not start. */
+  async run(line: string): Promise<string | undefined> {
+    const terminals = this.ports.terminals();
+    if (!terminals?.runUserCommand) return "this session has no terminals to run a command in";
+    try {
+      await terminals.runUserCommand(line);
+      return undefined;
+    } catch (err) {
+      return `could not run \`${line}\`: ${(err as Error).message}`;
+    }
+  }
+}
