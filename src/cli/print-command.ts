@@ -3,6 +3,7 @@ import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { runPrint } from "../print/run-print.js";
 import { USAGE, type Command } from "./parse-args.js";
 import { readStdin } from "./read-stdin.js";
+import { startControl } from "./control-setup.js";
 import { prepareSession } from "./session-setup.js";
 
 /**
@@ -36,12 +37,16 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
     return exitCodeOf(err);
   }
   const { orchestrator, recorder, agent, mode } = prepared;
+  const control = await startControl(orchestrator, recorder);
   const code = await runPrint(
     { prompt, mode: cmd.mode, model: cmd.model, outputFormat: cmd.outputFormat, timeoutMs: cmd.timeoutMs, policy },
     {
       session: orchestrator,
       open: () => orchestrator.start(mode),
-      closeLog: () => recorder.close(),
+      closeLog: () => {
+        control?.close();
+        return recorder.close();
+      },
       agent,
     },
     {

@@ -3,6 +3,7 @@ import type { ConchError } from "../errors/conch-error.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/undo/turn-undo.js";
 import type { SessionState } from "../session/state.js";
+import type { Task } from "../session/tasks.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 
 /**
@@ -46,6 +47,12 @@ export interface SessionPort {
   readonly timing?: TurnTiming;
   /** The session's terminals, once its agent started: screens to draw, client PTYs to type into. */
   readonly terminals?: TerminalAccess;
+  /** Every task of the session now (the tasks view); read when the view asks. */
+  listTasks?(): Task[] | Promise<Task[]>;
+  /** Stops a running task; resolves with a sentence for the person when it cannot. */
+  stopTask?(taskId: string): Promise<string | undefined>;
+  /** Runs the user's own command line (`!cmd`) in a pane; resolves with a sentence for the person when it cannot. */
+  runCommand?(line: string): Promise<string | undefined>;
 }
 
 /** What a read-only view of a session needs (the transcript of `conch attach`): no intents. */

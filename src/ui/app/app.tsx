@@ -34,6 +34,7 @@ import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
 import { useTranscript } from "../hooks/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
+import { safeLine } from "../../text/terminal-safe.js";
 
 /** Props of the interactive app. */
 export interface AppProps {
@@ -59,6 +60,8 @@ export interface AppProps {
   handoff?: TerminalHandoff;
   /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
   readClipboard?: () => Promise<ClipboardRead>;
+  /** Set in `conch attach --write`: the session runs in another conch, which this one drives. */
+  attachedTo?: { sessionId: string; pid: number };
 }
 
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
@@ -283,6 +286,11 @@ export function App(props: AppProps): React.ReactElement {
           />
           <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
           <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+          {props.attachedTo ? (
+            <Text dimColor wrap="truncate-end">
+              {`attached to ${safeLine(props.attachedTo.sessionId)}: conch pid ${props.attachedTo.pid} runs it, your keys act there · ctrl-c twice detaches`}
+            </Text>
+          ) : null}
         </Box>
       )}
     </Box>
