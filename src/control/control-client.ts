@@ -7,6 +7,8 @@ import { readToken } from "./control-socket.js";
 export interface IntentResult {
   error?: string;
   tasks?: Task[];
+  /** The terminal a `run_command` started. */
+  terminalId?: string;
 }
 
 /** How long the hello may take: a live conch answers at once. */
@@ -67,7 +69,7 @@ export class ControlClient {
             }
             continue;
           }
-          if (msg.t === "done") client.settle(msg.id, { error: msg.error, tasks: msg.tasks });
+          if (msg.t === "done") client.settle(msg.id, { error: msg.error, tasks: msg.tasks, terminalId: msg.terminalId });
         }
       });
       socket.on("error", (err: NodeJS.ErrnoException) => {

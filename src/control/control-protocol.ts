@@ -37,7 +37,7 @@ export type ServerMessage =
   | { t: "welcome"; v: number; pid: number }
   | { t: "refused"; reason: string }
   /** An intent was carried out (or, with `error`, why not); `tasks` answers `list_tasks`. */
-  | { t: "done"; id: number; error?: string; tasks?: Task[] };
+  | { t: "done"; id: number; error?: string; tasks?: Task[]; terminalId?: string };
 
 const text = z.string().max(MAX_LINE_BYTES);
 // Content blocks are passed on to the agent as the TUI would: their shape is the SDK's, checked there.

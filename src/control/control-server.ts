@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { SessionEventInput } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { Task } from "../session/tasks.js";
+import type { CommandStart, Task } from "../session/tasks.js";
 import { CONTROL_VERSION, encodeMessage, LineReader, parseClientMessage, type Intent, type ServerMessage } from "./control-protocol.js";
 import { ensureOwnPrivateDir, prepareEndpoint, removeEndpoint, tokenMatches, type ControlEndpoint } from "./control-socket.js";
 import { describeIntent } from "./intent-words.js";
@@ -22,7 +22,7 @@ export interface ControlTarget {
   cancel(): void;
   editQueued(id: string, text: string): void;
   removeQueued(id: string): void;
-  runCommand(line: string): Promise<string | undefined>;
+  runCommand(line: string): Promise<CommandStart>;
   stopTask(taskId: string): Promise<string | undefined>;
   listTasks(): Task[];
   /** Types into a client terminal (a pane the attached terminal focused). */
@@ -122,7 +122,7 @@ export class ControlServer {
   }
 
   /** Carries out one intent as the TUI would, and says in the session what the other terminal did. */
-  private async run(intent: Intent): Promise<{ error?: string; tasks?: Task[] }> {
+  private async run(intent: Intent): Promise<{ error?: string; tasks?: Task[]; terminalId?: string }> {
     const t = this.target;
     const said = describeIntent(t.state, intent);
     const tell = () => said && t.dispatch({ type: "notice", level: "info", text: `from another terminal: ${said}` });
@@ -153,9 +153,10 @@ export class ControlServer {
         t.removeQueued(intent.id);
         break;
       case "run_command": {
-        const error = await t.runCommand(intent.line);
-        if (error) return { error };
-        break;
+        const started = await t.runCommand(intent.line);
+        if (started.error) return { error: started.error };
+        tell();
+        return { terminalId: started.terminalId };
       }
       case "stop_task": {
         tell();

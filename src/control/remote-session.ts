@@ -2,7 +2,7 @@ import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotoc
 import { ConchError } from "../errors/conch-error.js";
 import type { FollowedSession } from "../orchestrator/follow/followed-session.js";
 import type { SessionState } from "../session/state.js";
-import type { Task } from "../session/tasks.js";
+import type { CommandStart, Task } from "../session/tasks.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 import type { Terminal } from "../terminals/terminal.js";
 import type { UndoAnswer } from "../orchestrator/undo/turn-undo.js";
@@ -98,8 +98,9 @@ export class RemoteSession {
   async stopTask(taskId: string): Promise<string | undefined> {
     return (await this.client.send({ kind: "stop_task", taskId })).error;
   }
-  async runCommand(line: string): Promise<string | undefined> {
-    return (await this.client.send({ kind: "run_command", line })).error;
+  async runCommand(line: string): Promise<CommandStart> {
+    const r = await this.client.send({ kind: "run_command", line });
+    return { terminalId: r.terminalId, error: r.error };
   }
 
   async authenticate(): Promise<void> {

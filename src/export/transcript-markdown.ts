@@ -225,6 +225,11 @@ function itemMarkdown(item: TranscriptItem, state: SessionState, first: boolean)
       return quoted(`**${NOTICE_LABEL[item.level] ?? "Note"}:** ${safeText(item.text)}`);
     case "unknown":
       return `*An update conch does not know: ${codeSpan(safeLine(item.updateKind))}*`;
+    case "shell": {
+      // The user's own command: theirs, not sent to the agent unless they attached it.
+      const output = blockMarkdown({ type: "terminal", terminalId: item.terminalId }, state);
+      return [`### ! ${codeSpan(safeLine(item.command))}`, "*your own command*", ...(output ? [output] : [])].join("\n\n");
+    }
   }
 }
 

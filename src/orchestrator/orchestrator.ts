@@ -16,7 +16,7 @@ import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
 import { SessionSwitch } from "./session-switch.js";
-import type { Task } from "../session/tasks.js";
+import type { CommandStart, Task } from "../session/tasks.js";
 import { runningMembers, stopMembers } from "../terminals/process-table.js";
 import { CommandWatch } from "./command-watch.js";
 import { TaskDesk } from "./task-desk.js";
@@ -178,8 +178,8 @@ export class Orchestrator {
     return this.tasks.stop(taskId);
   }
 
-  /** Runs the user's own command line (`!cmd`) in a pane; resolves with a sentence for the person when it cannot. */
-  runCommand(line: string): Promise<string | undefined> {
+  /** Runs the user's own command line (`!cmd`) in a pane: its terminal, or a sentence for the person when it cannot. */
+  runCommand(line: string): Promise<CommandStart> {
     return this.tasks.run(line);
   }
 

@@ -1,4 +1,4 @@
-import { tasksOf, type Task } from "../session/tasks.js";
+import { tasksOf, type CommandStart, type Task } from "../session/tasks.js";
 import type { CommandWatch } from "./command-watch.js";
 import type { ProcessProbe, SessionEvents, TerminalService } from "./ports.js";
 
@@ -46,15 +46,14 @@ export class TaskDesk {
     return undefined;
   }
 
-  /** Runs the user's own command line (`!cmd`). Resolves with a sentence for the person when it could not start. */
-  async run(line: string): Promise<string | undefined> {
+  /** Runs the user's own command line (`!cmd`): its terminal, or a sentence for the person when it could not start. */
+  async run(line: string): Promise<CommandStart> {
     const terminals = this.ports.terminals();
-    if (!terminals?.runUserCommand) return "this session has no terminals to run a command in";
+    if (!terminals?.runUserCommand) return { error: "this session has no terminals to run a command in" };
     try {
-      await terminals.runUserCommand(line);
-      return undefined;
+      return { terminalId: await terminals.runUserCommand(line) };
     } catch (err) {
-      return `could not run \`${line}\`: ${(err as Error).message}`;
+      return { error: `could not run \`${line}\`: ${(err as Error).message}` };
     }
   }
 }

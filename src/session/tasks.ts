@@ -252,6 +252,12 @@ function unclaimedProcesses(state: SessionState, snapshot: ProcessSnapshot | und
     });
 }
 
+/** What became of the user's own command: the terminal it runs in, or why it did not start. */
+export interface CommandStart {
+  terminalId?: string;
+  error?: string;
+}
+
 /** The one-line summary for the status bar: what runs, by kind; empty when nothing does. */
 export function describeTasks(tasks: readonly Task[]): string {
   const running = tasks.filter((t) => t.running);

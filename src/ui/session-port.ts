@@ -3,7 +3,7 @@ import type { ConchError } from "../errors/conch-error.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/undo/turn-undo.js";
 import type { SessionState } from "../session/state.js";
-import type { Task } from "../session/tasks.js";
+import type { CommandStart, Task } from "../session/tasks.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 
 /**
@@ -51,8 +51,8 @@ export interface SessionPort {
   listTasks?(): Task[] | Promise<Task[]>;
   /** Stops a running task; resolves with a sentence for the person when it cannot. */
   stopTask?(taskId: string): Promise<string | undefined>;
-  /** Runs the user's own command line (`!cmd`) in a pane; resolves with a sentence for the person when it cannot. */
-  runCommand?(line: string): Promise<string | undefined>;
+  /** Runs the user's own command line (`!cmd`) in a pane: its terminal, or a sentence for the person when it cannot. */
+  runCommand?(line: string): Promise<CommandStart>;
 }
 
 /** What a read-only view of a session needs (the transcript of `conch attach`): no intents. */

@@ -39,6 +39,8 @@ export interface ShellState {
   search: SearchState | null;
   /** Images pasted into the message being written; they go with it while their labels are in its text. */
   images: PastedImage[];
+  /** Outputs of the user's own commands attached to the message being written, likewise by label. */
+  outputs: { label: string; terminalId: string }[];
 }
 
 /** What can happen to the shell's view state. */
@@ -66,6 +68,8 @@ export type ShellAction =
   | { type: "search-scrolled"; by: number }
   | { type: "search-closed" }
   | { type: "image-pasted"; image: PastedImage }
+  | { type: "output-attached"; label: string; terminalId: string }
+  /** The message went (or was thrown away): its images and outputs go with it. */
   | { type: "images-cleared" };
 
 /** The shell as it starts. */
@@ -80,6 +84,7 @@ export const INITIAL_SHELL: ShellState = {
   undo: null,
   search: null,
   images: [],
+  outputs: [],
 };
 
 /** The shell's view state after an action. Pure. */
@@ -140,8 +145,13 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return state.search ? { ...state, search: null } : state;
     case "image-pasted":
       return { ...state, images: [...state.images, action.image] };
+    case "output-attached":
+      return {
+        ...state,
+        outputs: [...state.outputs.filter((o) => o.label !== action.label), { label: action.label, terminalId: action.terminalId }],
+      };
     case "images-cleared":
-      return state.images.length ? { ...state, images: [] } : state;
+      return state.images.length || state.outputs.length ? { ...state, images: [], outputs: [] } : state;
   }
 }
 
