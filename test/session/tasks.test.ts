@@ -6,6 +6,7 @@ import { openWork } from "../../src/session/open-work.js";
 import { foldEvents } from "../../src/session/reduce.js";
 import { displayStatus, type SessionState } from "../../src/session/state.js";
 import { describeTasks, tasksOf } from "../../src/session/tasks.js";
+import { closeInterruptedRuns } from "../../src/session/interrupted-runs.js";
 import { traceToEvents } from "../support/trace-events.js";
 
 type Ev = SessionEvent extends infer E ? (E extends { at: number } ? Omit<E, "at"> & { at?: number } : never) : never;
@@ -143,6 +144,15 @@ describe("tasks: a derived view of the session and the agent's process table", (
     expect(describeTasks(tasksOf(s))).toBe("1 command of yours running");
     const done = foldEvents([ev({ type: "terminal_exited", terminalId: "u1", exitCode: 2, signal: null })], s);
     expect(tasksOf(done)[0]).toMatchObject({ running: false, how: "exit 2" });
+  });
+
+  it("a log read back: conch's own terminals of a run that ended are not listed running in the next", () => {
+    const first = [
+      ...start("demo", "1"),
+      { type: "terminal_started", terminalId: "u1", command: "sh", args: ["-c", "make watch"], cwd: "/p", by: "user" },
+    ] as Ev[];
+    const events = closeInterruptedRuns([...first, ...start("demo", "1")].map(ev));
+    expect(tasksOf(foldEvents(events))).toMatchObject([{ kind: "shell", running: false }]);
   });
 
   it("a process of the agent's that outlived its turn and that no call accounts for is listed; its helpers from before the first prompt are not", () => {
