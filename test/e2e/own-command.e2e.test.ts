@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/session/events.js";
 import { sessionLogPath } from "../../src/store/state-dir.js";
@@ -88,5 +89,31 @@ describe("conch attach --write: a second terminal acts in a running session", ()
     await other.type("\x03");
     expect(await other.exited).toBe(0);
     await owner.screen.waitForText("the other terminal detached");
+  });
+
+  it("attaches to a -p run too: Esc in the second terminal cancels its turn, and the run ends cancelled", async () => {
+    const stateDir = tempDir("conch-state-");
+    const cwd = tempDir();
+    const run = execa(process.execPath, [CONCH, "-p", "slow", "--agent", "demo", "--output-format", "json"], {
+      cwd,
+      reject: false,
+      stdin: "ignore",
+      env: { ...terminalEnv(stateDir), NO_COLOR: "1" } as Record<string, string>,
+    });
+    let id: string | undefined;
+    for (let i = 0; i < 200 && !id; i++) {
+      const r = await runConch(["sessions", "--json", "--all"], { stateDir });
+      id = (JSON.parse(r.stdout || "[]") as { id: string }[])[0]?.id;
+      if (!id) await sleep(50);
+    }
+    expect(id).toBeDefined();
+    const other = new Screen({ command: process.execPath, args: [CONCH, "attach", "--write", id!], cwd, env: terminalEnv(stateDir) });
+    running.push(other);
+    await other.waitForText("This answer is deliberately slow");
+    await other.type("\x1b");
+    const done = await run;
+    expect(JSON.parse(done.stdout).stopReason).toBe("cancelled");
+    expect(done.exitCode).toBe(130);
+    await other.waitForText("from another terminal: cancelled the turn");
   });
 });
