@@ -170,17 +170,17 @@ export class Orchestrator {
 
   /** Every task of the session now (the tasks view): the state, and the agent's process table read once. */
   listTasks(): Task[] {
-    return this.tasks.list();
+    return this.tasks.listTasks();
   }
 
   /** Stops a running task; resolves with a sentence for the person when it cannot. */
   stopTask(taskId: string): Promise<string | undefined> {
-    return this.tasks.stop(taskId);
+    return this.tasks.stopTask(taskId);
   }
 
   /** Runs the user's own command line (`!cmd`) in a pane: its terminal, or a sentence for the person when it cannot. */
   runCommand(line: string): Promise<CommandStart> {
-    return this.tasks.run(line);
+    return this.tasks.runCommand(line);
   }
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */

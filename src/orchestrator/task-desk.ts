@@ -19,7 +19,7 @@ export class TaskDesk {
   constructor(private readonly ports: TaskDeskPorts) {}
 
   /** Every task of the session now: read when a view asks, never on a timer of the desk's own. */
-  list(): Task[] {
+  listTasks(): Task[] {
     return tasksOf(this.ports.events.state, this.ports.watch.snapshot());
   }
 
@@ -27,9 +27,9 @@ export class TaskDesk {
    * Stops a running task. Resolves with a sentence for the person when it cannot (it ended, or
    * conch has no way to stop it), else once the stop has been sent (a terminal) or done (processes).
    */
-  async stop(taskId: string): Promise<string | undefined> {
+  async stopTask(taskId: string): Promise<string | undefined> {
     const { events, probe } = this.ports;
-    const task = this.list().find((t) => t.id === taskId);
+    const task = this.listTasks().find((t) => t.id === taskId);
     if (!task) return "that task is no longer listed";
     if (!task.running) return `\`${task.label}\` has already ended`;
     if (!task.stop) return `conch cannot stop \`${task.label}\`: it found no process of it to signal`;
@@ -47,7 +47,7 @@ export class TaskDesk {
   }
 
   /** Runs the user's own command line (`!cmd`): its terminal, or a sentence for the person when it could not start. */
-  async run(line: string): Promise<CommandStart> {
+  async runCommand(line: string): Promise<CommandStart> {
     const terminals = this.ports.terminals();
     if (!terminals?.runUserCommand) return { error: "this session has no terminals to run a command in" };
     try {
