@@ -158,8 +158,11 @@ export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot): Task[]
     out.push(term.source === "client" ? task : withProcesses(task, commandOf(state, tool, term)));
   }
   const taskCalls = new Set(Object.values(state.background).map((t) => t.toolCallId));
+  // A call waiting for a person's answer has not started: it is the prompt's, not a task yet.
+  const asked = new Set(state.permissions.map((p) => p.toolCallId));
   for (const tool of Object.values(state.toolCalls)) {
-    if (shownTools.has(tool.toolCallId) || tool.history || tool.pollOf || taskCalls.has(tool.toolCallId)) continue;
+    if (shownTools.has(tool.toolCallId) || tool.history || tool.pollOf || taskCalls.has(tool.toolCallId) || asked.has(tool.toolCallId))
+      continue;
     const running = !isFinalStatus(tool);
     if (tool.kind !== "execute" && !tool.detached && !tool.pids) continue;
     const id = `call:${tool.toolCallId}`;

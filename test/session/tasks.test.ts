@@ -85,6 +85,23 @@ describe("tasks: a derived view of the session and the agent's process table", (
     expect(tasksOf(ended)[0]).toMatchObject({ running: false });
   });
 
+  it("a call waiting for the person's permission has not started: it is no task yet", () => {
+    const s = fold(
+      ...start("claude-agent-acp", "0.23.1"),
+      { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "go" }] },
+      {
+        type: "permission_asked",
+        key: "k1",
+        request: {
+          sessionId: "s1",
+          toolCall: { toolCallId: "c9", title: "echo hello", kind: "execute", status: "pending" },
+          options: [{ optionId: "y", name: "Allow", kind: "allow_once" }],
+        },
+      },
+    );
+    expect(tasksOf(s)).toEqual([]);
+  });
+
   it("a stop asked by the person says so once the task ends", () => {
     const s = fold(
       ...codexExec,
