@@ -86,9 +86,11 @@ describe("tasks: a derived view of the session and the agent's process table", (
   });
 
   it("a call waiting for the person's permission has not started: it is no task yet", () => {
+    const call = { sessionUpdate: "tool_call", toolCallId: "c9", title: "echo hello", kind: "execute", status: "pending" } as const;
     const s = fold(
       ...start("claude-agent-acp", "0.23.1"),
       { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "go" }] },
+      { type: "update", notification: { sessionId: "s1", update: call } },
       {
         type: "permission_asked",
         key: "k1",
@@ -99,7 +101,13 @@ describe("tasks: a derived view of the session and the agent's process table", (
         },
       },
     );
+    expect(s.toolCalls.c9).toBeDefined();
     expect(tasksOf(s)).toEqual([]);
+    const allowed = foldEvents(
+      [ev({ type: "permission_answered", key: "k1", outcome: { outcome: "selected", optionId: "y" }, source: "user" })],
+      s,
+    );
+    expect(tasksOf(allowed)).toMatchObject([{ label: "echo hello", running: true }]);
   });
 
   it("a stop asked by the person says so once the task ends", () => {
