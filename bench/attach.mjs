@@ -55,12 +55,16 @@ try {
     owner.write("\r");
     await other.waitForLine(PROMPT_OPTION, 20_000, "the permission prompt in the second terminal");
     const seenAt = epochNow();
-    const askedAt = probe().slice(before).find((e) => e.event === "asked")?.at;
+    const askedAt = probe()
+      .slice(before)
+      .find((e) => e.event === "asked")?.at;
     const t0 = epochNow();
     other.write("y");
     let answered;
     for (let i = 0; i < 400 && !answered; i++) {
-      answered = probe().slice(before).find((e) => e.event === "answered");
+      answered = probe()
+        .slice(before)
+        .find((e) => e.event === "answered");
       if (!answered) await sleep(5);
     }
     if (!answered) throw new Error(`the answer never reached the agent; the second terminal shows:\n${other.lines().join("\n")}`);
@@ -71,7 +75,9 @@ try {
     if (round === 0) continue;
     answers.push(answered.at - t0);
     if (askedAt) shown.push(seenAt - askedAt);
-    log(`attach: round ${round}: key → agent ${(answered.at - t0).toFixed(1)} ms; asked → shown ${askedAt ? (seenAt - askedAt).toFixed(1) : "?"} ms`);
+    log(
+      `attach: round ${round}: key → agent ${(answered.at - t0).toFixed(1)} ms; asked → shown ${askedAt ? (seenAt - askedAt).toFixed(1) : "?"} ms`,
+    );
   }
 } finally {
   await other?.stop();
