@@ -3,7 +3,7 @@
 // prints, as one JSON line each, what the tasks view would list at the points a plan names: the
 // tasks derived from the session and the agent's process table, the calls and the phase. The plan
 // (argv[2], JSON) is a list of steps: {send}, {until: "idle" | "answered" | "failed"}, {ms},
-// {until: "no-running-task"}, {snapshot: name}, {kill: true} (SIGKILL to the agent), {shutdown: true}.
+// {until: "task-running"} (one found among the agent's processes), {until: "no-running-task"}, {snapshot: name}, {kill: true} (SIGKILL to the agent), {shutdown: true}.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -50,7 +50,10 @@ try {
       await until((s) => s.phase === "failed" || s.turns.filter((t) => t.origin === "user")[n]?.stopReason !== undefined);
     } else if (step.until === "idle") await until((s) => s.phase === "idle" || s.phase === "failed");
     else if (step.until === "failed") await until((s) => s.phase === "failed");
-    else if (step.until === "no-running-task") {
+    else if (step.until === "task-running") {
+      for (let i = 0; i < 600 && !orch.listTasks().some((t) => t.running && t.pids?.length); i++)
+        await new Promise((r) => setTimeout(r, 100));
+    } else if (step.until === "no-running-task") {
       for (let i = 0; i < 600 && orch.listTasks().some((t) => t.running); i++) await new Promise((r) => setTimeout(r, 100));
     } else if (step.ms !== undefined) await new Promise((r) => setTimeout(r, step.ms));
     else if (step.snapshot) snapshot(step.snapshot);
