@@ -1,5 +1,4 @@
-import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
-import { StartupTerminal } from "../ui/app/startup-terminal.js";
+import { exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import type { Command } from "./parse-args.js";
 import { findStoredSession } from "./session-setup.js";
@@ -18,13 +17,8 @@ export async function runAttachCommand(cmd: Extract<Command, { kind: "attach" }>
     return exitCodeOf(err);
   }
   if (cmd.write) {
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write("conch: attach --write needs a terminal (plain `conch attach` follows a session into a pipe)\n");
-      return EXIT.usage;
-    }
-    const terminal = StartupTerminal.open(rec.agent, rec.cwd);
-    const { runAttachWrite } = await import("../ui/app/run-attach-write.js");
-    return runAttachWrite({ rec, root: resolveStateDir(), terminal, err: (t) => process.stderr.write(t) });
+    const { runAttachWriteCommand } = await import("./attach-write-command.js");
+    return runAttachWriteCommand(rec);
   }
   const { runAttach } = await import("../ui/attach/run-attach.js");
   return runAttach({
