@@ -24,7 +24,7 @@ export interface ControlTarget {
   removeQueued(id: string): void;
   runCommand(line: string): Promise<CommandStart>;
   stopTask(taskId: string): Promise<string | undefined>;
-  listTasks(): Task[];
+  listTasks(): Promise<Task[]>;
   /** Types into a client terminal (a pane the attached terminal focused). */
   typeInto(terminalId: string, data: string): void;
 }
@@ -164,7 +164,7 @@ export class ControlServer {
         return error ? { error } : {};
       }
       case "list_tasks":
-        return { tasks: t.listTasks() };
+        return { tasks: await t.listTasks() };
       case "type":
         t.typeInto(intent.terminalId, intent.data);
         return {};

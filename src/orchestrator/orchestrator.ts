@@ -169,7 +169,7 @@ export class Orchestrator {
   // ---- the work in the user's hands: task-desk.ts, command-watch.ts -----------------------------
 
   /** Every task of the session now (the tasks view): the state, and the agent's process table read once. */
-  listTasks(): Task[] {
+  listTasks(): Promise<Task[]> {
     return this.tasks.listTasks();
   }
 

@@ -18,8 +18,15 @@ export interface TaskDeskPorts {
 export class TaskDesk {
   constructor(private readonly ports: TaskDeskPorts) {}
 
-  /** Every task of the session now: read when a view asks, never on a timer of the desk's own. */
-  listTasks(): Task[] {
+  /**
+   * Every task of the session now: read when a view asks, never on a timer of the desk's own. A
+   * promise, as the same intent from another terminal (`conch attach --write`) is answered over a socket.
+   */
+  async listTasks(): Promise<Task[]> {
+    return this.tasksNow();
+  }
+
+  private tasksNow(): Task[] {
     return tasksOf(this.ports.events.state, this.ports.watch.snapshot());
   }
 
@@ -29,7 +36,7 @@ export class TaskDesk {
    */
   async stopTask(taskId: string): Promise<string | undefined> {
     const { events, probe } = this.ports;
-    const task = this.listTasks().find((t) => t.id === taskId);
+    const task = this.tasksNow().find((t) => t.id === taskId);
     if (!task) return "that task is no longer listed";
     if (!task.running) return `\`${task.label}\` has already ended`;
     if (!task.stop) return `conch cannot stop \`${task.label}\`: it found no process of it to signal`;

@@ -48,7 +48,7 @@ export interface SessionPort {
   /** The session's terminals, once its agent started: screens to draw, client PTYs to type into. */
   readonly terminals?: TerminalAccess;
   /** Every task of the session now (the tasks view); read when the view asks. */
-  listTasks?(): Task[] | Promise<Task[]>;
+  listTasks?(): Promise<Task[]>;
   /** Stops a running task; resolves with a sentence for the person when it cannot. */
   stopTask?(taskId: string): Promise<string | undefined>;
   /** Runs the user's own command line (`!cmd`) in a pane: its terminal, or a sentence for the person when it cannot. */

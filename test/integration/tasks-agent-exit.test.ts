@@ -30,11 +30,11 @@ describe("tasks when the agent is killed (kill -9 mid-command)", () => {
     // `interactive` runs a command in a client terminal that waits for input: it runs until stopped.
     orch.send("interactive");
     await untilState(orch, (s) => Object.values(s.terminals).some((t) => t.source === "client"));
-    const [before] = orch.listTasks();
+    const [before] = await orch.listTasks();
     expect(before).toMatchObject({ kind: "terminal", running: true, stop: { kind: "terminal" }, atQuit: "conch stops it when you quit" });
     process.kill((orch.link as unknown as { proc: { pid: number } }).proc.pid, "SIGKILL");
     await untilState(orch, (s) => s.phase === "failed" && Object.values(s.terminals).every((t) => t.exited));
-    const after = orch.listTasks();
+    const after = await orch.listTasks();
     expect(after.filter((t) => t.running)).toEqual([]);
     expect(after[0].how).toBe("ended with the agent (signal SIGTERM)");
   });
@@ -45,10 +45,10 @@ describe("tasks when the agent is killed (kill -9 mid-command)", () => {
     expect(started.error).toBeUndefined();
     process.kill((orch.link as unknown as { proc: { pid: number } }).proc.pid, "SIGKILL");
     await untilState(orch, (s) => s.phase === "failed");
-    expect(orch.listTasks()).toMatchObject([{ kind: "shell", label: "sleep 30", running: true }]);
+    expect(await orch.listTasks()).toMatchObject([{ kind: "shell", label: "sleep 30", running: true }]);
     expect(await orch.stopTask(`term:${started.terminalId}`)).toBeUndefined();
     const s = await untilState(orch, (st) => st.terminals[started.terminalId!]?.exited === true);
     expect(s.terminals[started.terminalId!].signal).toBe("SIGTERM");
-    expect(orch.listTasks()[0]).toMatchObject({ running: false, how: "signal SIGTERM (stopped by you)" });
+    expect((await orch.listTasks())[0]).toMatchObject({ running: false, how: "signal SIGTERM (stopped by you)" });
   });
 });

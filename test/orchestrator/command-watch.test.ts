@@ -43,7 +43,7 @@ describe("what the agent does not say: the process table at a turn's end", () =>
     expect(displayStatus(tool)).toBe("ended");
     expect(openWork(s)).toEqual([]);
     expect(Object.values(s.terminals)[0]).toMatchObject({ exited: true, exitCode: null });
-    expect(orch.listTasks().filter((t) => t.running)).toEqual([]);
+    expect((await orch.listTasks()).filter((t) => t.running)).toEqual([]);
   });
 
   it("a command still among the agent's processes is watched; once gone (looked at twice), it ends with a line in the transcript", async () => {
@@ -83,7 +83,7 @@ describe("what the agent does not say: the process table at a turn's end", () =>
     const detached = await untilState(orch, (s) => s.phase === "idle");
     expect(displayStatus(detached.toolCalls.c1)).toBe("background");
     expect(detached.toolCalls.c1.pids).toEqual([20]);
-    const [task] = orch.listTasks();
+    const [task] = await orch.listTasks();
     expect(task).toMatchObject({ kind: "command", running: true, pids: [20] });
 
     expect(await orch.stopTask(task.id)).toBeUndefined();
@@ -95,7 +95,7 @@ describe("what the agent does not say: the process table at a turn's end", () =>
     ]);
     const s = await untilState(orch, (st) => displayStatus(st.toolCalls.c1) === "ended");
     expect(s.items.some((i) => i.kind === "notice" && i.text === `\`${CMD}\` was stopped by you`)).toBe(true);
-    expect(orch.listTasks()[0]).toMatchObject({ running: false, how: expect.stringMatching(/stopped by you/) });
+    expect((await orch.listTasks())[0]).toMatchObject({ running: false, how: expect.stringMatching(/stopped by you/) });
   });
 
   it("a command that ends on its own while watched is found gone by the watch", async () => {

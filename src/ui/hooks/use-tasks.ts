@@ -22,7 +22,7 @@ export function useTasks(port: SessionPort, state: SessionState, open: boolean):
   read.current = () => {
     if (!port.listTasks) return;
     lastRead.current = Date.now();
-    void Promise.resolve(port.listTasks()).then((list) => {
+    void port.listTasks().then((list) => {
       if (alive.current) setTasks(list);
     });
   };

@@ -22,12 +22,19 @@ const orch = new Orchestrator({
 });
 const deadline = (ms) => new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref());
 const until = (pred, ms = 120_000) => Promise.race([orch.until(pred), deadline(ms)]);
-const snapshot = (name) => {
+const snapshot = async (name) => {
   const s = orch.state;
   const line = {
     snapshot: name,
     phase: s.phase,
-    tasks: orch.listTasks().map((t) => ({ kind: t.kind, label: t.label, running: t.running, how: t.how, pids: t.pids, turnId: t.turnId })),
+    tasks: (await orch.listTasks()).map((t) => ({
+      kind: t.kind,
+      label: t.label,
+      running: t.running,
+      how: t.how,
+      pids: t.pids,
+      turnId: t.turnId,
+    })),
     tools: Object.values(s.toolCalls).map((t) => ({
       id: t.toolCallId,
       title: t.title,
@@ -51,18 +58,18 @@ try {
     } else if (step.until === "idle") await until((s) => s.phase === "idle" || s.phase === "failed");
     else if (step.until === "failed") await until((s) => s.phase === "failed");
     else if (step.until === "task-running") {
-      for (let i = 0; i < 600 && !orch.listTasks().some((t) => t.running && t.pids?.length); i++)
+      for (let i = 0; i < 600 && !(await orch.listTasks()).some((t) => t.running && t.pids?.length); i++)
         await new Promise((r) => setTimeout(r, 100));
     } else if (step.until === "no-running-task") {
-      for (let i = 0; i < 600 && orch.listTasks().some((t) => t.running); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 600 && (await orch.listTasks()).some((t) => t.running); i++) await new Promise((r) => setTimeout(r, 100));
     } else if (step.ms !== undefined) await new Promise((r) => setTimeout(r, step.ms));
-    else if (step.snapshot) snapshot(step.snapshot);
+    else if (step.snapshot) await snapshot(step.snapshot);
     else if (step.kill) process.kill(orch.link.proc.pid, "SIGKILL");
     else if (step.shutdown) await orch.shutdown();
   }
 } catch (err) {
   process.stdout.write(`${JSON.stringify({ error: String(err?.stack ?? err) })}\n`);
-  snapshot("at error");
+  await snapshot("at error");
 }
 await orch.shutdown();
 process.exit(0);
