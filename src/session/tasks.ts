@@ -92,7 +92,7 @@ function commandOf(state: SessionState, tool: ToolCallView | undefined, term?: T
  * no call accounts for. Running first, then the newest ended. Pure: a view of the state and the
  * snapshot, never a timer's guess.
  */
-export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot): Task[] {
+export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot, opts: { runningOnly?: boolean } = {}): Task[] {
   const out: Task[] = [];
   const procs = snapshot?.processes ?? [];
   const claimed = new Set<number>();
@@ -160,7 +160,9 @@ export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot): Task[]
   const taskCalls = new Set(Object.values(state.background).map((t) => t.toolCallId));
   // A call waiting for a person's answer has not started: it is the prompt's, not a task yet.
   const asked = new Set(state.permissions.map((p) => p.toolCallId));
-  for (const tool of Object.values(state.toolCalls)) {
+  // What still runs is among the open calls; the status bar asks only that, on every frame of a long session.
+  const calls = opts.runningOnly ? [...state.openToolIds].map((id) => state.toolCalls[id]) : Object.values(state.toolCalls);
+  for (const tool of calls) {
     if (shownTools.has(tool.toolCallId) || tool.history || tool.pollOf || taskCalls.has(tool.toolCallId) || asked.has(tool.toolCallId))
       continue;
     const running = !isFinalStatus(tool);
@@ -217,6 +219,7 @@ export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot): Task[]
     );
   }
   out.push(...unclaimedProcesses(state, snapshot, claimed));
+  if (opts.runningOnly) return out.filter((t) => t.running);
   return out.sort((a, b) => Number(b.running) - Number(a.running) || (b.endedAt ?? b.startedAt ?? 0) - (a.endedAt ?? a.startedAt ?? 0));
 }
 

@@ -73,6 +73,12 @@ describe("tasks: a derived view of the session and the agent's process table", (
     expect(task.turn).toBe("Run the slow command");
     expect(task.stop).toEqual({ kind: "processes", members: [200, 201, 202].map((pid) => ({ pid, start: String(pid * 7) })) });
     expect(describeTasks(tasksOf(running))).toBe("1 task running");
+    // The status bar's cheaper question (open calls only) gives the same running tasks.
+    expect(tasksOf(running, undefined, { runningOnly: true }).map((t) => t.id)).toEqual(
+      tasksOf(running)
+        .filter((t) => t.running)
+        .map((t) => t.id),
+    );
 
     const ended = fold(...codexExec, { type: "command_checked", toolCallId: "call_1", running: true, pids: [200] }, answered, {
       type: "command_checked",

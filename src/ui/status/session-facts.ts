@@ -59,7 +59,7 @@ const summaries = new WeakMap<SessionState, string>();
 /** "2 tasks running": what runs in the session, from its state alone (the tasks view reads the process table too). */
 export function tasksSummary(state: SessionState): string {
   let summary = summaries.get(state);
-  if (summary === undefined) summaries.set(state, (summary = describeTasks(tasksOf(state))));
+  if (summary === undefined) summaries.set(state, (summary = describeTasks(tasksOf(state, undefined, { runningOnly: true }))));
   return summary;
 }
 
