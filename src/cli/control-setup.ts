@@ -10,7 +10,7 @@ export function targetOf(orch: Orchestrator): ControlTarget {
       return orch.state;
     },
     dispatch: (ev) => orch.dispatch(ev),
-    answerPermission: (key, optionId) => orch.answerPermission(key, optionId),
+    answerPermission: (key, optionId, via) => orch.answerPermission(key, optionId, via),
     answerQuestion: (key, response) => orch.answerQuestion(key, response),
     send: (text, blocks) => orch.send(text, blocks),
     sendNow: (text, blocks) => orch.sendNow(text, blocks),

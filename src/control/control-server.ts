@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 export interface ControlTarget {
   readonly state: SessionState;
   dispatch(input: SessionEventInput): void;
-  answerPermission(key: string, optionId: string | null): void;
+  answerPermission(key: string, optionId: string | null, via?: "attached"): void;
   answerQuestion(key: string, response: CreateElicitationResponse): void;
   send(text: string, blocks?: ContentBlock[]): void;
   sendNow(text: string, blocks?: ContentBlock[]): void;
@@ -36,7 +36,7 @@ const HELLO_MS = 5000;
  * The running conch's control socket: another terminal of the same user attaches to write
  * (`conch attach --write`) and sends the TUI's intents, which run here exactly as the TUI's do (the
  * orchestrator stays the only writer of the session). One writer at a time; each thing it does is
- * told in the session as a notice, so the owner's screen (and the log) says what happened.
+ * an event of the session (`remote_writer`), so the owner's screen (and the log) says what happened.
  */
 export class ControlServer {
   private server?: Server;
@@ -103,11 +103,11 @@ export class ControlServer {
           this.writer = { socket, pid: msg.pid };
           hello = true;
           send({ t: "welcome", v: CONTROL_VERSION, pid: process.pid });
-          this.target.dispatch({ type: "notice", level: "info", text: `another terminal attached to write (conch pid ${msg.pid})` });
+          this.target.dispatch({ type: "remote_writer", pid: msg.pid });
           continue;
         }
         if (msg?.t !== "intent") continue;
-        void this.run(msg.intent).then((r) => send({ t: "done", id: msg.id, ...r }));
+        void this.run(msg.intent, this.writer?.pid ?? 0).then((r) => send({ t: "done", id: msg.id, ...r }));
       }
       if (reader.overflow) socket.destroy();
     });
@@ -115,21 +115,21 @@ export class ControlServer {
       clearTimeout(timer);
       if (this.writer?.socket !== socket) return;
       this.writer = undefined;
-      this.target.dispatch({ type: "notice", level: "info", text: "the other terminal detached" });
+      this.target.dispatch({ type: "remote_writer", pid: null });
     };
     socket.on("close", gone);
     socket.on("error", () => socket.destroy());
   }
 
   /** Carries out one intent as the TUI would, and says in the session what the other terminal did. */
-  private async run(intent: Intent): Promise<{ error?: string; tasks?: Task[]; terminalId?: string }> {
+  private async run(intent: Intent, pid: number): Promise<{ error?: string; tasks?: Task[]; terminalId?: string }> {
     const t = this.target;
     const said = describeIntent(t.state, intent);
-    const tell = () => said && t.dispatch({ type: "notice", level: "info", text: `from another terminal: ${said}` });
+    const tell = () => said && t.dispatch({ type: "remote_writer", pid, did: said });
     switch (intent.kind) {
       case "answer_permission":
         if (!t.state.permissions.some((p) => p.key === intent.key)) return { error: "that request is no longer waiting" };
-        t.answerPermission(intent.key, intent.optionId);
+        t.answerPermission(intent.key, intent.optionId, "attached");
         break;
       case "answer_question":
         if (!t.state.questions.some((q) => q.key === intent.key)) return { error: "that question is no longer waiting" };

@@ -262,12 +262,13 @@ export class Orchestrator {
 
   // ---- what the agent asked: permission-desk.ts, question-desk.ts -----------------------------
 
-  /** Answers one pending permission; the others stay pending. */
-  answerPermission(key: string, optionId: string | null): void {
+  /** Answers one pending permission (`via`: from another terminal); the others stay pending. */
+  answerPermission(key: string, optionId: string | null, via?: "attached"): void {
     this.permissions.answer(
       key,
       optionId,
       this.state.permissions.find((p) => p.key === key),
+      via,
     );
   }
 

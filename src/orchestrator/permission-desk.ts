@@ -40,15 +40,15 @@ export class PermissionDesk {
     });
   }
 
-  /** The person's answer to one request (`null` = cancelled); the others stay pending. */
-  answer(key: string, optionId: string | null, asked: PendingPermission | undefined): void {
+  /** The person's answer to one request (`null` = cancelled), here or from another terminal; the others stay pending. */
+  answer(key: string, optionId: string | null, asked: PendingPermission | undefined, via?: "attached"): void {
     const resolve = this.pending.get(key);
     if (!resolve) return;
     this.pending.delete(key);
     const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
     const option = asked?.options.find((o) => o.optionId === optionId);
     if (option?.kind === "allow_always" && asked) this.rememberedKinds.add(asked.request.toolCall.kind ?? "other");
-    this.emit({ type: "permission_answered", key, outcome, source: "user" });
+    this.emit({ type: "permission_answered", key, outcome, source: "user", ...(via ? { via } : {}) });
     resolve({ outcome });
   }
 

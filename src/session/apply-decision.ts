@@ -36,7 +36,13 @@ export function applyPermissionClosed(d: Draft, ev: EventOf<"permission_answered
   const closeAs = rejected ? "rejected" : cancelled ? "cancelled" : undefined;
   d.setTool({
     ...tool,
-    permission: { outcome: outcome.outcome, optionName: option?.name, optionKind: option?.kind, source: ev.source },
+    permission: {
+      outcome: outcome.outcome,
+      optionName: option?.name,
+      optionKind: option?.kind,
+      source: ev.source,
+      ...(ev.via ? { via: ev.via } : {}),
+    },
     // The answer is the call's latest sign of life: a person's slow answer is no stall of the agent's.
     lastAt: ev.at,
     localStatus: closeAs && !isFinalStatus(tool) ? closeAs : tool.localStatus,

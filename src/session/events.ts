@@ -61,6 +61,8 @@ export type SessionEvent =
       key: string;
       outcome: RequestPermissionOutcome;
       source: PermissionAnswerSource;
+      /** The person answered from another terminal (`conch attach --write`). */
+      via?: "attached";
     }
   /** The agent withdrew its request with `$/cancel_request`. */
   | { type: "permission_withdrawn"; at: number; key: string }
@@ -105,6 +107,12 @@ export type SessionEvent =
    * that run it), or gone from the agent's processes (it ended; how, the agent did not say).
    */
   | { type: "command_checked"; at: number; toolCallId: string; running: boolean; pids?: number[] }
+  /**
+   * Another terminal attached to write (`conch attach --write`, its conch's pid), did something
+   * there (`did`, in words), or detached (`pid` null). Kept beside the transcript, not in it: a line
+   * in the middle of a streaming answer would cut it in two.
+   */
+  | { type: "remote_writer"; at: number; pid: number | null; did?: string }
   /** The person asked conch to stop a task: a terminal, or processes of the agent's tree (`taskId` as `tasksOf` names it). */
   | { type: "task_stop_requested"; at: number; taskId: string }
   | { type: "terminal_output"; at: number; terminalId: string; data: string }

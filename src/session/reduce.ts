@@ -155,6 +155,10 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "task_stop_requested":
       applyStopRequested(d, ev);
       break;
+    case "remote_writer":
+      s.remoteWriter =
+        ev.pid === null ? undefined : { pid: ev.pid, ...(ev.did ? { did: ev.did, didAt: ev.at } : pickDid(s.remoteWriter, ev.pid)) };
+      break;
     case "terminal_output": {
       appendTerminalOutput(d, ev.terminalId, ev.data);
       const shownBy = s.toolByTerminal.get(ev.terminalId);
@@ -182,6 +186,11 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       applyRestarted(d);
       break;
   }
+}
+
+/** What the attached terminal did last, kept while the same one stays attached. */
+function pickDid(prev: SessionState["remoteWriter"], pid: number): { did?: string; didAt?: number } {
+  return prev?.pid === pid && prev.did ? { did: prev.did, didAt: prev.didAt } : {};
 }
 
 /** Folds a whole event list, e.g. a session log read back from disk. */

@@ -243,6 +243,8 @@ export interface SessionState {
   writes?: FileWrite[];
   /** Per turn, the files `/undo` has put back. */
   undone?: Record<string, string[]>;
+  /** Another terminal attached to write, and the last thing it did there. */
+  remoteWriter?: { pid: number; did?: string; didAt?: number };
   /** When the agent's process went away unasked (its terminals and processes stop with it). */
   agentExitedAt?: number;
   /** Tasks the person asked conch to stop, by task id: when. */

@@ -36,7 +36,7 @@ export interface ToolCallView {
   /** Display-only or client terminal shown for this call. */
   terminalId?: string;
   /** Permission decision for this call, if one was asked. */
-  permission?: { optionName?: string; optionKind?: string; outcome: "selected" | "cancelled"; source: string };
+  permission?: { optionName?: string; optionKind?: string; outcome: "selected" | "cancelled"; source: string; via?: "attached" };
   history: boolean;
   /** Seq and time of the last event that touched this call: stall detection and "sign of life". */
   lastSeq: number;

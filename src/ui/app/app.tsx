@@ -35,6 +35,7 @@ import { useTranscript } from "../hooks/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
 import { safeLine } from "../../text/terminal-safe.js";
+import { remoteWriterLine } from "../status/session-facts.js";
 
 /** Props of the interactive app. */
 export interface AppProps {
@@ -286,6 +287,11 @@ export function App(props: AppProps): React.ReactElement {
           />
           <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
           <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+          {state.remoteWriter && !props.attachedTo ? (
+            <Text dimColor wrap="truncate-end">
+              {remoteWriterLine(state)}
+            </Text>
+          ) : null}
           {props.attachedTo ? (
             <Text dimColor wrap="truncate-end">
               {`attached to ${safeLine(props.attachedTo.sessionId)}: conch pid ${props.attachedTo.pid} runs it, your keys act there · ctrl-c twice detaches`}

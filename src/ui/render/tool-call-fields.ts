@@ -14,7 +14,7 @@ export function permissionLabel(permission: ToolCallView["permission"]): { text:
   if (permission.outcome === "cancelled") {
     return { text: permission.source === "agent" ? "permission withdrawn" : "permission cancelled", allowed: false };
   }
-  const byPolicy = permission.source === "policy" ? " by policy" : "";
+  const byPolicy = permission.source === "policy" ? " by policy" : permission.via === "attached" ? " from another terminal" : "";
   switch (permission.optionKind) {
     case "allow_once":
       return { text: `allowed once${byPolicy}`, allowed: true };

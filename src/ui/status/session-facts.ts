@@ -63,6 +63,13 @@ export function tasksSummary(state: SessionState): string {
   return summary;
 }
 
+/** Who else acts in this session: another terminal attached to write, and the last thing it did. */
+export function remoteWriterLine(state: SessionState): string | undefined {
+  const w = state.remoteWriter;
+  if (!w) return undefined;
+  return safeLine(`another terminal acts here (conch pid ${w.pid}, attach --write)${w.did ? ` · it ${w.did}` : ""}`);
+}
+
 /** The status bar's pieces, in order, leaving out what is unknown. */
 export function barSegments(state: SessionState, agentName: string, cwd: string): BarSegment[] {
   const out: BarSegment[] = [{ key: "agent", text: safeLine(agentLabel(state, agentName)) }];
