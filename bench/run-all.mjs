@@ -18,6 +18,7 @@ const BENCHES = [
   { name: "decode", file: "decode.mjs" },
   { name: "throughput", file: "throughput.mjs" },
   { name: "settle", file: "settle.mjs" },
+  { name: "checkpoint", file: "checkpoint.mjs" },
   { name: "replay", file: "replay.mjs" },
   { name: "memory", file: "memory.mjs" },
   { name: "pty", file: "pty.mjs" },

@@ -59,6 +59,8 @@ const result = await build({
   chunkNames: "[name]-[hash]",
   // node-pty is native: it is loaded from node_modules at run time.
   external: ["node-pty"],
+  // jsonc-parser's main build is UMD, whose require() of its own files esbuild cannot follow; its ESM build bundles.
+  alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   // React's development build is several times slower; the bundle is for users.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies inside an ESM bundle still call require() for Node's built-ins.

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { ConchError } from "../errors/conch-error.js";
+import { JsonLines, jsonSyntaxError } from "./config-lines.js";
 import {
   contentHash,
   describeUntrusted,
@@ -24,6 +25,11 @@ const agentSchema = z
     title: z.string().optional(),
   })
   .strict();
+
+const ruleList = z.array(z.string()).default([]);
+
+/** Permission rules: each a tool kind, optionally with a command or a path glob, e.g. `execute(npm test)`. */
+const rulesSchema = z.object({ allow: ruleList, ask: ruleList, deny: ruleList }).strict().default({ allow: [], ask: [], deny: [] });
 
 const mcpSchema = z.union([
   z
@@ -52,6 +58,9 @@ const configSchema = z
     defaultAgent: z.string().optional(),
     agents: z.record(z.string(), agentSchema).default({}),
     permissions: z.enum(["ask", "deny", "approve-reads", "approve-all"]).optional(),
+    rules: rulesSchema,
+    /** Checkpoints of the workspace before and after each turn, in conch's state dir (false: off). */
+    checkpoints: z.boolean().optional(),
     mcpServers: z.array(mcpSchema).default([]),
     /** Directories besides the cwd the session may use (`--add-dir`); a project's are relative to its folder. */
     additionalDirectories: z.array(z.string().min(1)).default([]),
@@ -70,7 +79,17 @@ const configSchema = z
   })
   .strict();
 
-export type ConchConfig = z.infer<typeof configSchema>;
+/** One permission rule as written in a config file, with where: parsed by the orchestrator's rules. */
+export interface RuleEntry {
+  verdict: "allow" | "ask" | "deny";
+  text: string;
+  layer: "user" | "project";
+  file: string;
+  line?: number;
+}
+
+/** A config as read: the file's settings, and (once loaded) the rules of every layer with where each is written. */
+export type ConchConfig = z.infer<typeof configSchema> & { ruleEntries?: RuleEntry[] };
 export type AgentConfig = z.infer<typeof agentSchema>;
 type McpConfig = z.infer<typeof mcpSchema>;
 
@@ -88,19 +107,30 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, "conch", "config.json");
 }
 
-function parseConfig(file: string, text: string): ConchConfig {
+function parseConfig(file: string, text: string, layer: RuleEntry["layer"] = "user"): ConchConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${file}: not valid JSON: ${(err as Error).message}`);
+    throw new ConfigError(`${file}: not valid JSON: ${jsonSyntaxError(text) ?? (err as Error).message}`);
   }
+  const lines = new JsonLines(text);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`).join("\n");
+    const issues = parsed.error.issues
+      .map((i) => {
+        const line = lines.lineOf(i.path.filter((k): k is string | number => typeof k !== "symbol"));
+        return `  ${line ? `line ${line}: ` : ""}${i.path.join(".") || "(root)"}: ${i.message}`;
+      })
+      .join("\n");
     throw new ConfigError(`${file} is not a valid conch config:\n${issues}`);
   }
-  return parsed.data;
+  const ruleEntries: RuleEntry[] = [];
+  for (const verdict of ["deny", "ask", "allow"] as const)
+    parsed.data.rules[verdict].forEach((text, i) =>
+      ruleEntries.push({ verdict, text, layer, file, line: lines.lineOf(["rules", verdict, i]) }),
+    );
+  return { ...parsed.data, ruleEntries };
 }
 
 function readUserConfig(env: NodeJS.ProcessEnv): ConchConfig {
@@ -116,7 +146,7 @@ function readProjectConfig(
 ): { config: ConchConfig; facts: ProjectFile; trust?: TrustSource } {
   // One read: the bytes that are hashed are the bytes that are parsed.
   const bytes = readFileSync(file);
-  const config = parseConfig(file, bytes.toString("utf8"));
+  const config = parseConfig(file, bytes.toString("utf8"), "project");
   if (config.trustedFolders.length)
     throw new ConfigError(`${file}: trustedFolders belongs in your own config (${userConfigPath(env)}), not in a project`);
   const base = { file, dir: realpathSync(path.dirname(file)), sha256: contentHash(bytes), unsafe: unsafeSettings(config, user) };
@@ -168,6 +198,7 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, ac
   const user = readUserConfig(env);
   const projectFile = findProjectConfig(cwd);
   if (!projectFile) return { ...user, additionalDirectories: user.additionalDirectories.map((d) => expandDir(d, cwd)) };
+
   const { config, facts, trust } = readProjectConfig(projectFile, user, env);
   let project = config;
   if (facts.unsafe.length && !access.trust && !trust) {
@@ -190,6 +221,12 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env, ac
     ],
     trustedFolders: user.trustedFolders,
     ui: { ...user.ui, ...project.ui },
+    rules: {
+      allow: [...user.rules.allow, ...project.rules.allow],
+      ask: [...user.rules.ask, ...project.rules.ask],
+      deny: [...user.rules.deny, ...project.rules.deny],
+    },
+    ruleEntries: [...(user.ruleEntries ?? []), ...(project.ruleEntries ?? [])],
   };
 }
 

@@ -75,6 +75,8 @@ export function unsafeSettings(project: ConchConfig, user: ConchConfig): UnsafeS
   }
   // The agent's files reach past the repo only where the person says so.
   for (const dir of project.additionalDirectories) unsafe.push({ key: "additionalDirectories", effect: `opens ${dir} to the agent` });
+  // A project's deny and ask rules only tighten; its allow rules loosen, so they wait for trust.
+  for (const rule of project.rules.allow) unsafe.push({ key: "rules.allow", effect: `allows ${rule} without asking` });
   const userPolicy = user.permissions ?? "ask";
   if (project.permissions && POLICY_RANK[project.permissions] > POLICY_RANK[userPolicy]) {
     unsafe.push({ key: "permissions", effect: `${project.permissions} (yours: ${userPolicy})` });
@@ -84,7 +86,14 @@ export function unsafeSettings(project: ConchConfig, user: ConchConfig): UnsafeS
 
 /** The project config without its unsafe settings: what applies while the folder is not trusted. */
 export function safePart(project: ConchConfig, user: ConchConfig): ConchConfig {
-  const safe: ConchConfig = { ...project, agents: {}, mcpServers: [], additionalDirectories: [] };
+  const safe: ConchConfig = {
+    ...project,
+    agents: {},
+    mcpServers: [],
+    additionalDirectories: [],
+    rules: { ...project.rules, allow: [] },
+    ruleEntries: project.ruleEntries?.filter((r) => r.verdict !== "allow"),
+  };
   delete safe.defaultAgent;
   if (unsafeSettings(project, user).some((s) => s.key === "permissions")) delete safe.permissions;
   return safe;

@@ -53,6 +53,10 @@ async function run(argv: string[]): Promise<number> {
       const { runExportCommand } = await import("./export-command.js");
       return runExportCommand(cmd);
     }
+    case "undo": {
+      const { runUndoCommand } = await import("./undo-command.js");
+      return runUndoCommand(cmd);
+    }
     case "attach": {
       const { runAttachCommand } = await import("./attach-command.js");
       return runAttachCommand(cmd);

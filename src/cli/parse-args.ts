@@ -33,6 +33,7 @@ export type Command =
   | { kind: "agents"; json: boolean; probe: boolean; name?: string; agent?: string }
   | { kind: "export"; id: string; output?: string; force: boolean }
   | { kind: "attach"; id: string; write: boolean }
+  | { kind: "undo"; id: string; turn?: string; dryRun: boolean }
   | { kind: "doctor"; agent?: string; json: boolean };
 
 /** A usage error: printed as one line (plus the usage, for a bad command line), exit code 2. */
@@ -52,6 +53,7 @@ export const USAGE = `Usage:
   conch agents --probe [name]         start each agent (or one; --agent <command> for any) and show
                                       what it advertises next to what conch will use
   conch export <id> [-o file]         a stored session as Markdown (stdout, or a new file; --force replaces)
+  conch undo <id> [turn] [--dry-run]  put back what a session's last turn (or turn N) changed in its files
   conch attach <id>                   follow a session another conch is running, read-only
   conch attach --write <id>           the same, and act in it: answer, queue, steer, cancel (same keys)
   conch doctor [--agent <agent>]      check Node, node-pty, the terminal, agents, the state dir
@@ -130,6 +132,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         output: { type: "string", short: "o" },
         force: { type: "boolean" },
         write: { type: "boolean" },
+        "dry-run": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -164,6 +167,12 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
     if (pos.length > 2) throw new UsageError(`unexpected argument: ${pos[2]}`);
     if (v.output !== undefined && v.output.trim() === "") throw new UsageError("--output needs a file name");
     return { kind: "export", id: pos[1], output: v.output, force: !!v.force };
+  }
+  if (v["dry-run"] && (pos[0] !== "undo" || v.print)) throw new UsageError("--dry-run goes with `conch undo`");
+  if (pos[0] === "undo" && !v.print) {
+    if (!pos[1]) throw new UsageError("undo needs a session id (conch sessions lists them)");
+    if (pos.length > 3) throw new UsageError(`unexpected argument: ${pos[3]}`);
+    return { kind: "undo", id: pos[1], turn: pos[2], dryRun: !!v["dry-run"] };
   }
   if (pos[0] === "attach" && !v.print) {
     if (!pos[1]) throw new UsageError("attach needs a session id (conch sessions lists them)");

@@ -15,8 +15,12 @@ import { closeInterruptedRuns } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
 import { PreImageStore } from "../store/pre-image-store.js";
+import { RememberedRules } from "../store/remembered-rules.js";
+import { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
+import { realPathOf } from "../orchestrator/rules/call-facts.js";
+import { parseRuleEntries, RuleBook } from "../orchestrator/rules/rule-book.js";
 import { readSessionLog } from "../store/session-log.js";
-import { agentLogPath, ensureStateDir, sessionLogPath } from "../store/state-dir.js";
+import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
 
@@ -125,6 +129,8 @@ export async function prepareSession(
   } else {
     agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
   }
+  // Before anything starts: a rule that does not parse stops here, naming its file and line.
+  const rules = new RuleBook(parseRuleEntries(config.ruleEntries ?? []), new RememberedRules(resolveStateDir()), realPathOf(cwd));
   const additionalDirectories = checkedDirectories([...(opts.addDirs ?? []), ...config.additionalDirectories], cwd);
   const root = ensureStateDir();
   let lock: { id: string; release: () => void } | undefined;
@@ -166,11 +172,15 @@ export async function prepareSession(
     startTimeoutMs: opts.startTimeoutMs ?? (config.ui.startTimeoutSeconds !== undefined ? config.ui.startTimeoutSeconds * 1000 : undefined),
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
     preImages: new PreImageStore(root),
+    rules,
+    interactive: askTrust !== undefined,
+    checkpoints: config.checkpoints === false ? undefined : new WorkspaceCheckpoints(realPathOf(cwd), root),
   });
   recorder.attach(
     () => orchestrator.state,
     (level, text) => orchestrator.dispatch({ type: "notice", level, text }),
   );
+  if (rules.problem) orchestrator.dispatch({ type: "notice", level: "warning", text: rules.problem });
   const mode: OpenMode = resumed ? { kind: "reopen", sessionId: resumed.id } : { kind: "new" };
   return { orchestrator, recorder, agent, cwd, mode, resumed, config };
 }

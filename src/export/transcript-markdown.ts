@@ -132,7 +132,14 @@ function blockMarkdown(block: ToolBlock, state: SessionState): string | undefine
 function permissionWords(permission: ToolCallView["permission"]): string | undefined {
   if (!permission) return undefined;
   if (permission.outcome === "cancelled") return "permission cancelled";
-  const by = permission.source === "policy" ? " by policy" : permission.via === "attached" ? " from another terminal" : "";
+  const by =
+    permission.source === "policy"
+      ? " by policy"
+      : permission.rule
+        ? ` by rule \`${safeLine(permission.rule.text)}\` ${safeLine(permission.rule.from)}`
+        : permission.via === "attached"
+          ? " from another terminal"
+          : "";
   const word = { allow_once: "allowed once", allow_always: "always allowed", reject_once: "rejected", reject_always: "always rejected" }[
     permission.optionKind ?? ""
   ];

@@ -3,7 +3,9 @@ import type { ClientHooks } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { PreImageStore } from "../store/pre-image-store.js";
+import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
+import type { RuleBook } from "./rules/rule-book.js";
 import type { AgentPort, EventSink, ProcessProbe, TerminalService } from "./ports.js";
 import type { TurnTiming } from "./turn-machine.js";
 
@@ -29,6 +31,12 @@ export interface OrchestratorOptions {
   startTimeoutMs?: number;
   /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */
   preImages?: PreImageStore;
+  /** The workspace's checkpoints (a shadow git repository): `/undo` of every writer's changes. */
+  checkpoints?: WorkspaceCheckpoints;
+  /** The permission rules in force (config layers and remembered answers); without them only the policy answers. */
+  rules?: RuleBook;
+  /** A person is there to answer (the TUI), whatever the policy: an `ask` rule asks them. */
+  interactive?: boolean;
   now?: () => number;
   /** Looks at and stops processes of the agent's tree; defaults to the process table. Tests pass a fake. */
   processProbe?: ProcessProbe;

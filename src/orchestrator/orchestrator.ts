@@ -12,13 +12,14 @@ import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
 import type { AgentPort, TerminalService } from "./ports.js";
 import { QuestionDesk } from "./question-desk.js";
+import { RuleGate } from "./rules/rule-gate.js";
+import { TurnCheckpoints } from "./undo/turn-checkpoints.js";
+import type { PermissionRule } from "./rules/permission-rules.js";
 import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
 import { SessionSwitch } from "./session-switch.js";
 import type { CommandStart, Task } from "../session/tasks.js";
-import { runningMembers, stopMembers } from "../terminals/process-table.js";
-import { CommandWatch } from "./command-watch.js";
 import { TaskDesk } from "./task-desk.js";
 import { TurnDriver } from "./turn-driver.js";
 import { DEFAULT_TIMING, type TurnTiming } from "./turn-machine.js";
@@ -48,8 +49,9 @@ export class Orchestrator {
   private readonly switcher: SessionSwitch;
   private readonly settings: SessionSettings;
   private readonly edits: EditHistory;
-  private readonly watch: CommandWatch;
   private readonly tasks: TaskDesk;
+  private readonly rules?: RuleGate;
+  private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
 
   constructor(private readonly opts: OrchestratorOptions) {
@@ -60,17 +62,20 @@ export class Orchestrator {
       now,
       observe: (ev) => {
         this.opener.terminals?.observe?.(ev);
-        this.watch.observe(ev);
+        this.tasks.observe(ev);
+        this.checkpoints?.observe(ev);
       },
       decide: () => this.turns.decide(),
     });
     this.events = events;
+    this.checkpoints = opts.checkpoints ? new TurnCheckpoints(events, opts.checkpoints) : undefined;
     this.requests = new OwnRequests(() => events.catchUp());
     const dispatch = (ev: SessionEventInput) => events.dispatch(ev);
-    this.permissions = new PermissionDesk(opts.policy, dispatch);
+    this.rules = opts.rules ? new RuleGate(opts.rules, events, opts.cwd) : undefined;
+    this.permissions = new PermissionDesk(opts.policy, dispatch, this.rules, opts.interactive ?? opts.policy === "ask");
     this.questions = new QuestionDesk(opts.policy === "ask", dispatch);
     const decisions = [this.permissions, this.questions];
-    this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink });
+    this.edits = new EditHistory({ events, cwd: opts.cwd, preImages: opts.preImages, sink: opts.sink, checkpoints: opts.checkpoints });
     this.opener = new SessionOpener({
       opts,
       events,
@@ -92,21 +97,12 @@ export class Orchestrator {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
-    const probe = opts.processProbe ?? { running: runningMembers, stop: (members) => stopMembers(members) };
-    this.watch = new CommandWatch({ events, agent, probe });
-    this.tasks = new TaskDesk({ events, terminals: () => this.opener.terminals, watch: this.watch, probe });
-    this.turns = new TurnDriver(
-      {
-        events,
-        agent,
-        requests: this.requests,
-        decisions,
-        now,
-        timing: this.timing,
-        beforeResponse: (id) => this.watch.beforeResponse(id),
-      },
-      opts.history,
-    );
+    this.tasks = new TaskDesk({ events, agent, terminals: () => this.opener.terminals, probe: opts.processProbe });
+    const cps = this.checkpoints;
+    const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing };
+    const checkpointing = cps && { beforePrompt: cps.beforePrompt.bind(cps), beforeSettle: cps.beforeSettle.bind(cps) };
+    const beforeResponse = this.tasks.watch.beforeResponse.bind(this.tasks.watch);
+    this.turns = new TurnDriver({ ...turnPorts, ...checkpointing, beforeResponse }, opts.history);
     this.switcher = new SessionSwitch({ events, door: this.opener, requests: this.requests, agent: opts.agent, cwd: opts.cwd });
     this.settings = new SessionSettings({ events, agent, requests: this.requests });
   }
@@ -166,34 +162,25 @@ export class Orchestrator {
     return this.opener.restart();
   }
 
-  // ---- the work in the user's hands: task-desk.ts, command-watch.ts -----------------------------
-
-  /** Every task of the session now (the tasks view): the state, and the agent's process table read once. */
-  listTasks(): Promise<Task[]> {
-    return this.tasks.listTasks();
-  }
-
-  /** Stops a running task; resolves with a sentence for the person when it cannot. */
-  stopTask(taskId: string): Promise<string | undefined> {
-    return this.tasks.stopTask(taskId);
-  }
-
-  /** Runs the user's own command line (`!cmd`) in a pane: its terminal, or a sentence for the person when it cannot. */
-  runCommand(line: string): Promise<CommandStart> {
-    return this.tasks.runCommand(line);
-  }
+  /** The work in the user's hands (task-desk.ts): the tasks view's list, a stop, the user's own `!cmd`. */
+  readonly listTasks = (): Promise<Task[]> => this.tasks.listTasks();
+  readonly stopTask = (taskId: string): Promise<string | undefined> => this.tasks.stopTask(taskId);
+  readonly runCommand = (line: string): Promise<CommandStart> => this.tasks.runCommand(line);
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
   shutdown(): Promise<void> {
-    this.watch.clear();
-    this.stopped ??= closeSession({
-      events: this.events,
-      opener: this.opener,
-      turn: this.turns,
-      requests: this.requests,
-      decisions: [this.permissions, this.questions],
-      sink: this.opts.sink,
-    });
+    this.tasks.watch.clear();
+    // The turn's last checkpoint is logged before the log closes (a print run exits at once).
+    this.stopped ??= (this.checkpoints?.recorded(2000) ?? Promise.resolve()).then(() =>
+      closeSession({
+        events: this.events,
+        opener: this.opener,
+        turn: this.turns,
+        requests: this.requests,
+        decisions: [this.permissions, this.questions],
+        sink: this.opts.sink,
+      }),
+    );
     return this.stopped;
   }
 
@@ -277,6 +264,16 @@ export class Orchestrator {
     this.questions.answer(key, response);
   }
 
+  /** `/permissions`: every rule in force, deny first, with where it is written. */
+  permissionRules(): { rule: PermissionRule; where: string }[] {
+    return this.rules?.listing() ?? [];
+  }
+
+  /** Removes a remembered rule; a string says why it cannot be (a config file's rule is edited there). */
+  removePermissionRule(rule: PermissionRule): string | undefined {
+    return this.rules ? this.rules.book.remove(rule) : "this session has no rules";
+  }
+
   // ---- settings: session-settings.ts -----------------------------------------------------------
 
   /** Switches mode; a refusal shows as an error notice. */
@@ -304,5 +301,10 @@ export class Orchestrator {
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
   applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
     return this.edits.applyUndo(plan);
+  }
+
+  /** What `/redo [turn]` would apply again after an undo (from checkpoints): a plan to confirm, or words. */
+  planRedo(ref = ""): Promise<UndoAnswer> {
+    return this.edits.planRedo(ref);
   }
 }

@@ -1,7 +1,8 @@
 import type { RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { SessionEventInput } from "../session/events.js";
 import type { PendingPermission } from "../session/state.js";
-import { answerByPolicy, type PermissionPolicy } from "./permission-policy.js";
+import { answerByPolicy, pickOption, type PermissionPolicy } from "./permission-policy.js";
+import type { RuleGate } from "./rules/rule-gate.js";
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
@@ -14,26 +15,45 @@ export class PermissionDesk {
   private pending = new Map<string, (r: RequestPermissionResponse) => void>();
   private rememberedKinds = new Set<string>();
 
+  /**
+   * `personPresent`: someone can answer (the TUI, whatever its policy); an `ask` rule then asks
+   * them, and without one (print mode) it refuses. `rules`: the permission rules, when the session has them.
+   */
   constructor(
     private readonly policy: PermissionPolicy,
     private readonly emit: (ev: SessionEventInput) => void,
+    private readonly rules?: RuleGate,
+    private readonly personPresent = policy === "ask",
   ) {}
 
-  /** A new request: answered now by policy, or held until `answer`, `cancelAll` or the agent withdraws it. */
+  /** A new request: answered now by a rule or the policy, or held until `answer`, `cancelAll` or the agent withdraws it. */
   ask(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse> {
     this.emit({ type: "permission_asked", key, request: req });
+    const byRule = this.rules?.decide(key);
+    if (byRule && (byRule.verdict !== "ask" || !this.personPresent)) {
+      const option =
+        byRule.verdict === "allow"
+          ? pickOption(req.options, ["allow_once", "allow_always"])
+          : pickOption(req.options, ["reject_once", "reject_always"]);
+      const outcome: RequestPermissionOutcome = option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" };
+      this.emit({ type: "permission_answered", key, outcome, source: "rule", rule: byRule.rule });
+      this.rules?.forget(key);
+      return Promise.resolve({ outcome });
+    }
     const byPolicy = answerByPolicy(this.policy, req, this.rememberedKinds);
     if (byPolicy) {
       const outcome: RequestPermissionOutcome = byPolicy.option
         ? { outcome: "selected", optionId: byPolicy.option.optionId }
         : { outcome: "cancelled" };
       this.emit({ type: "permission_answered", key, outcome, source: "policy" });
+      this.rules?.forget(key);
       return Promise.resolve({ outcome });
     }
     return new Promise((resolve) => {
       this.pending.set(key, resolve);
       signal.addEventListener("abort", () => {
         if (!this.pending.delete(key)) return;
+        this.rules?.forget(key);
         this.emit({ type: "permission_withdrawn", key });
         resolve(CANCELLED);
       });
@@ -47,8 +67,11 @@ export class PermissionDesk {
     this.pending.delete(key);
     const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
     const option = asked?.options.find((o) => o.optionId === optionId);
-    if (option?.kind === "allow_always" && asked) this.rememberedKinds.add(asked.request.toolCall.kind ?? "other");
     this.emit({ type: "permission_answered", key, outcome, source: "user", ...(via ? { via } : {}) });
+    // "Always allow" is conch's to keep, as a rule for this project, whatever the agent does with its own option.
+    if (option?.kind === "allow_always" && this.rules) this.rules.remember(key);
+    else if (option?.kind === "allow_always" && asked) this.rememberedKinds.add(asked.request.toolCall.kind ?? "other");
+    else this.rules?.forget(key);
     resolve({ outcome });
   }
 

@@ -7,7 +7,8 @@ export const PERMISSION_POLICIES: PermissionPolicy[] = ["ask", "deny", "approve-
 
 const READ_KINDS = new Set<ToolKind>(["read", "search", "think", "fetch"]);
 
-function pick(options: PermissionOption[], kinds: string[]): PermissionOption | undefined {
+/** The first option of the first of `kinds` the request offers. */
+export function pickOption(options: PermissionOption[], kinds: string[]): PermissionOption | undefined {
   for (const k of kinds) {
     const o = options.find((opt) => opt.kind === k);
     if (o) return o;
@@ -33,14 +34,14 @@ export function answerByPolicy(
 ): PolicyAnswer | undefined {
   const kind = req.toolCall.kind ?? "other";
   if (remembered.has(kind)) {
-    const option = pick(req.options, ["allow_always", "allow_once"]);
+    const option = pickOption(req.options, ["allow_always", "allow_once"]);
     if (option) return { option, denied: false };
   }
   if (policy === "ask") return undefined;
   const allow = policy === "approve-all" || (policy === "approve-reads" && READ_KINDS.has(kind as ToolKind));
   if (allow) {
-    const option = pick(req.options, ["allow_once", "allow_always"]);
+    const option = pickOption(req.options, ["allow_once", "allow_always"]);
     if (option) return { option, denied: false };
   }
-  return { option: pick(req.options, ["reject_once", "reject_always"]), denied: true };
+  return { option: pickOption(req.options, ["reject_once", "reject_always"]), denied: true };
 }

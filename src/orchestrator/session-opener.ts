@@ -175,6 +175,8 @@ export class SessionOpener implements AgentSlot {
           events.dispatch({
             type: "replay_ended",
             error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`,
+            // What conch's log knew stays known: undo is local and works from it (issue 20, item 16).
+            local,
           });
           throw err;
         }

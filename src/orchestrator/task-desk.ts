@@ -1,13 +1,15 @@
+import type { SessionEvent } from "../session/events.js";
 import { tasksOf, type CommandStart, type Task } from "../session/tasks.js";
-import type { CommandWatch } from "./command-watch.js";
-import type { ProcessProbe, SessionEvents, TerminalService } from "./ports.js";
+import { runningMembers, stopMembers } from "../terminals/process-table.js";
+import { CommandWatch } from "./command-watch.js";
+import type { AgentSlot, ProcessProbe, SessionEvents, TerminalService } from "./ports.js";
 
-/** What the desk needs: the queue, the terminals, the watch (the agent's process table), and how to stop processes. */
+/** What the desk needs: the queue, the agent (its process table), the terminals, and how to look at and stop processes (the process table unless given). */
 export interface TaskDeskPorts {
   events: SessionEvents;
+  agent: AgentSlot;
   terminals: () => TerminalService | undefined;
-  watch: CommandWatch;
-  probe: ProcessProbe;
+  probe?: ProcessProbe;
 }
 
 /**
@@ -16,7 +18,19 @@ export interface TaskDeskPorts {
  * `terminal/kill`'s own path, processes of the agent's tree by signal), and the user's own command.
  */
 export class TaskDesk {
-  constructor(private readonly ports: TaskDeskPorts) {}
+  /** What the agent does not say about the commands it runs on after their turn. */
+  readonly watch: CommandWatch;
+  private readonly probe: ProcessProbe;
+
+  constructor(private readonly ports: TaskDeskPorts) {
+    this.probe = ports.probe ?? { running: runningMembers, stop: (members) => stopMembers(members) };
+    this.watch = new CommandWatch({ events: ports.events, agent: ports.agent, probe: this.probe });
+  }
+
+  /** Sees every event (the watch stops when the agent is gone). */
+  observe(ev: SessionEvent): void {
+    this.watch.observe(ev);
+  }
 
   /**
    * Every task of the session now: read when a view asks, never on a timer of the desk's own. A
@@ -27,7 +41,7 @@ export class TaskDesk {
   }
 
   private tasksNow(): Task[] {
-    return tasksOf(this.ports.events.state, this.ports.watch.snapshot());
+    return tasksOf(this.ports.events.state, this.watch.snapshot());
   }
 
   /**
@@ -35,7 +49,8 @@ export class TaskDesk {
    * conch has no way to stop it), else once the stop has been sent (a terminal) or done (processes).
    */
   async stopTask(taskId: string): Promise<string | undefined> {
-    const { events, probe } = this.ports;
+    const { events } = this.ports;
+    const probe = this.probe;
     const task = this.tasksNow().find((t) => t.id === taskId);
     if (!task) return "that task is no longer listed";
     if (!task.running) return `\`${task.label}\` has already ended`;

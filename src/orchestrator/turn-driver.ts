@@ -32,6 +32,10 @@ export interface TurnDriverPorts {
   timing: TurnTiming;
   /** A turn is about to answer (not cancelled): what its open calls became is asked before the answer is folded. */
   beforeResponse?(turnId: string): void;
+  /** Runs before a prompt goes out, once its turn is known (a checkpoint of the workspace). */
+  beforePrompt?: (turnId: string) => Promise<void>;
+  /** Runs before a turn is over (its last checkpoint): what the person does once it is idle is theirs. */
+  beforeSettle?: () => Promise<void>;
 }
 
 /**
@@ -45,6 +49,7 @@ export class TurnDriver {
   private turnCounter = 0;
   private queueCounter = 0;
   private halted = false;
+  private settling = false;
 
   /** `history` is the log being resumed: turn ids go on from its, as a run that said "t1" again would fold wrongly from disk. */
   constructor(
@@ -177,6 +182,20 @@ export class TurnDriver {
     if (!link || !sessionId) return;
     const turnId = `t${++this.turnCounter}`;
     events.dispatch({ type: "prompt_sent", turnId, prompt, queueId });
+    const before = this.ports.beforePrompt?.(turnId);
+    if (!before) return this.sendPrompt(link, sessionId, turnId, prompt);
+    void before.then(() => {
+      // Cancelled (or the agent gone) while the workspace was recorded: the prompt never goes out.
+      if (events.state.phase === "cancelling" || agent.link !== link) {
+        events.dispatch({ type: "prompt_response", turnId, response: { stopReason: "cancelled" } });
+        return;
+      }
+      this.sendPrompt(link, sessionId, turnId, prompt);
+    });
+  }
+
+  private sendPrompt(link: NonNullable<AgentSlot["link"]>, sessionId: string, turnId: string, prompt: ContentBlock[]): void {
+    const { events } = this.ports;
     link.conn.prompt(sessionId, prompt).then(
       (response) => {
         if (response.stopReason !== "cancelled") this.ports.beforeResponse?.(turnId);
@@ -191,9 +210,19 @@ export class TurnDriver {
     );
   }
 
-  /** Nothing the turn opened is still waited on: the turn ends. */
+  /** Nothing the turn opened is still waited on: the turn ends (after its last checkpoint, if any). */
   private endDrain(): void {
-    this.ports.events.dispatch({ type: "settled" });
+    const { events, now, timing } = this.ports;
+    if (this.settling) return;
+    const before = this.ports.beforeSettle?.();
+    if (!before) return events.dispatch({ type: "settled" });
+    this.settling = true;
+    void before.then(() => {
+      this.settling = false;
+      // Something may have come in meanwhile (a late update): the turn machine decides again.
+      if (!this.halted && nextAction(events.state, now(), timing).type === "settle") events.dispatch({ type: "settled" });
+      else this.decide();
+    });
   }
 
   /** The one timer: wakes the turn machine at the earliest time it asked for. */

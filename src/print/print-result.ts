@@ -13,7 +13,7 @@ export interface PrintResult {
   usage: PromptUsage | null;
   context: ContextUsage | null;
   toolCalls: { id: string; title: string; kind: string | null; status: ToolDisplayStatus; durationMs: number | null }[];
-  permissionsDenied: { toolCallId: string; title: string }[];
+  permissionsDenied: { toolCallId: string; title: string; rule?: string }[];
   durationMs: number;
   exitCode: number;
   error: string | null;
@@ -29,16 +29,20 @@ function runTurnIds(state: SessionState, fromTurn: number): Set<string> {
   );
 }
 
-/** Permission requests a policy refused during this run. */
+/** Permission requests a policy or a rule refused during this run. */
 export function deniedByPolicy(state: SessionState, turns: Set<string>): PrintResult["permissionsDenied"] {
   return Object.values(state.toolCalls)
     .filter(
       (t) =>
         turns.has(t.turnId) &&
-        t.permission?.source === "policy" &&
+        (t.permission?.source === "policy" || t.permission?.source === "rule") &&
         (t.permission.optionKind?.startsWith("reject") || t.permission.outcome === "cancelled"),
     )
-    .map((t) => ({ toolCallId: t.toolCallId, title: t.title }));
+    .map((t) => ({
+      toolCallId: t.toolCallId,
+      title: t.title,
+      ...(t.permission?.rule ? { rule: `${t.permission.rule.text} ${t.permission.rule.from}` } : {}),
+    }));
 }
 
 /** How the agent process ended, as `agent_exited` reports it. */

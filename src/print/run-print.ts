@@ -97,7 +97,9 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       const tail = result.error ? orch.state.failure?.stderrTail : undefined;
       if (tail) io.err(`--- last lines of the agent's stderr ---\n${safeText(tail)}\n`);
       for (const d of result.permissionsDenied)
-        io.err(`conch: permission refused by policy --permissions ${opts.policy}: ${safeLine(d.title)}\n`);
+        io.err(
+          `conch: permission refused by ${d.rule ? `rule ${safeLine(d.rule)}` : `policy --permissions ${opts.policy}`}: ${safeLine(d.title)}\n`,
+        );
       if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
     } else {
       if (result.error && orch.state.failure?.stderrTail)

@@ -152,6 +152,7 @@ export class StreamJsonMapper {
             optionId: selected,
             optionKind,
             source: ev.type === "permission_answered" ? ev.source : "agent",
+            ...(ev.type === "permission_answered" && ev.rule ? { rule: `${ev.rule.text} ${ev.rule.from}` } : {}),
           },
         ];
       }

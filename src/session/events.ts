@@ -23,8 +23,15 @@ export type { FileVersion, ModelState, SessionInfo } from "./state.js";
  */
 export type OpenWorkKind = "tool" | "terminal" | "permission" | "report" | "agent_turn" | "agent_state";
 
-/** Who answered a permission request: the person, a local policy, or the cancel sweep. */
-export type PermissionAnswerSource = "user" | "policy" | "cancel";
+/** Who answered a permission request: the person, a local policy, a permission rule, or the cancel sweep. */
+export type PermissionAnswerSource = "user" | "policy" | "rule" | "cancel";
+
+/** The rule that answered a permission request, as written, and where it is written (for the tool card). */
+export interface AnsweringRule {
+  verdict: "allow" | "ask" | "deny";
+  text: string;
+  from: string;
+}
 
 /** Every event that happens in a session. The session state is a pure fold of these. */
 export type SessionEvent =
@@ -45,6 +52,13 @@ export type SessionEvent =
   | { type: "file_written"; at: number; turnId: string; path: string; before: FileVersion | null; after: FileVersion; lost?: string }
   /** `/undo` put turn `turnId`'s files back: rewritten, deleted (files the turn created), and those it left, with why. */
   | { type: "edits_undone"; at: number; turnId: string; restored: string[]; deleted: string[]; skipped: { path: string; reason: string }[] }
+  /**
+   * conch recorded the workspace in its shadow repository (`tree`): at the session's opening, before
+   * turn `turnId`'s prompt went out, after one of its calls that may have changed files, or at its end.
+   */
+  | { type: "checkpoint"; at: number; turnId: string; stage: "open" | "start" | "call" | "end"; tree: string; skipped?: string[] }
+  /** `/redo` applied turn `turnId`'s changes again after an undo. */
+  | { type: "edits_redone"; at: number; turnId: string; restored: string[]; deleted: string[]; skipped: { path: string; reason: string }[] }
   /** The user steered a message into the running turn `turnId`, and the agent took it (`_session/steering`). */
   | { type: "steered"; at: number; turnId: string; prompt: ContentBlock[] }
   | {
@@ -63,6 +77,8 @@ export type SessionEvent =
       source: PermissionAnswerSource;
       /** The person answered from another terminal (`conch attach --write`). */
       via?: "attached";
+      /** With `source: "rule"`: the rule(s) that decided. */
+      rule?: AnsweringRule;
     }
   /** The agent withdrew its request with `$/cancel_request`. */
   | { type: "permission_withdrawn"; at: number; key: string }

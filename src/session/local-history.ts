@@ -1,7 +1,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { isFinalStatus, type FileWrite, type SessionState, type TerminalView } from "./state.js";
+import { isFinalStatus, type CheckpointMark, type FileWrite, type SessionState, type TerminalView } from "./state.js";
 
 /** What conch's own log knew about a tool call when its last process ended. */
 export interface LocalToolFacts {
@@ -27,6 +27,9 @@ export interface LocalHistory {
   /** The writes conch served and what `/undo` put back: a replay knows nothing of them. */
   writes?: FileWrite[];
   undone?: Record<string, string[]>;
+  checkpoints?: CheckpointMark[];
+  /** The session's folder as the log knew it: paths are shown relative to it even if the agent never reopened the session. */
+  cwd?: string;
 }
 
 /** Extracts the local facts from the state folded from a session's own log. */
@@ -45,7 +48,13 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       interrupted: t.localStatus === "interrupted" || undefined,
     };
   }
-  return { tools, terminals: local.terminals, ...(local.writes ? { writes: local.writes, undone: local.undone ?? {} } : {}) };
+  return {
+    tools,
+    terminals: local.terminals,
+    ...(local.writes || local.checkpoints ? { writes: local.writes ?? [], undone: local.undone ?? {} } : {}),
+    ...(local.checkpoints ? { checkpoints: local.checkpoints } : {}),
+    ...(local.info?.cwd ? { cwd: local.info.cwd } : {}),
+  };
 }
 
 /**
@@ -77,6 +86,8 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
     d.s.writes = local.writes;
     d.s.undone = local.undone;
   }
+  if (local.checkpoints) d.s.checkpoints = local.checkpoints;
+  if (local.cwd) d.s.localCwd = local.cwd;
   // A screen from the log is a snapshot: live only while the replay says its call still runs.
   for (const [id, view] of Object.entries(local.terminals)) {
     if (d.s.terminals[id]) continue;

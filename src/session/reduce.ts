@@ -75,6 +75,18 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       s.undone = { ...s.undone, [ev.turnId]: [...(s.undone?.[ev.turnId] ?? []), ...ev.restored, ...ev.deleted] };
       d.addItem({ kind: "notice", id: d.nextId("i"), level: ev.skipped.length ? "warning" : "info", text: describeUndo(s, ev) });
       break;
+    case "checkpoint":
+      s.checkpoints = [
+        ...(s.checkpoints ?? []),
+        { turnId: ev.turnId, stage: ev.stage, tree: ev.tree, skipped: ev.skipped ?? [], label: turnLabel(s, ev.turnId), at: ev.at },
+      ];
+      break;
+    case "edits_redone": {
+      const again = new Set([...ev.restored, ...ev.deleted]);
+      s.undone = { ...s.undone, [ev.turnId]: (s.undone?.[ev.turnId] ?? []).filter((p) => !again.has(p)) };
+      d.addItem({ kind: "notice", id: d.nextId("i"), level: ev.skipped.length ? "warning" : "info", text: describeUndo(s, ev, "redo") });
+      break;
+    }
     case "steered":
       applySteered(d, ev);
       break;

@@ -160,6 +160,18 @@ export interface FileWrite {
   at: number;
 }
 
+/** A recorded state of the workspace (a tree in conch's shadow repository), at a turn's start, after a call that may have changed files, or at its end. */
+export interface CheckpointMark {
+  turnId: string;
+  stage: "open" | "start" | "call" | "end";
+  tree: string;
+  /** Paths the checkpoint could not hold (too large, a repository of their own). */
+  skipped: string[];
+  /** The prompt of that turn, for a person choosing what to undo. */
+  label: string;
+  at: number;
+}
+
 /** Context-window usage as the agent last reported it. */
 export interface ContextUsage {
   used: number;
@@ -241,7 +253,7 @@ export interface SessionState {
   agentBackground?: number;
   /** Every write conch served for the agent, in order (`/undo`). */
   writes?: FileWrite[];
-  /** Per turn, the files `/undo` has put back. */
+  /** Per turn, the files `/undo` has put back (and `/redo` has not applied again). */
   undone?: Record<string, string[]>;
   /** Another terminal attached to write, and the last thing it did there. */
   remoteWriter?: { pid: number; did?: string; didAt?: number };
@@ -249,6 +261,10 @@ export interface SessionState {
   agentExitedAt?: number;
   /** Tasks the person asked conch to stop, by task id: when. */
   stopRequests?: Record<string, number>;
+  /** The session's folder from conch's own log (when the agent did not reopen the session, `info` has none). */
+  localCwd?: string;
+  /** The workspace's checkpoints, in order (`/undo` of any writer's changes). */
+  checkpoints?: CheckpointMark[];
   counter: number;
 }
 

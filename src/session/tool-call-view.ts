@@ -36,7 +36,16 @@ export interface ToolCallView {
   /** Display-only or client terminal shown for this call. */
   terminalId?: string;
   /** Permission decision for this call, if one was asked. */
-  permission?: { optionName?: string; optionKind?: string; outcome: "selected" | "cancelled"; source: string; via?: "attached" };
+  permission?: {
+    optionName?: string;
+    optionKind?: string;
+    outcome: "selected" | "cancelled";
+    source: string;
+    /** The rule that answered, as written, and where: "execute(npm test)", "in .conch.json". */
+    rule?: { text: string; from: string };
+    /** The person answered from another terminal (`conch attach --write`). */
+    via?: "attached";
+  };
   history: boolean;
   /** Seq and time of the last event that touched this call: stall detection and "sign of life". */
   lastSeq: number;

@@ -119,19 +119,29 @@ export function findTurn(state: SessionState, ref: string): string | undefined {
 
 /** `path` relative to the session's folder, when it is inside it. */
 export function shownPath(state: SessionState, path: string): string {
-  const cwd = state.info?.cwd;
+  const cwd = state.info?.cwd ?? state.localCwd;
   if (!cwd) return path;
   const base = cwd.endsWith("/") ? cwd : `${cwd}/`;
   return path.startsWith(base) ? path.slice(base.length) : path;
 }
 
 /** The transcript's line for an undo: what was put back, and what was left and why. */
-export function describeUndo(state: SessionState, ev: Extract<SessionEvent, { type: "edits_undone" }>): string {
+export function describeUndo(
+  state: SessionState,
+  ev: Extract<SessionEvent, { type: "edits_undone" | "edits_redone" }>,
+  what: "undo" | "redo" = "undo",
+): string {
   const list = (paths: string[]) => paths.map((p) => shownPath(state, p)).join(", ");
   const parts: string[] = [];
-  if (ev.restored.length) parts.push(`put back ${list(ev.restored)}`);
-  if (ev.deleted.length) parts.push(`deleted ${list(ev.deleted)} (the turn created ${ev.deleted.length === 1 ? "it" : "them"})`);
+  if (ev.restored.length) parts.push(`${what === "redo" ? "wrote again" : "put back"} ${list(ev.restored)}`);
+  if (ev.deleted.length)
+    parts.push(
+      `deleted ${list(ev.deleted)} (the turn ${what === "redo" ? "deleted" : "created"} ${ev.deleted.length === 1 ? "it" : "them"})`,
+    );
   if (ev.skipped.length) parts.push(`left ${ev.skipped.map((s) => `${shownPath(state, s.path)} (${s.reason})`).join(", ")}`);
-  const label = state.writes?.find((w) => w.turnId === ev.turnId)?.label ?? turnLabel(state, ev.turnId);
-  return `undo of turn ${ev.turnId} (${label}): ${parts.join("; ") || "nothing to do"}`;
+  const label =
+    state.writes?.find((w) => w.turnId === ev.turnId)?.label ??
+    state.checkpoints?.find((c) => c.turnId === ev.turnId)?.label ??
+    turnLabel(state, ev.turnId);
+  return `${what} of turn ${ev.turnId} (${label}): ${parts.join("; ") || "nothing to do"}`;
 }

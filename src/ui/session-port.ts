@@ -1,5 +1,6 @@
 import type { ContentBlock, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { ConchError } from "../errors/conch-error.js";
+import type { PermissionRule } from "../orchestrator/rules/permission-rules.js";
 import type { TurnTiming } from "../orchestrator/turn-machine.js";
 import type { UndoAnswer, UndoOutcome, UndoPlan } from "../orchestrator/undo/turn-undo.js";
 import type { SessionState } from "../session/state.js";
@@ -41,8 +42,14 @@ export interface SessionPort {
   restart(): Promise<void>;
   /** What `/undo [turn]` would put back (nothing changes yet): a plan to confirm, or words for the person. */
   planUndo(ref?: string): Promise<UndoAnswer>;
+  /** What `/redo [turn]` would apply again after an undo. */
+  planRedo?(ref?: string): Promise<UndoAnswer>;
   /** Puts a confirmed plan's files back; a string says why it could not. */
   applyUndo(plan: UndoPlan): Promise<UndoOutcome | string>;
+  /** `/permissions`: the rules in force, deny first, with where each is written. */
+  permissionRules?(): { rule: PermissionRule; where: string }[];
+  /** Removes a remembered rule; a string says why it cannot. */
+  removePermissionRule?(rule: PermissionRule): string | undefined;
   /** How long the turn machine waits out quiet periods and stalls, for the status line. */
   readonly timing?: TurnTiming;
   /** The session's terminals, once its agent started: screens to draw, client PTYs to type into. */

@@ -89,7 +89,7 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
     const second = await plan(orch);
     expect(second.turnId).toBe("t2");
     expect(second.files).toEqual([]);
-    expect(second.skipped).toMatchObject([{ shown: "kept.md", reason: "it changed since the agent wrote it (by you or another program)" }]);
+    expect(second.skipped).toMatchObject([{ shown: "kept.md", reason: "it changed since the turn (by you or another program)" }]);
 
     const first = await plan(orch, "1");
     expect(first.files).toMatchObject([{ shown: "created.md", action: "delete" }]);
@@ -100,7 +100,7 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
     const list = await orch.planUndo("list");
     expect(list).toEqual({
       kind: "message",
-      lines: ["turns with edits conch can undo (/undo <turn>):", "t2 · /edit kept.md · 1 file: kept.md"],
+      lines: ["turns with changes to undo (/undo <turn>):", "t2 · /edit kept.md · 1 file: kept.md"],
     });
     await orch.shutdown();
     await s.recorder.close();

@@ -49,7 +49,9 @@ describe("slash command filtering", () => {
   });
 
   it("draws the menu with the selection and which commands are the agent's", () => {
-    const { lastFrame } = render(<SlashMenu commands={slashSuggestions("re", commands)} selected={1} width={80} />);
+    const suggestions = slashSuggestions("re", commands);
+    const review = suggestions.findIndex((c) => c.name === "review");
+    const { lastFrame } = render(<SlashMenu commands={suggestions} selected={review} width={80} />);
     const frame = plain(lastFrame());
     expect(frame).toContain("/restart");
     expect(frame).toMatch(/› \/review branch\s+review the diff \(agent\)/);

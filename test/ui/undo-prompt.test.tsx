@@ -96,7 +96,7 @@ describe("/undo", () => {
       quit() {},
     });
     expect(shown).toContain(
-      "/undo [turn | list] · put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits",
+      "/undo [turn | list] · put back the files the last turn (or turn N) changed, whoever changed them, after showing the diff; list: the turns with changes",
     );
     expect(shown).toContain("y / n, Esc · put the files shown back, or leave them as they are (in the undo prompt)");
     expect(shown.some((l) => l.startsWith("Ctrl-S · while a turn runs: send the message into it (steer)"))).toBe(true);

@@ -1,16 +1,22 @@
 import type { WrittenFile } from "../../acp/fs-handlers.js";
 import type { FileVersion } from "../../session/events.js";
+import type { SessionState } from "../../session/state.js";
 import { contentHash, tooLargeToKeep, type PreImageStore } from "../../store/pre-image-store.js";
+import type { WorkspaceCheckpoints } from "../../store/checkpoint-store.js";
 import type { EventSink, SessionEvents } from "../ports.js";
-import { applyUndo, planUndo, type UndoAnswer, type UndoIo, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
+import { planCheckpointUndo } from "./checkpoint-undo.js";
+import { applyUndo, planUndo, type UndoAnswer, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
 
 /** What the edit history needs: the queue, the session's directory, the undo store, and the log to make an undo durable. */
 export interface EditHistoryPorts {
-  events: SessionEvents;
+  /** The queue, and a way to wait for a state (a turn taking its last checkpoint is over in moments). */
+  events: SessionEvents & { until?(pred: (s: SessionState) => boolean): Promise<SessionState> };
   cwd: string;
   /** Without a store, writes are not tracked and there is no undo. */
   preImages?: PreImageStore;
   sink?: EventSink;
+  /** The workspace's checkpoints: undo of what any writer changed, where a turn has them. */
+  checkpoints?: WorkspaceCheckpoints;
 }
 
 /** The agent's writes through conch, kept for `/undo`, and `/undo` itself. */
@@ -44,19 +50,37 @@ export class EditHistory {
 
   /** What `/undo [turn]` would do (nothing is changed yet): a plan to show and confirm, or words for the person. */
   async planUndo(ref = ""): Promise<UndoAnswer> {
-    const io = this.undoIo();
-    if (typeof io === "string") return { kind: "message", lines: [io], error: true };
-    return planUndo(this.ports.events.state, ref, io);
+    const busy = await this.busy();
+    if (busy) return { kind: "message", lines: [busy], error: true };
+    const { checkpoints, cwd, events, preImages } = this.ports;
+    const fromCheckpoints = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }) : undefined;
+    if (fromCheckpoints) return fromCheckpoints;
+    if (!preImages) return { kind: "message", lines: ["undo needs checkpoints or an undo store"], error: true };
+    // Undo is local: the files and what they held are on this machine, whether or not the agent
+    // opened the session again (a refused load leaves no session id; the writes keep theirs).
+    const s = events.state;
+    const sessionId = s.info?.sessionId ?? s.writes?.[s.writes.length - 1]?.sessionId ?? "";
+    return planUndo(s, ref, { cwd, sessionId, store: preImages });
+  }
+
+  /** What `/redo [turn]` would apply again: only checkpointed turns can be redone. */
+  async planRedo(ref = ""): Promise<UndoAnswer> {
+    const busy = await this.busy();
+    if (busy) return { kind: "message", lines: [busy], error: true };
+    const { checkpoints, cwd, events } = this.ports;
+    const plan = checkpoints ? await planCheckpointUndo(events.state, ref, { cwd, checkpoints }, true) : undefined;
+    return plan ?? { kind: "message", lines: ["nothing to redo: redo needs the turn's checkpoints"] };
   }
 
   /** Puts a confirmed plan's files back, and records what it did (so a resumed session knows). */
   async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
-    const io = this.undoIo();
-    if (typeof io === "string") return io;
+    const busy = await this.busy();
+    if (busy) return busy;
+    const io = { cwd: this.ports.cwd };
     const outcome = await applyUndo(plan, io);
     const skipped = outcome.skipped.map((k) => ({ path: k.path, reason: k.reason }));
     this.ports.events.dispatch({
-      type: "edits_undone",
+      type: plan.redo ? "edits_redone" : "edits_undone",
       turnId: plan.turnId,
       restored: outcome.restored,
       deleted: outcome.deleted,
@@ -66,15 +90,18 @@ export class EditHistory {
     return outcome;
   }
 
-  /** Where an undo reads and writes, or why there is none. */
-  private undoIo(): UndoIo | string {
-    const { events, preImages: store, cwd } = this.ports;
-    const sessionId = events.state.info?.sessionId;
-    if (!sessionId || !store) return "undo needs a session with an undo store";
+  /** Why undo must wait, when a turn runs: the agent may be writing the files meanwhile. */
+  private async busy(): Promise<string | undefined> {
+    const { events } = this.ports;
+    // A turn whose answer is in and that only takes its last checkpoint ends in moments: wait for it.
+    if (events.state.phase === "draining" && events.until) {
+      const idle = events.until((s) => s.phase !== "draining");
+      await Promise.race([idle, new Promise((r) => setTimeout(r, 1500).unref())]);
+    }
     const { phase } = events.state;
     if (phase === "prompting" || phase === "draining" || phase === "cancelling" || phase === "replaying") {
       return "a turn is running: undo once it is over (Esc cancels it), so the agent is not writing the files meanwhile";
     }
-    return { cwd, sessionId, store };
+    return undefined;
   }
 }

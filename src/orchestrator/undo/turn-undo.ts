@@ -16,8 +16,8 @@ export interface UndoFile {
   restored?: FileText;
   /** The bytes to write back; absent for a delete. */
   bytes?: Buffer;
-  /** The hash the file must still have when the undo is applied (what the agent wrote). */
-  expect: string;
+  /** The sha256 the file must still have when the undo is applied (what the turn left); null: it must still be absent. */
+  expect: string | null;
 }
 
 /** A file's content for a diff: its text, or only its size when it is not text. */
@@ -38,6 +38,8 @@ export interface UndoPlan {
   skipped: UndoSkip[];
   /** What the turn did that conch did not see written (commands, the agent's own file tools). */
   unseen: string[];
+  /** `/redo`: the plan applies the turn's changes again. */
+  redo?: boolean;
 }
 
 /** The answer to `/undo [turn]`: a plan to confirm, or words for the person (nothing to do, a list to choose from). */
@@ -58,14 +60,14 @@ export interface UndoIo {
 }
 
 /** Past this, a file's current content is not read to compare (no agent write is that large: undo keeps less). */
-const READ_LIMIT = PRE_IMAGE_MAX_FILE_BYTES * 4;
+export const READ_LIMIT = PRE_IMAGE_MAX_FILE_BYTES * 4;
 
-async function workspace(io: UndoIo, file: string): Promise<Workspace> {
+async function workspace(io: Pick<UndoIo, "cwd">, file: string): Promise<Workspace> {
   return { root: io.cwd, realRoot: await realpath(io.cwd), requested: file };
 }
 
 /** Text when the bytes are UTF-8 with no NUL, else only the size: a diff of binary bytes helps nobody. */
-function asText(bytes: Buffer): FileText {
+export function asText(bytes: Buffer): FileText {
   if (bytes.includes(0)) return { binary: bytes.length };
   try {
     return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
@@ -215,13 +217,14 @@ export async function planUndo(state: SessionState, ref: string, io: UndoIo): Pr
  * deciding is left, and said so), then rewritten atomically or deleted, confined to the session's
  * folder as the agent's own writes are.
  */
-export async function applyUndo(plan: UndoPlan, io: UndoIo): Promise<UndoOutcome> {
+export async function applyUndo(plan: UndoPlan, io: Pick<UndoIo, "cwd">): Promise<UndoOutcome> {
   const out: UndoOutcome = { restored: [], deleted: [], skipped: [...plan.skipped] };
   for (const file of plan.files) {
     const ws = await workspace(io, file.shown);
     try {
       const current = await readConfined(ws, file.path, READ_LIMIT);
-      if (current.kind !== "file" || contentHash(current.bytes) !== file.expect) {
+      const same = file.expect === null ? current.kind === "none" : current.kind === "file" && contentHash(current.bytes) === file.expect;
+      if (!same) {
         out.skipped.push({ path: file.path, shown: file.shown, reason: "it changed while the undo waited for you" });
         continue;
       }

@@ -31,6 +31,8 @@ function cwdInText(tool: ToolCallView): string | undefined {
 
 const GEMINI_RULES: DisplayRules = {
   ...PLAIN_RULES,
+  // gemini sends no rawInput: an execute call's title is the command it runs (cwd and description go to its content).
+  command: (tool) => PLAIN_RULES.command(tool) ?? (tool.kind === "execute" && tool.title ? tool.title : undefined),
   cwd: (tool) => PLAIN_RULES.cwd(tool) ?? cwdInText(tool),
   // A command's description comes after "[current working directory …]", which is shown on its own.
   textBlock: (text, tool) => PLAIN_RULES.textBlock(text.replace(CWD_PREFIX, ""), tool),

@@ -4,6 +4,7 @@ import { keyHelpLines } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";
 import { runExport } from "./export-command.js";
+import { runPermissions } from "./permissions-command.js";
 import { runConfig, runMode, runModel } from "./session-option-commands.js";
 
 /** One of conch's own slash commands: how /help and the `/` menu show it, and what it does. */
@@ -64,8 +65,21 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
   {
     name: "undo",
     hint: "[turn | list]",
-    description: "put back the files the agent wrote in the last turn (or turn N), after showing the diff; list: the turns with edits",
-    run: runUndo,
+    description:
+      "put back the files the last turn (or turn N) changed, whoever changed them, after showing the diff; list: the turns with changes",
+    run: (args, ctx) => runUndo(args, ctx, false),
+  },
+  {
+    name: "redo",
+    hint: "[turn]",
+    description: "apply again what the last /undo put back",
+    run: (args, ctx) => runUndo(args, ctx, true),
+  },
+  {
+    name: "permissions",
+    hint: "[remove N]",
+    description: "the permission rules in force and where each is written; remove N forgets a remembered one",
+    run: runPermissions,
   },
   {
     name: "expand",
@@ -159,8 +173,10 @@ function shellHelpLines(sessionId: string | undefined): string[] {
 }
 
 /** `/undo [turn | list]`: the plan goes to the undo prompt (the diff needs the render libraries); anything else is shown. */
-function runUndo(args: string, ctx: CommandContext): void {
-  void ctx.port.planUndo(args).then(
+function runUndo(args: string, ctx: CommandContext, redo: boolean): void {
+  const plan = redo ? ctx.port.planRedo?.(args) : ctx.port.planUndo(args);
+  if (!plan) return ctx.show("redo is not available here", "error");
+  void plan.then(
     async (answer) => {
       if (answer.kind === "message") return ctx.show(answer.lines, answer.error ? "error" : "info");
       await loadRenderLibs();

@@ -14,6 +14,11 @@ export function permissionLabel(permission: ToolCallView["permission"]): { text:
   if (permission.outcome === "cancelled") {
     return { text: permission.source === "agent" ? "permission withdrawn" : "permission cancelled", allowed: false };
   }
+  const rule = permission.rule;
+  if (permission.source === "rule" && rule) {
+    const allowed = permission.optionKind === "allow_once" || permission.optionKind === "allow_always";
+    return { text: `${allowed ? "allowed" : "rejected"} by rule \`${rule.text}\` ${rule.from}`, allowed };
+  }
   const byPolicy = permission.source === "policy" ? " by policy" : permission.via === "attached" ? " from another terminal" : "";
   switch (permission.optionKind) {
     case "allow_once":

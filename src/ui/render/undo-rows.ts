@@ -17,7 +17,8 @@ const textOf = (t: FileText | undefined) => (t && "text" in t ? safeText(t.text)
 export function undoRows(plan: UndoPlan, width: number): string[] {
   const rows = [
     truncateRow(
-      paint("Undo ", { role: "warning", bold: true }) + paint(`turn ${plan.turnId} · ${safeLine(plan.label)}`, { bold: true }),
+      paint(plan.redo ? "Redo " : "Undo ", { role: "warning", bold: true }) +
+        paint(`turn ${plan.turnId} · ${safeLine(plan.label)}`, { bold: true }),
       width,
     ),
   ];
@@ -64,5 +65,7 @@ export function undoHint(plan: UndoPlan): string {
   if (plan.files.length === 0) return "esc close";
   const deletes = plan.files.filter((f) => f.action === "delete").length;
   const n = plan.files.length;
+  if (plan.redo)
+    return `y apply the turn's changes to ${n === 1 ? "this file" : `these ${n} files`} again · n or esc leave ${n === 1 ? "it" : "them"}`;
   return `y put ${n === 1 ? "this file" : `these ${n} files`} back${deletes ? ` (${deletes === 1 ? "one is" : `${deletes} are`} deleted)` : ""} · n or esc leave ${n === 1 ? "it" : "them"}`;
 }
