@@ -55,7 +55,12 @@ describe("the user's own command (!cmd)", () => {
     await screen.waitForText(/✓ ! echo attached-output-42/);
     await screen.submit("what does this say?");
     await screen.waitForText("› [output of !echo attached-output-42] what does this say?");
-    const sent = logOf(id, stateDir).find((e) => e.type === "prompt_sent");
+    // The log is written as the session goes: wait for the prompt's line.
+    let sent: SessionEvent | undefined;
+    for (let i = 0; i < 100 && !sent; i++) {
+      sent = logOf(id, stateDir).find((e) => e.type === "prompt_sent");
+      if (!sent) await sleep(50);
+    }
     expect(sent?.type === "prompt_sent" && JSON.stringify(sent.prompt)).toContain("attached-output-42\\n[exit 0]");
   });
 });
