@@ -2,7 +2,7 @@ import { exitTerminal, openTerminal } from "./apply-terminal.js";
 import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { isFinalStatus } from "./state.js";
+import { isFinalStatus, type ToolCallView } from "./state.js";
 
 // What conch learns about commands outside the agent's words: the process table's answer about a
 // call the agent left running, the person's stop, and the person's own commands.
@@ -28,15 +28,30 @@ export function applyCommandChecked(d: Draft, ev: EventOf<"command_checked">): v
   if (d.s.pendingPrompts.length === 0) d.s.backgroundEndedAt = d.at;
   if (tool.detached) {
     const agent = profileOf(d.s).label;
-    const label = `\`${tool.title || tool.toolCallId}\``;
-    const asked = d.s.stopRequests ?? {};
-    const byYou =
-      asked[`call:${tool.toolCallId}`] !== undefined || (tool.terminalId !== undefined && asked[`term:${tool.terminalId}`] !== undefined);
-    const text = byYou
-      ? `${label} was stopped by you`
-      : `${label} has ended: it is no longer among ${agent}'s processes (${agent} did not report how it ended)`;
-    d.addItem({ kind: "notice", id: d.nextId("i"), turnId: tool.turnId, level: "info", text });
+    noteDetachedEnd(d, tool, `it is no longer among ${agent}'s processes (${agent} did not report how it ended)`);
   }
+}
+
+/**
+ * A call shown running on in the agent's session after its turn ended: its card may already be in
+ * the scrollback saying so, so its end is a line of its own in the transcript, saying how.
+ */
+export function noteDetachedEnd(d: Draft, tool: ToolCallView, how: string): void {
+  const asked = d.s.stopRequests ?? {};
+  const byYou =
+    asked[`call:${tool.toolCallId}`] !== undefined || (tool.terminalId !== undefined && asked[`term:${tool.terminalId}`] !== undefined);
+  const label = `\`${tool.title || tool.toolCallId}\``;
+  const code = /^(exit|signal) /.test(how) ? ` (${how})` : "";
+  const text = byYou ? `${label} was stopped by you${code}` : `${label}, left running after its turn, has ended: ${how}`;
+  d.addItem({ kind: "notice", id: d.nextId("i"), turnId: tool.turnId, level: "info", text });
+}
+
+/** How a call that ran on ended, in words: its exit code where its terminal or the agent said. */
+export function endWords(d: Draft, tool: ToolCallView): string {
+  const term = tool.terminalId ? d.s.terminals[tool.terminalId] : undefined;
+  if (term?.signal) return `signal ${term.signal}`;
+  if (typeof term?.exitCode === "number") return `exit ${term.exitCode}`;
+  return tool.status === "failed" ? "failed" : "completed";
 }
 
 /** A client terminal started; the user's own command (`!cmd`) also gets its place in the transcript. */

@@ -87,7 +87,9 @@ describe("tasks: a derived view of the session and the agent's process table", (
     });
     expect(displayStatus(ended.toolCalls.call_1)).toBe("ended");
     const notice = ended.items.filter((i) => i.kind === "notice").map((i) => (i as { text: string }).text);
-    expect(notice).toEqual([`\`${CMD}\` has ended: it is no longer among Codex's processes (Codex did not report how it ended)`]);
+    expect(notice).toEqual([
+      `\`${CMD}\`, left running after its turn, has ended: it is no longer among Codex's processes (Codex did not report how it ended)`,
+    ]);
     expect(tasksOf(ended)[0]).toMatchObject({ running: false });
   });
 
@@ -114,6 +116,20 @@ describe("tasks: a derived view of the session and the agent's process table", (
       s,
     );
     expect(tasksOf(allowed)).toMatchObject([{ label: "echo hello", running: true }]);
+  });
+
+  it("the agent reporting later how a call its turn left running ended: a line says so, as its card already said running", () => {
+    const done = {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "call_1",
+      status: "completed",
+      _meta: { terminal_exit: { terminal_id: "call_1", exit_code: 0, signal: null } },
+    } as const;
+    const s = fold(...codexExec, answered, { type: "update", notification: { sessionId: "s1", update: done } });
+    expect(displayStatus(s.toolCalls.call_1)).toBe("completed");
+    expect(s.items.filter((i) => i.kind === "notice").map((i) => (i as { text: string }).text)).toEqual([
+      `\`${CMD}\`, left running after its turn, has ended: exit 0`,
+    ]);
   });
 
   it("a stop asked by the person says so once the task ends", () => {
