@@ -2,7 +2,7 @@ import type { Task } from "../../session/tasks.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { safeLine } from "../../text/terminal-safe.js";
 import { paint } from "./style.js";
-import { cellWidth, truncateRow } from "./text.js";
+import { cellWidth, hang, truncateRow } from "./text.js";
 
 /** What a task's row says of its kind, as a glyph. */
 const KIND_MARK: Record<Task["kind"], string> = { terminal: "$", command: "$", background: "&", shell: "!", process: "⚙" };
@@ -76,11 +76,14 @@ function taskRows(task: Task, selected: boolean, opts: TaskRowsOptions): string[
     task.pids?.length ? `pid ${task.pids.join(", ")}` : undefined,
     task.atQuit,
   ].filter(Boolean);
-  rows.push(paint(`      ${facts.join(" · ")}`, { dim: true }));
+  // Wrapped, not cut: what conch does at quit must be read whole.
+  rows.push(...hang("      ", "      ", paint(facts.join(" · "), { dim: true }), width));
   const lines = task.terminalId ? lastLines(opts.terminal?.(task.terminalId), 4) : [];
   for (const line of lines) rows.push(`      ${paint("│", { dim: true })} ${safeLine(line)}`);
-  if (opts.confirmingStop)
-    rows.push(paint(`      stop ${KIND_WORD[task.kind]}? y stops it (SIGTERM, then SIGKILL), any other key keeps it`, { role: "warning" }));
+  if (opts.confirmingStop) {
+    const ask = `stop ${KIND_WORD[task.kind]}? y stops it (SIGTERM, then SIGKILL), any other key keeps it`;
+    rows.push(...hang("      ", "      ", paint(ask, { role: "warning" }), width));
+  }
   return rows.map((r) => truncateRow(r, width));
 }
 
