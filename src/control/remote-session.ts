@@ -133,4 +133,15 @@ export class RemoteSession {
   async applyUndo(): Promise<string> {
     return this.refusal("/undo");
   }
+  async planRedo(): Promise<UndoAnswer> {
+    return { kind: "message", lines: [this.refusal("/redo")], error: true };
+  }
+  /** The rules live in the conch that runs the session: none are listed here. */
+  permissionRules(): [] {
+    this.say("warning", this.refusal("/permissions"));
+    return [];
+  }
+  removePermissionRule(): string {
+    return this.refusal("removing a permission rule");
+  }
 }
