@@ -3,12 +3,22 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
-import { ORCHESTRATOR, UI } from "./scripts/layers.mjs";
+import { LAYER_RULES, ORCHESTRATOR, UI } from "./scripts/layers.mjs";
 
 const RESTRICTED = "@typescript-eslint/no-restricted-imports";
 
-/** ui/ never reaches the agent's connection: a session is what session-port.ts says of it. */
-const UI_NOT_ACP = { regex: "^(\\.\\./)+acp/", message: "ui/ never imports acp/: it knows a session through session-port.ts." };
+/** What ui/ never imports (the agent's connection, the store), and what it takes types from only: a session is what session-port.ts says of it. */
+const UI_LAYER = [
+  ...LAYER_RULES.ui.never.map((folder) => ({
+    regex: `^(\\.\\./)+${folder}/`,
+    message: `ui/ never imports ${folder}/: ${LAYER_RULES.ui.why} (scripts/layers.mjs).`,
+  })),
+  ...LAYER_RULES.ui.typesOnly.map((folder) => ({
+    regex: `^(\\.\\./)+${folder}/`,
+    allowTypeImports: true,
+    message: `ui/ imports only types from ${folder}/: ${LAYER_RULES.ui.why} (scripts/layers.mjs).`,
+  })),
+];
 
 /**
  * One rule per folder of src/ui (scripts/layers.mjs): a folder imports only the folders of the
@@ -27,21 +37,23 @@ function uiStack() {
       if (folder === ".")
         return {
           files: [`${UI.dir}/*.{ts,tsx}`],
-          rules: { [RESTRICTED]: ["error", { patterns: [{ regex: "^\\./[^/]+/", message }, UI_NOT_ACP] }] },
+          rules: { [RESTRICTED]: ["error", { patterns: [{ regex: "^\\./[^/]+/", message }, ...UI_LAYER] }] },
         };
       const notBelow = levels
         .slice(0, i + 1)
         .flat()
         .filter((f) => f !== folder && f !== ".");
       const stack = notBelow.length ? [{ regex: `^\\.\\./(${notBelow.join("|")})/`, message }] : [];
-      return { files: [`${UI.dir}/${folder}/**/*.{ts,tsx}`], rules: { [RESTRICTED]: ["error", { patterns: [...stack, UI_NOT_ACP] }] } };
+      return { files: [`${UI.dir}/${folder}/**/*.{ts,tsx}`], rules: { [RESTRICTED]: ["error", { patterns: [...stack, ...UI_LAYER] }] } };
     }),
   );
 }
 
-/** session/ is pure: nothing of conch's but the kind of a failure (a type) from errors/. */
+/** session/ is pure: nothing of conch's but the leaves it may use and the types it may take (scripts/layers.mjs). */
 function pureSession(dir, up) {
-  const message = "session/ imports nothing of conch's but types from errors/: it is the pure fold.";
+  const { only, typesOnly, why } = LAYER_RULES.session;
+  const message = `session/ imports nothing of conch's but ${only.map((f) => `${f}/`).join(", ")} and types from ${typesOnly.map((f) => `${f}/`).join(", ")}: ${why}.`;
+  const anyOf = (list) => `(${list.join("|")})/`;
   return {
     files: [`${dir}/*.ts`],
     rules: {
@@ -49,8 +61,8 @@ function pureSession(dir, up) {
         "error",
         {
           patterns: [
-            { regex: `^${up}(?!errors/)`, message },
-            { regex: `^${up}errors/`, allowTypeImports: true, message },
+            { regex: `^${up}(?!${anyOf([...only, ...typesOnly])})`, message },
+            { regex: `^${up}${anyOf(typesOnly)}`, allowTypeImports: true, message },
           ],
         },
       ],

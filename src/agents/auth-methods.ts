@@ -1,5 +1,7 @@
 import type { AuthMethod } from "@agentclientprotocol/sdk";
 import type { AgentCommand } from "./agent-process.js";
+import { asRecord } from "../json/record.js";
+import { shellQuote } from "../text/shell-quote.js";
 
 /** How a person completes one of the agent's auth methods. */
 export type AuthPlan =
@@ -9,10 +11,6 @@ export type AuthPlan =
   | { kind: "env_var"; id: string; label: string; description?: string; vars: string[] }
   /** conch runs a login command in a terminal pane, then retries. */
   | { kind: "terminal"; id: string; label: string; description?: string; command: AgentCommand };
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
 
 /**
  * Reads an auth method, whichever way the agent wrote it: the protocol's `type: "terminal"` (the
@@ -35,7 +33,7 @@ export function planAuth(method: AuthMethod, agent: AgentCommand): AuthPlan {
       command: { command: agent.command, args: [...agent.args, ...(m.args ?? [])], env: { ...agent.env, ...m.env } },
     };
   }
-  const legacy = record(m._meta?.["terminal-auth"]);
+  const legacy = asRecord(m._meta?.["terminal-auth"]);
   if (legacy && typeof legacy.command === "string") {
     const args = Array.isArray(legacy.args) ? legacy.args.filter((a): a is string => typeof a === "string") : [];
     return {
@@ -51,9 +49,8 @@ export function planAuth(method: AuthMethod, agent: AgentCommand): AuthPlan {
 
 /** A shell-safe rendering of a command, for "run this" messages. */
 export function shellLine(cmd: AgentCommand): string {
-  const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const env = Object.entries(cmd.env ?? {}).map(([k, v]) => `${k}=${q(v)}`);
-  return [...env, q(cmd.command), ...cmd.args.map(q)].join(" ");
+  const env = Object.entries(cmd.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`);
+  return [...env, shellQuote(cmd.command), ...cmd.args.map(shellQuote)].join(" ");
 }
 
 /** What print mode says when the agent needs a login: every method and exactly what to run. */

@@ -3,6 +3,7 @@ import { advertisesSteering } from "../acp/steering.js";
 import { planAuth } from "../agents/auth-methods.js";
 import { readModels } from "../orchestrator/session-response.js";
 import { safeLine } from "../text/terminal-safe.js";
+import { asRecord } from "../json/record.js";
 
 /** One line of a probe: what the agent says about one capability, and what conch does with it. */
 export interface ProbeRow {
@@ -13,18 +14,14 @@ export interface ProbeRow {
 
 const yes = (v: unknown) => (v === undefined || v === null || v === false ? "no" : "yes");
 
-function record(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
 function optionValues(o: SessionConfigOption): string {
   const r = o as SessionConfigOption & { options?: unknown };
   if (o.type !== "select" || !Array.isArray(r.options)) return String(o.currentValue);
   const values = (r.options as unknown[]).flatMap((x) => {
-    const g = record(x);
+    const g = asRecord(x);
     if (!g) return [];
     // Options may come grouped: { group, options: [...] }.
-    if (Array.isArray(g.options)) return (g.options as unknown[]).map((y) => String(record(y)?.value ?? "?"));
+    if (Array.isArray(g.options)) return (g.options as unknown[]).map((y) => String(asRecord(y)?.value ?? "?"));
     return [String(g.value ?? "?")];
   });
   return values.map((v) => (v === String(o.currentValue) ? `${v}*` : v)).join(", ");
@@ -118,8 +115,8 @@ export function probeRows(init: InitializeResponse, session?: NewSessionResponse
   });
   rows.push({
     capability: "logout",
-    advertised: yes(record(caps.auth)?.logout),
-    conch: record(caps.auth)?.logout ? "/logout logs out of the agent" : "-",
+    advertised: yes(asRecord(caps.auth)?.logout),
+    conch: asRecord(caps.auth)?.logout ? "/logout logs out of the agent" : "-",
   });
   rows.push({
     capability: "more directories",
@@ -162,7 +159,7 @@ export function probeRows(init: InitializeResponse, session?: NewSessionResponse
       advertised: commands.map((c) => `/${safeLine(c.name)}`).join(" "),
       conch: "in the / menu, sent as prompts",
     });
-  const extra = Object.keys(record(caps._meta) ?? {});
+  const extra = Object.keys(asRecord(caps._meta) ?? {});
   if (extra.length) rows.push({ capability: "capability _meta", advertised: extra.map(safeLine).join(", "), conch: "-" });
   return rows;
 }

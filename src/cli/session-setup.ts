@@ -8,7 +8,7 @@ import { PRESETS, remoteAgentOf, resolveAgent, which, type ResolvedAgent } from 
 import { Orchestrator, type OpenMode } from "../orchestrator/orchestrator.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { SessionRecorder } from "../orchestrator/record/session-recorder.js";
-import type { TurnTiming } from "../orchestrator/turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
 import { RegistryTerminalService } from "../orchestrator/terminals/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
 import { closeInterruptedRuns } from "../session/interrupted-runs.js";

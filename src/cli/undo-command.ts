@@ -1,7 +1,8 @@
 import { createTwoFilesPatch } from "diff";
 import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { realPathOf } from "../orchestrator/rules/call-facts.js";
-import { applyUndo, planUndo, type FileText, type UndoAnswer, type UndoPlan } from "../orchestrator/undo/turn-undo.js";
+import { applyUndo, planUndo } from "../orchestrator/undo/turn-undo.js";
+import type { FileText, UndoAnswer, UndoPlan } from "../session/undo-plan.js";
 import { planCheckpointUndo } from "../orchestrator/undo/checkpoint-undo.js";
 import type { SessionEvent } from "../session/events.js";
 import { closeInterruptedRuns } from "../session/interrupted-runs.js";

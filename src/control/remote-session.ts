@@ -5,7 +5,7 @@ import type { SessionState } from "../session/state.js";
 import type { CommandStart, Task } from "../session/tasks.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 import type { Terminal } from "../terminals/terminal.js";
-import type { UndoAnswer } from "../orchestrator/undo/turn-undo.js";
+import type { UndoAnswer } from "../session/undo-plan.js";
 import type { ControlClient } from "./control-client.js";
 import type { Intent } from "./control-protocol.js";
 

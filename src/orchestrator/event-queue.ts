@@ -23,10 +23,11 @@ export interface EventQueueOptions {
 /**
  * The serial event queue: every input becomes an event handled in order by one transition
  * (reduce, append to the log, publish, decide). It owns the session's state; it is the only
- * writer of the session log.
+ * writer of the session log. Each state it publishes is a snapshot, frozen, that no later event
+ * changes (session/draft.ts says how).
  */
 export class SessionEventQueue implements SessionEvents {
-  state: SessionState = initialSessionState();
+  state: SessionState = Object.freeze(initialSessionState());
   private listeners = new Set<Listener>();
   private queue: SessionEvent[] = [];
   private running = false;
@@ -80,7 +81,7 @@ export class SessionEventQueue implements SessionEvents {
 
   /** Folds events read back from the local log without logging or deciding: to show its transcript. */
   foldQuietly(events: readonly SessionEvent[]): void {
-    this.state = reduceBatch(this.state, events, { transient: true });
+    this.state = Object.freeze(reduceBatch(this.state, events));
     for (const ev of events) this.opts.observe(ev);
     for (const fn of this.listeners) fn(this.state);
   }
@@ -113,14 +114,13 @@ export class SessionEventQueue implements SessionEvents {
   }
 
   /**
-   * A batch of events through one transient draft: the queue owns its state and only the latest is
-   * read (listeners get it after every transition), so nothing is copied per event. If the reducer
-   * refuses one, the session fails with the reason, as one by one.
+   * A batch of events through one draft: one copy of each collection the burst touches, not one
+   * per event. If the reducer refuses one, the session fails with the reason, as one by one.
    */
   private transitionBatch(events: SessionEvent[]): void {
     let next: SessionState;
     try {
-      next = reduceBatch(this.state, events, { transient: true });
+      next = Object.freeze(reduceBatch(this.state, events));
     } catch (err) {
       this.fail(events[events.length - 1].at, `internal error handling a burst of ${events.length} events: ${(err as Error).message}`);
       return;
@@ -142,8 +142,7 @@ export class SessionEventQueue implements SessionEvents {
   private transition(ev: SessionEvent): void {
     let next: SessionState;
     try {
-      // In place, as a batch is: a copy of a long session's transcript per event cost its length.
-      next = reduceBatch(this.state, [ev], { transient: true });
+      next = Object.freeze(reduce(this.state, ev));
     } catch (err) {
       // The reducer refused an input: keep what is logged, show why, stop the turn.
       this.fail(ev.at, `internal error handling ${ev.type}: ${(err as Error).message}`);
@@ -162,7 +161,7 @@ export class SessionEventQueue implements SessionEvents {
   private fail(at: number, message: string): void {
     const failure: SessionEvent = { type: "failed", at, message };
     this.opts.sink?.append(failure);
-    this.state = reduce(this.state, failure);
+    this.state = Object.freeze(reduce(this.state, failure));
     this.publish(failure);
   }
 

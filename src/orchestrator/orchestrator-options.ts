@@ -7,7 +7,7 @@ import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import type { RuleBook } from "./rules/rule-book.js";
 import type { AgentPort, EventSink, ProcessProbe, TerminalService } from "./ports.js";
-import type { TurnTiming } from "./turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
 
 /** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */
 export interface OrchestratorOptions {

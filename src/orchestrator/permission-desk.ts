@@ -1,7 +1,6 @@
 import type { RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import type { SessionEventInput } from "../session/events.js";
-import type { PendingPermission } from "../session/state.js";
 import { answerByPolicy, pickOption, type PermissionPolicy } from "./permission-policy.js";
+import type { SessionEvents } from "./ports.js";
 import type { RuleGate } from "./rules/rule-gate.js";
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
@@ -21,14 +20,14 @@ export class PermissionDesk {
    */
   constructor(
     private readonly policy: PermissionPolicy,
-    private readonly emit: (ev: SessionEventInput) => void,
+    private readonly events: SessionEvents,
     private readonly rules?: RuleGate,
     private readonly personPresent = policy === "ask",
   ) {}
 
-  /** A new request: answered now by a rule or the policy, or held until `answer`, `cancelAll` or the agent withdraws it. */
+  /** A new request: answered now by a rule or the policy, or held until `answerPermission`, `cancelAll` or the agent withdraws it. */
   ask(req: RequestPermissionRequest, key: string, signal: AbortSignal): Promise<RequestPermissionResponse> {
-    this.emit({ type: "permission_asked", key, request: req });
+    this.events.dispatch({ type: "permission_asked", key, request: req });
     const byRule = this.rules?.decide(key);
     if (byRule && (byRule.verdict !== "ask" || !this.personPresent)) {
       const option =
@@ -36,7 +35,7 @@ export class PermissionDesk {
           ? pickOption(req.options, ["allow_once", "allow_always"])
           : pickOption(req.options, ["reject_once", "reject_always"]);
       const outcome: RequestPermissionOutcome = option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" };
-      this.emit({ type: "permission_answered", key, outcome, source: "rule", rule: byRule.rule });
+      this.events.dispatch({ type: "permission_answered", key, outcome, source: "rule", rule: byRule.rule });
       this.rules?.forget(key);
       return Promise.resolve({ outcome });
     }
@@ -45,7 +44,7 @@ export class PermissionDesk {
       const outcome: RequestPermissionOutcome = byPolicy.option
         ? { outcome: "selected", optionId: byPolicy.option.optionId }
         : { outcome: "cancelled" };
-      this.emit({ type: "permission_answered", key, outcome, source: "policy" });
+      this.events.dispatch({ type: "permission_answered", key, outcome, source: "policy" });
       this.rules?.forget(key);
       return Promise.resolve({ outcome });
     }
@@ -54,20 +53,21 @@ export class PermissionDesk {
       signal.addEventListener("abort", () => {
         if (!this.pending.delete(key)) return;
         this.rules?.forget(key);
-        this.emit({ type: "permission_withdrawn", key });
+        this.events.dispatch({ type: "permission_withdrawn", key });
         resolve(CANCELLED);
       });
     });
   }
 
-  /** The person's answer to one request (`null` = cancelled), here or from another terminal; the others stay pending. */
-  answer(key: string, optionId: string | null, asked: PendingPermission | undefined, via?: "attached"): void {
+  /** The person's answer to one pending permission (`null` = cancelled), here or from another terminal (`via`); the others stay pending. */
+  answerPermission(key: string, optionId: string | null, via?: "attached"): void {
     const resolve = this.pending.get(key);
     if (!resolve) return;
     this.pending.delete(key);
+    const asked = this.events.state.permissions.find((p) => p.key === key);
     const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
     const option = asked?.options.find((o) => o.optionId === optionId);
-    this.emit({ type: "permission_answered", key, outcome, source: "user", ...(via ? { via } : {}) });
+    this.events.dispatch({ type: "permission_answered", key, outcome, source: "user", ...(via ? { via } : {}) });
     // "Always allow" is conch's to keep, as a rule for this project, whatever the agent does with its own option.
     if (option?.kind === "allow_always" && this.rules) this.rules.remember(key);
     else if (option?.kind === "allow_always" && asked) this.rememberedKinds.add(asked.request.toolCall.kind ?? "other");
@@ -78,7 +78,7 @@ export class PermissionDesk {
   /** `session/cancel`: every pending request is answered `cancelled`. */
   cancelAll(): void {
     for (const [key, resolve] of this.pending) {
-      this.emit({ type: "permission_answered", key, outcome: { outcome: "cancelled" }, source: "cancel" });
+      this.events.dispatch({ type: "permission_answered", key, outcome: { outcome: "cancelled" }, source: "cancel" });
       resolve(CANCELLED);
     }
     this.pending.clear();

@@ -26,8 +26,8 @@ export class QuestionDesk {
     });
   }
 
-  /** The person's answer: accept with content, decline, or cancel. */
-  answer(key: string, response: CreateElicitationResponse): void {
+  /** The person's answer to a question from the agent (`elicitation/create`): accept with content, decline, or cancel. */
+  answerQuestion(key: string, response: CreateElicitationResponse): void {
     this.respond(key, response, "user");
   }
 

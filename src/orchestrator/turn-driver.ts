@@ -2,7 +2,8 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { describeRpcError } from "../acp/agent-connection.js";
 import type { SessionEvent } from "../session/events.js";
 import type { AgentRequests, AgentSlot, Clock, PendingDecisions, SessionEvents } from "./ports.js";
-import { nextAction, type TurnTiming } from "./turn-machine.js";
+import type { TurnTiming } from "../session/quiet-period.js";
+import { nextAction, sendsAtOnce } from "./turn-machine.js";
 
 /*
  * "Settle" named three different things in orchestrator/ and session/; each now has its own name:
@@ -96,12 +97,8 @@ export class TurnDriver {
 
   /** Sends a prompt now if the session is idle, else queues it (never lost, sent in order). */
   send(text: string, blocks?: ContentBlock[]): void {
-    const { state } = this.ports.events;
-    if (state.phase === "idle" && state.queue.length === 0) {
-      this.startPrompt(blocks ?? [{ type: "text", text }]);
-      return;
-    }
-    this.enqueue(text, blocks);
+    if (sendsAtOnce(this.ports.events.state)) this.startPrompt(blocks ?? [{ type: "text", text }]);
+    else this.enqueue(text, blocks);
   }
 
   /** Sends a prompt even though the previous turn is still draining, after anything already queued. */
@@ -111,7 +108,10 @@ export class TurnDriver {
     this.detach();
   }
 
-  /** Stops waiting for a draining turn: the queue goes out at once; late updates still attach to their turn. */
+  /**
+   * Stops waiting for a draining turn (Ctrl-D): the next queued message goes out now, as its own
+   * turn, and the rest follow it as usual; the drained turn's late updates still attach to it.
+   */
   detach(): void {
     if (this.ports.events.state.phase === "draining") this.ports.events.dispatch({ type: "detached" });
   }

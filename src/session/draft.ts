@@ -9,12 +9,21 @@ import {
 } from "./state.js";
 
 /**
- * A shallow copy of the state that the reducer's helpers change in place. Every collection is
- * copied on first write, so the state passed to `reduce` is never mutated.
+ * A shallow copy of the state that the reducer's helpers change in place.
  *
- * A `transient` draft skips those copies: its caller owns the state it passes and reads only the
- * result afterwards (folding a log from scratch; the orchestrator's own state, of which only the
- * latest is read). A long session's collections then cost nothing per event, not their length.
+ * Every state anyone holds is a snapshot: this is the one place that says how. A draft copies each
+ * collection on its first write (copy on write), so the state passed to `reduce` or `reduceBatch`
+ * is never changed, and nested objects (items, calls, terminals) are replaced, never written. A
+ * draft lives for one transition of the event queue (an event, or a burst of them as one batch),
+ * so a long session costs one copy of each collection a transition touches, never one per event of
+ * a burst: at 9,000 items and 1,800 calls about 40 µs a transition, most of it the calls' map.
+ * Transitions come one per read of the agent's output, and terminal output is flushed every 33 ms.
+ * Only two caches are shared by every state of a session and only added to (`itemIndex`,
+ * `toolByTerminal`, see state.ts): what they hold for an older state stays true.
+ *
+ * A `transient` draft skips the copies, for a fold that owns every state it makes and reads only
+ * the last (a log folded from scratch, the interrupted-runs fold): those states are never
+ * published.
  */
 export class Draft {
   readonly s: SessionState;

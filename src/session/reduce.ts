@@ -24,7 +24,7 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
 /**
  * Applies events in order, as `reduce` one by one would, but through one draft: what arrives in
  * one burst (a read of the agent's output) costs one copy of each collection it touches. With
- * `transient`, not even that: the caller gives up `state` (see Draft).
+ * `transient`, not even that: the caller owns `state` and gives it up (see Draft).
  */
 export function reduceBatch(state: SessionState, events: readonly SessionEvent[], opts: { transient?: boolean } = {}): SessionState {
   if (events.length === 0) return state;

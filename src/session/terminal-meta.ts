@@ -2,6 +2,7 @@
  * The display-only terminal extension of claude-agent-acp and codex-acp. It lives in session/
  * because the pure reducer reads it; terminals/ re-exports it.
  */
+import { isRecord } from "../json/record.js";
 
 /** `_meta.terminal_info`: an agent-owned terminal opens (its id is the tool call id). */
 export interface TerminalInfoMeta {
@@ -90,8 +91,4 @@ export function metaWithoutTerminalStreams(meta: unknown): Record<string, unknow
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(meta)) if (!STREAM_KEYS.has(k)) rest[k] = v;
   return rest;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

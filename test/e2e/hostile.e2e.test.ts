@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
-import { waitUntil } from "../terminals/wait.js";
+import { waitUntil } from "../support/wait.js";
 import { alive, Screen } from "./screen.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Screen, terminalEnv } from "./screen.js";
+import { processesIn } from "../support/proc.js";
+import { pollFor } from "../support/wait.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin/conch.js");
@@ -20,34 +22,14 @@ function promptsSent(trace: string): string[] {
     .map((entry) => (entry.msg!.params!.prompt ?? []).map((block) => block.text ?? "").join(""));
 }
 
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls `get` until it gives a value (a trace file and /proc send no events). */
+const until = <T>(what: string, get: () => T | undefined, ms = 15_000) => pollFor(get, what, { ms, every: 50 });
 
 let screen: Screen | undefined;
 afterEach(async () => {
   await screen?.kill();
   screen = undefined;
 });
-
-/** Processes whose working directory is `dir` (the demo agent runs in the project). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`) === dir) found.push(Number(pid));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
 
 function launch(agent = "demo"): { screen: Screen; trace: string; project: string } {
   const project = mkdtempSync(path.join(tmpdir(), "conch-e2e-startup-"));

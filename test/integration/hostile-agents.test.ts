@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONCH, ROOT, runConch, tempDir } from "../support/run-conch.js";
 import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
-import { waitUntil } from "../terminals/wait.js";
+import { waitUntil } from "../support/wait.js";
 
 const HOSTILE = path.join(ROOT, "test/fixtures/hostile-agent.mjs");
 

@@ -9,6 +9,7 @@ import { listSessions } from "../../src/store/session-index.js";
 import type { SessionState } from "../../src/session/state.js";
 import { tempDir } from "../support/run-conch.js";
 import { untilState } from "../support/until-state.js";
+import { waitUntil } from "../support/wait.js";
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -44,10 +45,8 @@ function sent(file: string): string[] {
 
 const until = untilState;
 
-/** Waits until `check` holds, looking again every few ms (a trace file gives no events). */
-async function poll(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20));
-}
+/** Waits until `check` holds (a trace file gives no events). */
+const poll = (check: () => boolean) => waitUntil(check, "the trace shows it");
 
 let open: PreparedSession | undefined;
 afterEach(async () => {

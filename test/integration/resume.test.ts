@@ -4,6 +4,7 @@ import type { RegistryTerminalService } from "../../src/orchestrator/terminals/t
 import { displayStatus } from "../../src/session/state.js";
 import { runConch, tempDir } from "../support/run-conch.js";
 import { untilState } from "../support/until-state.js";
+import { waitUntil } from "../support/wait.js";
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -45,7 +46,7 @@ describe("resume a demo-agent session in a new conch process", () => {
     expect(["draining", "idle"]).toContain(live.phase);
     // The screen is parsed on its own thread: wait for its frame rather than read it at once.
     const terminal = (second.orchestrator.terminals as RegistryTerminalService).registry.get(tool.terminalId!)!;
-    for (let i = 0; i < 250 && !(await terminal.screen.plainText()).includes("working"); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(async () => (await terminal.screen.plainText()).includes("working"), "the pane shows the command's output");
     expect(await terminal.screen.plainText()).toContain("working");
     const done = await until(second.orchestrator, (s) => s.phase === "idle" && displayStatus(s.toolCalls[tool.toolCallId]) === "completed");
     expect(done.items.filter((i) => i.kind === "tool")).toHaveLength(1);

@@ -9,6 +9,7 @@ import { foldEvents } from "../../src/session/reduce.js";
 import { readSessionLog } from "../../src/store/session-log.js";
 import { sessionLockPath, sessionLogPath } from "../../src/store/state-dir.js";
 import { CONCH, runConch, tempDir } from "../support/run-conch.js";
+import { waitUntil } from "../support/wait.js";
 
 const HOSTILE = path.resolve(__dirname, "../support/hostile-agent.mjs");
 
@@ -19,10 +20,8 @@ function hostileConfig(): string {
   return file;
 }
 
-/** Resolves once `pred` holds, checking as files change; the test's own timeout bounds it. */
-async function until(pred: () => boolean): Promise<void> {
-  while (!pred()) await new Promise((r) => setTimeout(r, 20));
-}
+/** Resolves once `pred` holds, checking as files change. */
+const until = (pred: () => boolean) => waitUntil(pred, "the log shows it");
 
 function logged(stateDir: string, id: string) {
   const { events } = readSessionLog<SessionEvent>(sessionLogPath(id, stateDir));

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
-import type { UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
+import type { UndoPlan } from "../../src/session/undo-plan.js";
 import type { SessionState } from "../../src/session/state.js";
 import { preImageDirPath } from "../../src/store/state-dir.js";
 import { tempDir } from "../support/run-conch.js";

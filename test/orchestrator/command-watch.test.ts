@@ -121,6 +121,10 @@ describe("what the agent does not say: the process table at a turn's end", () =>
     await untilState(orch, (s) => s.toolCalls.c1?.pids !== undefined);
     alive = false;
     const s = await untilState(orch, (st) => displayStatus(st.toolCalls.c1) === "ended");
-    expect(s.items.some((i) => i.kind === "notice" && /left running after its turn, has ended: it is no longer among Codex's processes/.test(i.text))).toBe(true);
+    expect(
+      s.items.some(
+        (i) => i.kind === "notice" && /left running after its turn, has ended: it is no longer among Codex's processes/.test(i.text),
+      ),
+    ).toBe(true);
   });
 });

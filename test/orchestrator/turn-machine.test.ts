@@ -1,6 +1,7 @@
 import type { Implementation, SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { nextAction, quietPeriod, type TurnTiming } from "../../src/orchestrator/turn-machine.js";
+import { nextAction } from "../../src/orchestrator/turn-machine.js";
+import { quietPeriod, type TurnTiming } from "../../src/session/quiet-period.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
 import { reduce } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";

@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TIMING, nextAction } from "../../src/orchestrator/turn-machine.js";
+import { nextAction } from "../../src/orchestrator/turn-machine.js";
+import { DEFAULT_TIMING } from "../../src/session/quiet-period.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { profileOf } from "../../src/session/profiles/select-profile.js";
 import { reduce } from "../../src/session/reduce.js";

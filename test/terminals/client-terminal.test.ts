@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ClientTerminal, type ClientTerminalOptions } from "../../src/terminals/client-terminal.js";
-import { liveProcessesInGroup, waitUntil } from "./wait.js";
+import { liveProcessesInGroup } from "../support/proc.js";
+import { waitUntil } from "../support/wait.js";
 
 /** No lone surrogates: a UTF-8 round trip would turn one into U+FFFD. */
 const isWellFormed = (text: string): boolean => Buffer.from(text, "utf8").toString("utf8") === text;

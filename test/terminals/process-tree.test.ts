@@ -11,7 +11,7 @@ import {
   type ProcessRoot,
 } from "../../src/terminals/process-tree.js";
 import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
-import { waitUntil } from "./wait.js";
+import { waitUntil } from "../support/wait.js";
 
 const idle = "setInterval(() => {}, 1e6)";
 /** Node code that starts `code` as a setsid'd daemon through a launcher that exits at once (so it is reparented). */

@@ -6,7 +6,7 @@ import { ClientTerminal, type ClientTerminalOptions } from "../../src/terminals/
 import { ScreenMirror } from "../../src/terminals/screen-mirror.js";
 import { ScreenThread } from "../../src/terminals/screen-thread.js";
 import { TerminalScreen } from "../../src/terminals/terminal-screen.js";
-import { waitUntil } from "./wait.js";
+import { waitUntil } from "../support/wait.js";
 
 // A client terminal's emulator runs on the screen thread; what the pane reads is the latest frame
 // it sent. These tests hold that copy to the emulator itself, fed the very same bytes.

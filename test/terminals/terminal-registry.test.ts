@@ -5,7 +5,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DisplayTerminal } from "../../src/terminals/display-terminal.js";
 import { TerminalRegistry, type TerminalRegistryChange } from "../../src/terminals/terminal-registry.js";
 import { toolCallMetas } from "./trace-meta.js";
-import { liveProcessesInGroup, waitUntil } from "./wait.js";
+import { liveProcessesInGroup } from "../support/proc.js";
+import { waitUntil } from "../support/wait.js";
 
 const registries: TerminalRegistry[] = [];
 function registry(options: ConstructorParameters<typeof TerminalRegistry>[0] = {}): TerminalRegistry {

@@ -1,23 +1,68 @@
-import type { ContentBlock, CreateElicitationResponse, RequestPermissionRequest, SessionNotification } from "@agentclientprotocol/sdk";
-import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
+import type { RequestPermissionRequest, SessionNotification } from "@agentclientprotocol/sdk";
+import { INTENT_NAMES, type IntentName } from "../../src/orchestrator/intents.js";
+import type { Intents } from "../../src/orchestrator/orchestrator.js";
+import { sendsAtOnce } from "../../src/orchestrator/turn-machine.js";
+import type { UndoAnswer } from "../../src/session/undo-plan.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
 import { reduce } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
-import type { SessionPort } from "../../src/ui/session-port.js";
 
 /** One intent the UI called, for assertions. */
 export type Call = { intent: string; args: unknown[] };
 
+/** What an intent does in the fake besides being recorded. */
+type Behaviours = { [K in IntentName]?: (...args: Parameters<Intents[K]>) => ReturnType<Intents[K]> };
+
 /**
- * A session the UI can render: state folded by the real reducer from events the test feeds,
- * and intents that are only recorded (plus the obvious state change where a test wants it).
+ * A session the UI can render: state folded by the real reducer from events the test feeds, and
+ * every intent of `orchestrator/intents.ts`, recorded. A few also fold the event their part would
+ * (a send prompts or queues by the turn machine's own rule, an answer or a queue edit is folded);
+ * the others only record (and resolve, for the ones that return a promise).
  */
-export class FakeSession implements SessionPort {
+class FakeSessionCore {
   state: SessionState = initialSessionState();
   calls: Call[] = [];
+  /** What planUndo answers; a test sets it. */
+  undoAnswer: UndoAnswer = { kind: "message", lines: ["nothing to undo"] };
   private listeners = new Set<(s: SessionState) => void>();
   private clock = Date.now();
   private turn = 0;
+
+  constructor() {
+    const behaviours = this.behaviours();
+    for (const name of INTENT_NAMES) {
+      const behaviour = behaviours[name] as ((...args: unknown[]) => unknown) | undefined;
+      const intent = (...args: unknown[]) => {
+        this.calls.push({ intent: name, args });
+        return behaviour ? behaviour(...args) : Promise.resolve(undefined);
+      };
+      Object.assign(this, { [name]: intent });
+    }
+  }
+
+  private behaviours(): Behaviours {
+    return {
+      send: (text) => {
+        if (sendsAtOnce(this.state)) this.prompt(text);
+        else this.emit({ type: "queue_added", id: `q${this.calls.length}`, text });
+      },
+      answerPermission: (key, optionId) =>
+        this.emit({
+          type: "permission_answered",
+          key,
+          outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" },
+          source: "user",
+        }),
+      answerQuestion: (key, response) => this.emit({ type: "question_answered", key, response, source: "user" }),
+      editQueued: (id, text) => this.emit({ type: "queue_edited", id, text }),
+      removeQueued: (id) => this.emit({ type: "queue_removed", id }),
+      planUndo: async () => this.undoAnswer,
+      planRedo: async () => ({ kind: "message", lines: ["nothing to redo"] }),
+      permissionRules: () => [],
+      removePermissionRule: () => "this session has no rules",
+      applyUndo: async (plan) => ({ restored: plan.files.map((f) => f.path), deleted: [], skipped: [] }),
+    };
+  }
 
   subscribe(fn: (s: SessionState) => void): () => void {
     this.listeners.add(fn);
@@ -84,105 +129,21 @@ export class FakeSession implements SessionPort {
     this.emit({ type: "permission_asked", key, request });
   }
 
-  private record(intent: string, ...args: unknown[]): void {
-    this.calls.push({ intent, args });
-  }
-
-  send(text: string, blocks?: ContentBlock[]): void {
-    this.record("send", text, blocks);
-    if (this.state.phase === "idle" && this.state.queue.length === 0) this.prompt(text);
-    else this.emit({ type: "queue_added", id: `q${this.calls.length}`, text });
-  }
-  sendNow(text: string, blocks?: ContentBlock[]): void {
-    this.record("sendNow", text, blocks);
-  }
-  steer(text: string, blocks?: ContentBlock[]): void {
-    this.record("steer", text, blocks);
-  }
-  detach(): void {
-    this.record("detach");
-  }
-  cancel(): void {
-    this.record("cancel");
-  }
-  answerPermission(key: string, optionId: string | null): void {
-    this.record("answerPermission", key, optionId);
-    this.emit({
-      type: "permission_answered",
-      key,
-      outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" },
-      source: "user",
-    });
-  }
-  answerQuestion(key: string, response: CreateElicitationResponse): void {
-    this.record("answerQuestion", key, response);
-    this.emit({ type: "question_answered", key, response, source: "user" });
-  }
-  async authenticate(methodId: string): Promise<void> {
-    this.record("authenticate", methodId);
-  }
-  editQueued(id: string, text: string): void {
-    this.record("editQueued", id, text);
-    this.emit({ type: "queue_edited", id, text });
-  }
-  removeQueued(id: string): void {
-    this.record("removeQueued", id);
-    this.emit({ type: "queue_removed", id });
-  }
-  async setMode(modeId: string): Promise<void> {
-    this.record("setMode", modeId);
-  }
-  async setModel(modelId: string): Promise<void> {
-    this.record("setModel", modelId);
-  }
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    this.record("setConfigOption", configId, value);
-  }
-  async newConversation(): Promise<void> {
-    this.record("newConversation");
-  }
-  async fork(): Promise<void> {
-    this.record("fork");
-  }
-  async logout(): Promise<void> {
-    this.record("logout");
-  }
-  async restart(): Promise<void> {
-    this.record("restart");
-  }
-  /** What planUndo answers; a test sets it. */
-  undoAnswer: UndoAnswer = { kind: "message", lines: ["nothing to undo"] };
-  async planUndo(ref?: string): Promise<UndoAnswer> {
-    this.record("planUndo", ref);
-    return this.undoAnswer;
-  }
-  async applyUndo(plan: UndoPlan): Promise<UndoOutcome | string> {
-    this.record("applyUndo", plan.turnId);
-    return { restored: plan.files.map((f) => f.path), deleted: [], skipped: [] };
-  }
-
   /** The intents called, by name. */
   intents(): string[] {
     return this.calls.map((c) => c.intent);
   }
 }
 
+/** The fake session: its core and every intent (a `SessionPort`). */
+export type FakeSession = FakeSessionCore & Intents;
+export const FakeSession = FakeSessionCore as new () => FakeSession;
+
 /** Lets Ink's input parser, effects and timers run. */
 export const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously), or fails after `ms`: a safety net for a loaded machine, not a timing assertion. */
-export async function until(check: () => void, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await tick(10);
-    }
-  }
-}
+/** Waits until `check` passes (Ink renders and re-subscribes key handlers asynchronously): the tests' one poll. */
+export { untilPasses as until } from "../support/wait.js";
 
 /** Key bytes as a terminal sends them. */
 export const KEY = {

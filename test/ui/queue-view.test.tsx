@@ -1,6 +1,7 @@
 import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup } from "ink-testing-library";
+import { renderKeyed as render } from "./render-keyed.js";
 import { QueueView } from "../../src/ui/components/queue-view.js";
 import type { QueuedMessage } from "../../src/session/state.js";
 import { KEY, plain, tick } from "./fake-session.js";

@@ -1,6 +1,6 @@
 import React, { useState } from "react";
 import { describe, expect, it } from "vitest";
-import { render } from "ink-testing-library";
+import { renderKeyed as render } from "./render-keyed.js";
 import { InputEditor } from "../../src/ui/components/input-editor.js";
 import { SlashMenu } from "../../src/ui/components/slash-menu.js";
 import { editorReducer, initialEditorState, type EditorState } from "../../src/ui/editor/editor-state.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import type { UndoPlan } from "../../src/orchestrator/undo/turn-undo.js";
+import type { UndoPlan } from "../../src/session/undo-plan.js";
 import { App } from "../../src/ui/app/app.js";
 import { conchCommandOf } from "../../src/ui/commands/conch-commands.js";
 import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "../../session/events.js";
-import { reduce } from "../../session/reduce.js";
+import { reduceBatch } from "../../session/reduce.js";
 import { initialSessionState, type SessionState } from "../../session/state.js";
 import { RegistryTerminalService } from "../terminals/terminal-service.js";
 
@@ -20,13 +20,11 @@ export class FollowedSession {
     this.terminals = new RegistryTerminalService(() => undefined, cwd);
   }
 
-  /** Folds events read from the log, in order, and tells the listeners once. */
+  /** Folds events read from the log, in order, as one batch (a snapshot, as session/draft.ts says), and tells the listeners once. */
   apply(events: readonly SessionEvent[]): void {
     if (events.length === 0) return;
-    for (const ev of events) {
-      this.state = reduce(this.state, ev);
-      this.terminals.observe(ev);
-    }
+    this.state = Object.freeze(reduceBatch(this.state, events));
+    for (const ev of events) this.terminals.observe(ev);
     for (const fn of this.listeners) fn(this.state);
   }
 

@@ -57,8 +57,13 @@ export class RuleGate {
     this.facts.delete(key);
   }
 
-  /** Every rule in force with where it is written, for `/permissions`. */
-  listing(): { rule: PermissionRule; where: string }[] {
+  /** `/permissions`: every rule in force, deny first, with where it is written. */
+  permissionRules(): { rule: PermissionRule; where: string }[] {
     return this.book.rules.map((rule) => ({ rule, where: originLabel(rule.origin) }));
+  }
+
+  /** Removes a remembered rule; a string says why it cannot be (a config file's rule is edited there). */
+  removePermissionRule(rule: PermissionRule): string | undefined {
+    return this.book.remove(rule);
   }
 }

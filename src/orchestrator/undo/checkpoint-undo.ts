@@ -5,7 +5,8 @@ import { findTurn } from "../../session/turn-edits.js";
 import type { CheckpointMark, SessionState } from "../../session/state.js";
 import { blobId, CHECKPOINT_LIMITS, type TreeChange, type WorkspaceCheckpoints } from "../../store/checkpoint-store.js";
 import { contentHash } from "../../store/pre-image-store.js";
-import { asText, READ_LIMIT, type UndoAnswer, type UndoFile, type UndoSkip } from "./turn-undo.js";
+import type { UndoAnswer, UndoFile, UndoSkip } from "../../session/undo-plan.js";
+import { asText, READ_LIMIT } from "./turn-undo.js";
 
 /** A turn as its checkpoints see it: the workspace before its prompt, and after its last call (or its end). */
 export interface TurnSpan {

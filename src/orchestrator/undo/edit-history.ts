@@ -5,7 +5,8 @@ import { contentHash, tooLargeToKeep, type PreImageStore } from "../../store/pre
 import type { WorkspaceCheckpoints } from "../../store/checkpoint-store.js";
 import type { EventSink, SessionEvents } from "../ports.js";
 import { planCheckpointUndo } from "./checkpoint-undo.js";
-import { applyUndo, planUndo, type UndoAnswer, type UndoOutcome, type UndoPlan } from "./turn-undo.js";
+import type { UndoAnswer, UndoOutcome, UndoPlan } from "../../session/undo-plan.js";
+import { applyUndo, planUndo } from "./turn-undo.js";
 
 /** What the edit history needs: the queue, the session's directory, the undo store, and the log to make an undo durable. */
 export interface EditHistoryPorts {

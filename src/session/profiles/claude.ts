@@ -2,22 +2,23 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { contentText } from "../content-text.js";
 import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
-import { buildDisplay, PLAIN_RULES, record } from "./tool-display.js";
+import { buildDisplay, PLAIN_RULES } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 
 const INTERNAL = /^\s*<(command-name|command-message|command-args|local-command-stdout|system-reminder)\b/;
 const BACKGROUND_ID = /running in background with ID: (\S+?)\.?(\s|$)/;
 
 /** The background task a Bash call started: Claude Code names it in the tool response and the output text. */
 function backgroundTaskId(update: { _meta?: unknown; rawOutput?: unknown }): string | undefined {
-  const claudeCode = record(record(update._meta)?.claudeCode);
-  const id = record(claudeCode?.toolResponse)?.backgroundTaskId;
+  const claudeCode = asRecord(asRecord(update._meta)?.claudeCode);
+  const id = asRecord(claudeCode?.toolResponse)?.backgroundTaskId;
   if (typeof id === "string" && id !== "") return id;
   return typeof update.rawOutput === "string" ? BACKGROUND_ID.exec(update.rawOutput)?.[1] : undefined;
 }
 
 /** `_meta["_claude/origin"]` on the usage update that closes each turn (0.100): whose turn it was. */
 function turnOrigin(update: { _meta?: unknown }): "prompt" | "agent" | undefined {
-  const origin = record(record(update._meta)?.["_claude/origin"]);
+  const origin = asRecord(asRecord(update._meta)?.["_claude/origin"]);
   if (typeof origin?.kind !== "string") return undefined;
   return origin.kind === "human" ? "prompt" : "agent";
 }
@@ -46,7 +47,7 @@ function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normaliz
         const title = update.title ?? ctx.tool(update.toolCallId)?.title;
         out.push({ signal: "background_started", taskId: started, toolCallId: update.toolCallId, label: title ?? undefined });
       }
-      const exit = record(record(update._meta)?.terminal_exit);
+      const exit = asRecord(asRecord(update._meta)?.terminal_exit);
       const task = exit ? taskOfCall(ctx, update.toolCallId) : undefined;
       // With `_meta.terminal_output`, the bare update carrying the exit is the job's real end (0.100).
       if (task && update.sessionUpdate === "tool_call_update" && update.status == null)

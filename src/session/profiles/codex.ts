@@ -3,7 +3,8 @@ import { contentText } from "../content-text.js";
 import { isFinalStatus, type ToolCallView } from "../state.js";
 import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
-import { buildDisplay, commandFrom, PLAIN_RULES, record, type DisplayRules } from "./tool-display.js";
+import { buildDisplay, commandFrom, PLAIN_RULES, type DisplayRules } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 
 const EXITED = /Process exited with code (\d+)/;
 
@@ -12,12 +13,12 @@ function reportedTexts(update: { rawOutput?: unknown; content?: unknown; _meta?:
   const out: string[] = [];
   const raw = update.rawOutput;
   if (typeof raw === "string") out.push(raw);
-  const r = record(raw);
+  const r = asRecord(raw);
   for (const key of ["formatted_output", "aggregated_output", "output"]) if (typeof r?.[key] === "string") out.push(r[key] as string);
   if (Array.isArray(update.content)) {
-    for (const c of update.content) if (record(c)?.type === "content") out.push(contentText((c as { content: never }).content));
+    for (const c of update.content) if (asRecord(c)?.type === "content") out.push(contentText((c as { content: never }).content));
   }
-  const data = record(record(update._meta)?.terminal_output)?.data;
+  const data = asRecord(asRecord(update._meta)?.terminal_output)?.data;
   if (typeof data === "string") out.push(data);
   return out;
 }
@@ -42,7 +43,7 @@ function normalizeCodex(update: SessionUpdate, ctx: NormalizeContext): Normalize
 }
 
 function rawInputCommand(tool: ToolCallView): string | undefined {
-  const input = record(tool.rawInput);
+  const input = asRecord(tool.rawInput);
   return commandFrom(input?.command) ?? commandFrom(input?.cmd);
 }
 
@@ -53,12 +54,12 @@ const CODEX_RULES: DisplayRules = {
   title: (tool) => (tool.title === "exec_command" ? (rawInputCommand(tool) ?? tool.title) : tool.title || tool.toolCallId),
   textBlock: (text, tool) => {
     // A permission's text is the reason followed by codex's own decision list: the reason is what matters.
-    const reason = record(tool.rawInput)?.reason;
+    const reason = asRecord(tool.rawInput)?.reason;
     if (typeof reason === "string" && reason !== "" && text.startsWith(reason)) return { type: "prose", text: reason };
     return PLAIN_RULES.textBlock(text, tool);
   },
   rawOutputText: (rawOutput) => {
-    const r = record(rawOutput);
+    const r = asRecord(rawOutput);
     for (const key of ["formatted_output", "aggregated_output"]) {
       const v = r?.[key];
       if (typeof v === "string" && v.trim() !== "") return v;
@@ -70,14 +71,14 @@ const CODEX_RULES: DisplayRules = {
 /** A replayed `write_stdin` poll: the command whose start output named the same session id. */
 function pollParent(tool: ToolCallView, tools: Record<string, ToolCallView>): string | undefined {
   if (tool.title !== "write_stdin") return undefined;
-  const sid = record(tool.rawInput)?.session_id;
+  const sid = asRecord(tool.rawInput)?.session_id;
   if (sid === undefined) return undefined;
   const named = new RegExp(`session ID ${String(sid)}\\b`);
   return Object.values(tools).find((t) => {
     if (t.pollOf || t.toolCallId === tool.toolCallId) return false;
     const out = t.rawOutput;
     if (typeof out === "string") return named.test(out);
-    return record(out)?.process_id === String(sid);
+    return asRecord(out)?.process_id === String(sid);
   })?.toolCallId;
 }
 

@@ -1,7 +1,8 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentRunState, ToolCallView } from "../state.js";
 import type { AgentProfile, Normalized } from "./profile.js";
-import { buildDisplay, PLAIN_RULES, record } from "./tool-display.js";
+import { buildDisplay, PLAIN_RULES } from "./tool-display.js";
+import { asRecord } from "../../json/record.js";
 
 const RUN_STATES = new Set<string>(["running", "idle", "requires_action"]);
 
@@ -28,7 +29,7 @@ export function normalizePlain(update: SessionUpdate): Normalized[] {
 /** Whether a call's `_meta` or `rawOutput` says how its command ended. */
 export function plainExitStatus(tool: ToolCallView): boolean {
   if (tool.meta.terminal_exit) return true;
-  const r = record(tool.rawOutput);
+  const r = asRecord(tool.rawOutput);
   return r !== undefined && (typeof r.exit_code === "number" || typeof r.exitCode === "number");
 }
 

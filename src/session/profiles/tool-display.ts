@@ -1,6 +1,8 @@
 import { contentText } from "../content-text.js";
 import type { ToolCallView } from "../state.js";
 import type { DisplayContext, ToolBlock, ToolDisplay } from "./profile.js";
+import { asRecord } from "../../json/record.js";
+import { shellQuote } from "../../text/shell-quote.js";
 
 /** How one agent family spells a tool call; each rule has a plain-ACP default. */
 export interface DisplayRules {
@@ -14,16 +16,7 @@ export interface DisplayRules {
   title(tool: ToolCallView): string;
 }
 
-/** A plain object, or undefined. */
-export function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
 const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
-}
 
 /**
  * A command from `rawInput.command` (a string, or an argv array); a `bash -lc "script"` wrapper is
@@ -34,7 +27,7 @@ export function commandFrom(value: unknown): string | undefined {
   if (Array.isArray(value) && value.length > 0 && value.every((c) => typeof c === "string")) {
     const argv = value as string[];
     if (argv.length === 3 && SHELLS.test(argv[0]) && /^-\w*c$/.test(argv[1])) return argv[2];
-    return argv.map(quoteArg).join(" ");
+    return argv.map(shellQuote).join(" ");
   }
   return undefined;
 }
@@ -47,9 +40,9 @@ export function unfence(text: string): string | undefined {
 
 /** The plain-ACP rules: `rawInput.command`/`cwd`, fenced text is output, other text is prose. */
 export const PLAIN_RULES: DisplayRules = {
-  command: (tool) => commandFrom(record(tool.rawInput)?.command),
+  command: (tool) => commandFrom(asRecord(tool.rawInput)?.command),
   cwd: (tool) => {
-    const cwd = record(tool.rawInput)?.cwd;
+    const cwd = asRecord(tool.rawInput)?.cwd;
     return typeof cwd === "string" && cwd !== "" ? cwd : undefined;
   },
   textBlock: (text) => {
@@ -59,7 +52,7 @@ export const PLAIN_RULES: DisplayRules = {
   },
   rawOutputText: (rawOutput) => {
     if (typeof rawOutput === "string") return rawOutput;
-    const r = record(rawOutput);
+    const r = asRecord(rawOutput);
     if (!r) return undefined;
     for (const key of ["stdout", "output", "result", "error"]) {
       const v = r[key];

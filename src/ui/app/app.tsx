@@ -1,5 +1,5 @@
 import React, { useCallback, useEffect, useMemo, useState } from "react";
-import { Box, Text, useApp, useStdout } from "ink";
+import { Box, Text, useApp } from "ink";
 import { InputEditor } from "../components/input-editor.js";
 import { InputNotes } from "../components/input-notes.js";
 import { AuthPicker } from "../components/auth-picker.js";
@@ -12,26 +12,23 @@ import { StatusLine } from "../components/status-line.js";
 import { StatusPanel } from "../components/status-panel.js";
 import { UndoPrompt } from "../components/undo-prompt.js";
 import { useAttention } from "../hooks/use-attention.js";
-import { useMeasuredHeight } from "../hooks/use-measured-height.js";
-import { CLEAR_SCREEN, useReprintOnResize } from "../hooks/use-reprint-on-resize.js";
-import { useRenderLibs } from "../hooks/use-render-libs.js";
-import { useSessionState } from "../hooks/use-session-state.js";
+import { KeypressProvider } from "../hooks/use-keypress.js";
+import { CLEAR_SCREEN } from "../hooks/use-reprint-on-resize.js";
+import { useSessionView } from "../hooks/use-session-view.js";
 import { useShell } from "../hooks/use-shell.js";
-import { useTerminalSize } from "../hooks/use-terminal-size.js";
 import type { ClipboardRead } from "../compose/clipboard-image.js";
 import type { TerminalHandoff } from "../compose/external-editor.js";
 import { FileIndex } from "../compose/file-mentions.js";
 import { allSlashCommands } from "../commands/slash-commands.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { SessionPort } from "../session-port.js";
+import { footer } from "../shell/key-bindings.js";
+import { IDLE_PLACEHOLDER } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
-import { useTicker } from "../hooks/use-ticker.js";
 import { paneRows } from "../render/pane-rows.js";
 import { requestViewOf } from "../render/request-view.js";
 import { LiveRegion } from "../transcript/live-region.js";
-import { loosePaneRows } from "../transcript/loose-panes.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
-import { useTranscript } from "../hooks/use-transcript.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
 import { safeLine } from "../../text/terminal-safe.js";
@@ -65,9 +62,6 @@ export interface AppProps {
   attachedTo?: { sessionId: string; pid: number };
 }
 
-/** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
-const LIVE_MARGIN = 4;
-
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
 const ASKING_LIVE_ROWS = 3;
 
@@ -77,50 +71,36 @@ const ASKING_LIVE_ROWS = 3;
  * shell hook, drawing from the components.
  */
 export function App(props: AppProps): React.ReactElement {
+  return (
+    <KeypressProvider>
+      <AppView {...props} />
+    </KeypressProvider>
+  );
+}
+
+function AppView(props: AppProps): React.ReactElement {
   const { session, agentName, cwd } = props;
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
-  const { write } = useStdout();
-  const { state } = useSessionState(session, props.frameMs);
-  const { columns, rows } = useTerminalSize();
-  const width = Math.max(20, columns);
-  useAttention(state, props.notify);
-
-  // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
-  const libsReady = useRenderLibs(state.items.length > 0 || state.permissions.length > 0);
-  const access = session.terminals;
-  const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const [expanded, setExpanded] = useState(false);
-  const running = state.phase !== "idle" && state.phase !== "failed";
-  const ticker = useTicker(running && libsReady);
-  const transcript = useTranscript({
-    state,
-    width,
-    expanded,
-    terminal: access ? resolveTerminal : undefined,
-    frame: ticker.frame,
-    now: ticker.now,
-    write,
-    previewRows: Math.max(3, rows - 8),
-    ready: libsReady,
-    promptMarks: features.promptMarks,
-    links: features.hyperlinks,
-  });
+  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, liveMax, loose } = useSessionView(
+    session,
+    {
+      frameMs: props.frameMs,
+      features,
+      expanded,
+      // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
+      wantsLibs: (s) => s.items.length > 0 || s.permissions.length > 0,
+      running: (s) => s.phase !== "idle" && s.phase !== "failed",
+    },
+  );
+  useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);
     transcript.skipPrinted();
   }, [write, transcript]);
-  const reprint = useCallback(() => {
-    write(CLEAR_SCREEN);
-    transcript.reprint();
-  }, [write, transcript]);
-
-  useReprintOnResize(width, reprint);
-
-  const [chromeRef, chromeHeight] = useMeasuredHeight();
-  const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
 
   // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
   const [quitting, setQuitting] = useState(false);
@@ -164,7 +144,6 @@ export function App(props: AppProps): React.ReactElement {
   useEffect(() => {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
-  const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
 
   return (
     <Box flexDirection="column" width={width}>
@@ -189,7 +168,7 @@ export function App(props: AppProps): React.ReactElement {
               title: state.terminals[shell.terminalFocus.id]?.command,
             }).join("\n")}
           </Text>
-          <Text dimColor>{"  keys go to the terminal · pgup/pgdn scroll · esc or ctrl-t leave"}</Text>
+          <Text dimColor>{`  ${footer(["type-terminal", "scroll-terminal", "leave-terminal"])}`}</Text>
         </Box>
       ) : (
         <LiveRegion
@@ -215,9 +194,7 @@ export function App(props: AppProps): React.ReactElement {
                 onAnswer={shell.answerPermission}
               />
               <Text dimColor>
-                {shell.focus === "permission"
-                  ? "  esc cancels the turn · tab types a message instead"
-                  : "  tab back to the permission prompt"}
+                {`  ${shell.focus === "permission" ? footer([["cancel", "cancels the turn"], "skip-permission"]) : footer(["return-to-permission"])}`}
               </Text>
             </Box>
           ) : null}
@@ -280,7 +257,7 @@ export function App(props: AppProps): React.ReactElement {
                   ? "type away: messages wait until the agent is ready"
                   : busy
                     ? "queue a message (sent when the turn ends)"
-                    : "message the agent · / commands · @ files"
+                    : IDLE_PLACEHOLDER
             }
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}

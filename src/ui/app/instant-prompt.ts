@@ -1,5 +1,9 @@
 import path from "node:path";
+import { footer } from "../shell/key-bindings.js";
 import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
+
+/** What the empty input says while the agent is idle (or starting, here). */
+export const IDLE_PLACEHOLDER = `message the agent · ${footer(["slash-menu", "mention"])}`;
 
 /** Lines the placeholder takes: a blank line, the prompt, the status bar. */
 const LINES = 3;
@@ -87,7 +91,7 @@ export class InstantPrompt {
   }
 
   private promptLine(): string {
-    if (!this.echo.line) return `›  ${this.dim("message the agent · / commands · @ files")}`;
+    if (!this.echo.line) return `›  ${this.dim(IDLE_PLACEHOLDER)}`;
     const room = this.width() - 2;
     const chars = [...this.echo.line];
     return `› ${chars.length > room ? `…${chars.slice(chars.length - room + 1).join("")}` : this.echo.line}`;

@@ -1,10 +1,5 @@
 import { EXIT } from "../../errors/conch-error.js";
-import type { SessionEvent } from "../../session/events.js";
-import { FollowedSession } from "../../orchestrator/follow/followed-session.js";
-import { LogTail } from "../../store/log-tail.js";
-import type { SessionRecord } from "../../store/session-index.js";
-import { sessionWriterPid } from "../../store/session-lock.js";
-import { sessionLogPath } from "../../store/state-dir.js";
+import type { SessionSource } from "../session-port.js";
 import { loadRenderLibs } from "../render/render-libs.js";
 import { RowCache } from "../transcript/row-cache.js";
 import { TranscriptPrinter } from "../transcript/transcript-printer.js";
@@ -16,67 +11,27 @@ const WRITER_CHECK_MS = 1000;
 /** Width of the rows a plain (piped) attach prints. */
 const PLAIN_WIDTH = 100;
 
-/** What `runAttach` needs: the session, where its log is, and where to draw. */
+/** What `runAttach` needs: the session followed (cli/attach-command.ts follows its log), and where to draw. */
 export interface AttachOptions {
-  rec: SessionRecord;
-  root: string;
+  following: Following;
+  sessionId: string;
   /** Draw the Ink view (a terminal on both sides); otherwise print settled rows as plain text. */
   interactive: boolean;
   out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-/** Who writes the session's log now, given who did before (a writer that went away is "gone", not "none"). */
-function writerNow(id: string, root: string, before: WriterView | undefined): WriterView {
-  const pid = sessionWriterPid(id, root);
-  if (pid !== undefined) return { kind: "live", pid };
-  if (before?.kind === "deleted") return before;
-  if (before?.kind === "live" || before?.kind === "gone") return { kind: "gone", pid: before.pid };
-  return { kind: "none" };
 }
 
 /**
- * `conch attach`: follows a session's log while another conch writes it, read-only: the log is
- * folded, then each appended line is folded too. Never takes the session's lock, never writes.
- * Returns the exit code.
+ * `conch attach`'s view of a session another conch writes, read-only: in a terminal the TUI's
+ * transcript and status; piped, each settled item as plain rows, until no conch writes the session
+ * any more. Returns the exit code.
  */
-export async function runAttach(opts: AttachOptions): Promise<number> {
-  const { rec, root } = opts;
-  const session = new FollowedSession(rec.cwd);
-  let writer: WriterView = writerNow(rec.id, root, undefined);
-  let redraw: () => void = () => undefined;
-  const tail = new LogTail<SessionEvent>(sessionLogPath(rec.id, root), {
-    onEvents: (events) => session.apply(events),
-    onGone: (reason) => {
-      writer = { kind: "deleted", reason };
-      redraw();
-    },
-  });
-  try {
-    tail.start();
-  } catch (err) {
-    opts.err(`conch: cannot read the log of session ${rec.id}: ${(err as Error).message}\n`);
-    session.dispose();
-    return EXIT.failed;
-  }
-  const checkWriter = () => {
-    const next = writerNow(rec.id, root, writer);
-    if (next.kind === writer.kind && (next as { pid?: number }).pid === (writer as { pid?: number }).pid) return false;
-    writer = next;
-    return true;
-  };
-  const follow: Following = { session, catchUp: () => tail.readNew(), writer: () => writer, checkWriter, onRedraw: (fn) => (redraw = fn) };
-  try {
-    return opts.interactive ? await attachInteractive(opts, follow) : await attachPlain(opts, follow);
-  } finally {
-    tail.close();
-    session.dispose();
-  }
+export function runAttach(opts: AttachOptions): Promise<number> {
+  return opts.interactive ? attachInteractive(opts, opts.following) : attachPlain(opts, opts.following);
 }
 
-/** A session being followed, as the two ways of showing it use it. */
-interface Following {
-  session: FollowedSession;
+/** A session followed from its log, as the two ways of showing it use it. */
+export interface Following {
+  session: SessionSource;
   /** Reads what the log got since the last look, now. */
   catchUp(): void;
   writer(): WriterView;
@@ -90,7 +45,7 @@ async function attachInteractive(opts: AttachOptions, { session, writer, checkWr
   const [react, { render }, { AttachApp }] = await Promise.all([import("react"), import("ink"), import("./attach-app.js")]);
   const createElement = react.default.createElement;
   const features = detectTerminalFeatures();
-  const element = () => createElement(AttachApp, { session, sessionId: opts.rec.id, writer: writer(), features });
+  const element = () => createElement(AttachApp, { session, sessionId: opts.sessionId, writer: writer(), features });
   const instance = render(element(), { stdout: featureFilteredOutput(process.stdout, features), exitOnCtrlC: false, patchConsole: false });
   const redraw = () => instance.rerender(element());
   onRedraw(redraw);

@@ -1,4 +1,4 @@
-import type { UndoPlan } from "../../orchestrator/undo/turn-undo.js";
+import type { UndoPlan } from "../../session/undo-plan.js";
 import type { SessionState } from "../../session/state.js";
 import type { SessionPort } from "../session-port.js";
 

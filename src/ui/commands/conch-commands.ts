@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import { loadRenderLibs } from "../render/render-libs.js";
-import { keyHelpLines } from "../shell/key-bindings.js";
+import { keyHelpLines, shortKeys } from "../shell/key-bindings.js";
 import { isBusy } from "../status/status-text.js";
 import type { CommandContext } from "./command-context.js";
 import { runExport } from "./export-command.js";
@@ -90,7 +90,7 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
   {
     name: "search",
     hint: "[text]",
-    description: "find text in this session: prompts, answers, tool titles, commands, output (ctrl-r)",
+    description: `find text in this session: prompts, answers, tool titles, commands, output (${shortKeys("search")})`,
     run: (args, ctx) => (ctx.openSearch ? ctx.openSearch(args) : ctx.show("search is not available here", "error")),
   },
   {
@@ -174,8 +174,7 @@ function shellHelpLines(sessionId: string | undefined): string[] {
 
 /** `/undo [turn | list]`: the plan goes to the undo prompt (the diff needs the render libraries); anything else is shown. */
 function runUndo(args: string, ctx: CommandContext, redo: boolean): void {
-  const plan = redo ? ctx.port.planRedo?.(args) : ctx.port.planUndo(args);
-  if (!plan) return ctx.show("redo is not available here", "error");
+  const plan = redo ? ctx.port.planRedo(args) : ctx.port.planUndo(args);
   void plan.then(
     async (answer) => {
       if (answer.kind === "message") return ctx.show(answer.lines, answer.error ? "error" : "info");

@@ -4,13 +4,12 @@ import type { CommandContext } from "./command-context.js";
 /** `/permissions [remove N]`: the rules in force, deny first, each with where it is written; `remove N` forgets a remembered one. */
 export function runPermissions(args: string, ctx: CommandContext): void {
   const { port, show } = ctx;
-  if (!port.permissionRules) return show("this session has no permission rules", "error");
   const listed = port.permissionRules();
   const remove = /^(?:remove|rm|delete)\s+(\d+)$/.exec(args.trim());
   if (remove) {
     const entry = listed[Number(remove[1]) - 1];
     if (!entry) return show(`no rule ${remove[1]}: /permissions lists them`, "error");
-    const why = port.removePermissionRule?.(entry.rule);
+    const why = port.removePermissionRule(entry.rule);
     return why ? show(safeLine(why), "error") : show(`removed: ${entry.rule.verdict} ${safeLine(entry.rule.text)}`);
   }
   if (args.trim()) return show("usage: /permissions, or /permissions remove <number>", "error");

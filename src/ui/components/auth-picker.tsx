@@ -1,5 +1,8 @@
-import React, { useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import React, { useState } from "react";
+import { Box, Text } from "ink";
+import { useAnswerOnce } from "../hooks/use-answer-once.js";
+import { useKeypress } from "../hooks/use-keypress.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 import type { AuthMethod } from "@agentclientprotocol/sdk";
 import { planAuth, shellLine } from "../../agents/auth-methods.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
@@ -15,28 +18,25 @@ export interface AuthPickerProps {
   agentCommand: AgentCommand;
   width: number;
   isActive: boolean;
-  onChoose(methodId: string): void;
+  /** Starts the login; while its promise is pending, a second choice is not taken. */
+  onChoose(methodId: string): Promise<void> | void;
 }
 
 /** The agent wants a login before it opens a session: its methods, chosen with ↑↓ + Enter or a digit. */
 export function AuthPicker(props: AuthPickerProps): React.ReactElement {
   const { methods, width, isActive, onChoose } = props;
   const [cursor, setCursor] = useState(0);
-  const chosen = useRef(false);
   const plans = methods.map((m) => planAuth(m, props.agentCommand));
-  const choose = (i: number) => {
-    if (!plans[i] || chosen.current) return;
-    chosen.current = true;
-    onChoose(plans[i].id);
-    // A failed login lets the person choose again.
-    setTimeout(() => (chosen.current = false), 500);
-  };
-  useInput(
-    (input, key) => {
-      if (key.upArrow) setCursor((c) => (c - 1 + plans.length) % plans.length);
-      else if (key.downArrow) setCursor((c) => (c + 1) % plans.length);
-      else if (key.return) choose(cursor);
-      else if (/^[1-9]$/.test(input)) choose(Number(input) - 1);
+  const once = useAnswerOnce();
+  // The login is one answer while it runs; a failed one leaves the picker up to choose again.
+  const choose = (i: number) => plans[i] && once.answer(methods, () => onChoose(plans[i].id));
+  useKeypress(
+    (input, key, raw) => {
+      const command = commandFor("auth", input, key, raw);
+      if (command === "move-selection") setCursor((c) => (c + (key.upArrow ? -1 : 1) + plans.length) % plans.length);
+      else if (command === "choose-login") choose(key.return ? cursor : Number(input) - 1);
+      else return false;
+      return true;
     },
     { isActive },
   );
@@ -51,12 +51,14 @@ export function AuthPicker(props: AuthPickerProps): React.ReactElement {
             {p.description ? <Text dimColor> — {safeLine(p.description)}</Text> : null}
           </Text>
           {p.kind === "terminal" ? (
-            <Text dimColor> runs {safeLine(shellLine(p.command))} in a terminal pane (ctrl-t to type into it)</Text>
+            <Text
+              dimColor
+            >{` runs ${safeLine(shellLine(p.command))} in a terminal pane (${footer([["focus-terminal", "to type into it"]])})`}</Text>
           ) : null}
           {p.kind === "env_var" ? <Text dimColor> set {p.vars.join(", ")} and start conch again</Text> : null}
         </Box>
       ))}
-      <Text dimColor>↑↓ select · enter or a number to log in</Text>
+      <Text dimColor>{footer([["move-selection", "select"], "choose-login"])}</Text>
     </Box>
   );
 }

@@ -5,6 +5,7 @@ import { cursorLine, type EditorAction, type EditorState } from "../editor/edito
 import { completeMention, mentionAt, type FileIndex } from "../compose/file-mentions.js";
 import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "../commands/slash-commands.js";
 import { useKeypress } from "../hooks/use-keypress.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 import { CompletionMenu, SlashMenu } from "./slash-menu.js";
 import { color } from "../render/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
@@ -136,11 +137,17 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
         return;
       }
       if (menu && !inPaste.current) {
-        if (key.upArrow) return setSelected((index - 1 + menu.items.length) % menu.items.length);
-        if (key.downArrow) return setSelected((index + 1) % menu.items.length);
-        if (key.tab && !key.shift) return completeSelected(false);
-        if (command.kind === "enter") return completeSelected(true);
-        if (key.escape) return setDismissed(props.read().text);
+        const step = menu.items.length + (key.upArrow ? -1 : 1);
+        switch (commandFor("menu", input, key, raw)) {
+          case "move-selection":
+            return setSelected((index + step) % menu.items.length);
+          case "menu-complete":
+            return completeSelected(false);
+          case "menu-enter":
+            return completeSelected(true);
+          case "menu-close":
+            return setDismissed(props.read().text);
+        }
       }
       if (!inPaste.current && props.onKey?.(input, key, raw)) return;
       switch (command.kind) {
@@ -213,7 +220,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
           entries={menu.items.map((p) => ({ label: `@${p}` }))}
           selected={index}
           width={width}
-          footer="↑↓ choose · tab/enter complete · esc close"
+          footer={footer(["move-selection", "menu-complete", ["menu-enter", "complete"], "menu-close"])}
         />
       ) : null}
     </Box>

@@ -1,6 +1,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { color } from "../render/theme.js";
+import { binding, footer } from "../shell/key-bindings.js";
 
 /** Props of the notes under the input. */
 export interface InputNotesProps {
@@ -17,14 +18,17 @@ export function InputNotes({ notes, ctrlCArmed, editingIndex, width }: InputNote
   return (
     <Box flexDirection="column" width={width}>
       {editingIndex >= 0 ? (
-        <Text dimColor wrap="truncate-end">{`  editing queued message ${editingIndex + 1}: enter saves · esc discards the edit`}</Text>
+        <Text dimColor wrap="truncate-end">{`  editing queued message ${editingIndex + 1}: ${footer([
+          ["send", "saves"],
+          ["cancel", "discards the edit"],
+        ])}`}</Text>
       ) : null}
       {notes.map((n, i) => (
         <Text key={i} dimColor wrap="truncate-end">
           {`  ${n}`}
         </Text>
       ))}
-      {ctrlCArmed ? <Text color={color("warning")}>{"  press Ctrl-C again to quit"}</Text> : null}
+      {ctrlCArmed ? <Text color={color("warning")}>{`  press ${binding("clear-input").keys} again to quit`}</Text> : null}
     </Box>
   );
 }

@@ -1,5 +1,8 @@
 import React, { useMemo, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useAnswerOnce } from "../hooks/use-answer-once.js";
+import { useKeypress } from "../hooks/use-keypress.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 import { safeLine } from "../../text/terminal-safe.js";
 import { clipRequestRows, requestRows } from "../render/request-rows.js";
 import type { RequestView } from "../render/request-view.js";
@@ -32,8 +35,7 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   // Keys read before the next render (a held arrow, Down then Enter typed fast) must see the moved
   // cursor, not the one of the last render: the handlers read and move it here.
   const latest = useRef(cursor);
-  // A held or pasted key can arrive twice before the answered request leaves the props.
-  const answered = useRef(new Set<string>());
+  const once = useAnswerOnce();
 
   const options = first?.options ?? [];
   const inner = Math.max(10, width - 4);
@@ -41,27 +43,24 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   const request = useMemo(() => (view ? requestRows(view, inner) : []), [view, inner]);
   const index = first && cursor?.key === first.key ? cursor.index : defaultOption(options);
 
-  useInput(
-    (input, key) => {
-      if (!first || options.length === 0 || answered.current.has(first.key)) return;
+  useKeypress(
+    (input, key, raw) => {
+      if (!first || options.length === 0 || once.answered(first.key)) return false;
       const answer = (i: number) => {
         const option = options[i];
-        if (!option) return;
-        answered.current.add(first.key);
-        onAnswer(first.key, option.optionId);
+        if (option) once.answer(first.key, () => onAnswer(first.key, option.optionId));
       };
       const at = latest.current?.key === first.key ? latest.current.index : defaultOption(options);
       const move = (to: number) => {
         latest.current = { key: first.key, index: (to + options.length) % options.length };
         setCursor(latest.current);
       };
-      if (key.upArrow) move(at - 1);
-      else if (key.downArrow) move(at + 1);
-      else if (key.return) answer(at);
-      else if (!key.ctrl && !key.meta && input) {
-        const i = optionForKey(options, input);
-        if (i >= 0) answer(i);
-      }
+      const command = commandFor("permission", input, key, raw);
+      if (command === "move-selection") move(key.upArrow ? at - 1 : at + 1);
+      else if (command === "confirm-option") answer(at);
+      else if (command === "answer-permission") answer(optionForKey(options, input));
+      else return false;
+      return true;
     },
     { isActive: isActive && first !== undefined },
   );
@@ -69,12 +68,13 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   if (!first) return null;
   const keys = optionKeys(options);
   const waiting = requests.length - 1;
-  const hint = `↑↓ select · enter confirm · keys ${
-    keys
-      .map((k) => k.letter)
-      .filter(Boolean)
-      .join("/") || "1-9"
-  }${waiting > 0 ? ` · ${waiting} more waiting` : ""}`;
+  const letters = keys
+    .map((k) => k.letter)
+    .filter(Boolean)
+    .join("/");
+  const hint = `${footer([["move-selection", "select"], "confirm-option", ["answer-permission", letters || "1-9"]])}${
+    waiting > 0 ? ` · ${waiting} more waiting` : ""
+  }`;
   // The border, the blank row above the options, the options and the hint are never cut.
   const fixed =
     3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;

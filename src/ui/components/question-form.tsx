@@ -1,5 +1,8 @@
 import React, { useEffect, useRef, useState } from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useAnswerOnce } from "../hooks/use-answer-once.js";
+import { useKeypress } from "../hooks/use-keypress.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { PendingQuestion } from "../../session/state.js";
 import { formContent, formReducer, initialForm, type FormField, type FormState } from "../decisions/question-form-state.js";
@@ -64,7 +67,7 @@ function FieldRow({
 
 /**
  * A question from the agent (`elicitation/create`): a form built from its schema, or a link for
- * URL mode. Tab/↓ move between fields, space toggles, Enter on "submit" sends, Ctrl-D declines.
+ * URL mode, answered with the question's keys in the key table.
  */
 export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionFormProps): React.ReactElement | null {
   const first = questions[0];
@@ -86,28 +89,31 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
     setForm(next);
   };
 
-  useInput(
-    (input, key) => {
+  const once = useAnswerOnce();
+  useKeypress(
+    (input, key, raw) => {
       const form = latest.current;
-      if (!first || !form) return;
-      if (key.ctrl && input === "d") return onAnswer(first.key, { action: "decline" });
-      if (isUrl) {
-        if (key.return) onAnswer(first.key, { action: "accept" });
-        return;
-      }
-      const onSubmit = form.focus >= form.fields.length;
-      if (key.return && (onSubmit || form.fields.length === 0)) {
-        const result = formContent(form);
-        if ("error" in result) update({ ...form, error: result.error });
-        else onAnswer(first.key, { action: "accept", content: result.content });
-        return;
-      }
-      if (key.return || key.tab) update(formReducer(form, { type: key.shift ? "prev" : "next" }));
-      else if (key.upArrow) update(formReducer(form, { type: "up" }));
-      else if (key.downArrow) update(formReducer(form, { type: "down" }));
-      else if (key.backspace || key.delete) update(formReducer(form, { type: "backspace" }));
-      else if (input === " ") update(formReducer(form, { type: "toggle" }));
-      else if (input && !key.ctrl && !key.meta) update(formReducer(form, { type: "type", text: input }));
+      if (!first || !form) return false;
+      const reply = (response: CreateElicitationResponse) => once.answer(first.key, () => onAnswer(first.key, response));
+      const command = commandFor("question", input, key, raw);
+      if (command === "decline-question") reply({ action: "decline" });
+      // A link has nothing to fill in: Enter says it is done.
+      else if (isUrl) {
+        if (command !== "next-field" || !key.return) return false;
+        reply({ action: "accept" });
+      } else if (command === "next-field") {
+        // Enter on the submit row (or a form with no fields) sends: the table's `submit-question`.
+        if (key.return && (form.focus >= form.fields.length || form.fields.length === 0)) {
+          const result = formContent(form);
+          if ("error" in result) update({ ...form, error: result.error });
+          else reply({ action: "accept", content: result.content });
+        } else update(formReducer(form, { type: key.shift ? "prev" : "next" }));
+      } else if (command === "move-selection") update(formReducer(form, { type: key.upArrow ? "up" : "down" }));
+      else if (command === "toggle-choice") update(formReducer(form, { type: "toggle" }));
+      else if (command === "type-answer")
+        update(formReducer(form, key.backspace || key.delete ? { type: "backspace" } : { type: "type", text: input }));
+      else return false;
+      return true;
     },
     { isActive: isActive && first !== undefined },
   );
@@ -120,7 +126,7 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
       {isUrl ? (
         <Box flexDirection="column">
           <Text color={color("link")}>{safeLine(url ?? "")}</Text>
-          <Text dimColor>open the link, then press enter when done · ctrl-d decline</Text>
+          <Text dimColor>{`open the link, then press ${footer(["link-done", "decline-question"])}`}</Text>
         </Box>
       ) : (
         <Box flexDirection="column">
@@ -132,7 +138,7 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
           </Text>
           {form.error ? <Text color={color("error")}>{form.error}</Text> : null}
           <Text dimColor>
-            tab/enter next field · ↑↓ choose · space toggle · enter on submit sends · ctrl-d decline
+            {footer(["next-field", "move-selection", "toggle-choice", "submit-question", "decline-question"])}
             {questions.length > 1 ? ` · ${questions.length - 1} more waiting` : ""}
           </Text>
         </Box>

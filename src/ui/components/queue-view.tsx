@@ -2,6 +2,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { QueuedMessage } from "../../session/state.js";
 import { useKeypress } from "../hooks/use-keypress.js";
+import { commandFor, footer } from "../shell/key-bindings.js";
 import { color } from "../render/theme.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
@@ -15,7 +16,7 @@ export interface QueueViewProps {
   width: number;
   /** Messages listed at most; the rest are counted (the list scrolls with the selection). */
   maxShown?: number;
-  /** The queue has the keys (↑/↓ move, enter edit, d remove, esc back). */
+  /** The queue has the keys (its bindings in the key table). */
   isActive: boolean;
   onSelect(index: number): void;
   onEdit(message: QueuedMessage): void;
@@ -36,15 +37,19 @@ function oneLine(text: string, max: number): string {
 export function QueueView(props: QueueViewProps): React.ReactElement | null {
   const { queue, selected, editingId, width, isActive } = props;
   useKeypress(
-    (input, key) => {
+    (input, key, raw) => {
       const index = selected ?? queue.length - 1;
       const message = queue[index];
-      if (key.escape) return props.onLeave();
-      if (!message) return props.onLeave();
-      if (key.upArrow) return props.onSelect(Math.max(0, index - 1));
-      if (key.downArrow) return index + 1 < queue.length ? props.onSelect(index + 1) : props.onLeave();
-      if (key.return || input === "e") return props.onEdit(message);
-      if (key.delete || key.backspace || input === "d" || input === "x") return props.onRemove(message);
+      const command = commandFor("queue", input, key, raw);
+      if (command === "leave-queue" || !message) props.onLeave();
+      else if (command === "move-selection") {
+        if (key.upArrow) props.onSelect(Math.max(0, index - 1));
+        else if (index + 1 < queue.length) props.onSelect(index + 1);
+        else props.onLeave();
+      } else if (command === "edit-queued") props.onEdit(message);
+      else if (command === "remove-queued") props.onRemove(message);
+      else return false;
+      return true;
     },
     { isActive },
   );
@@ -76,8 +81,8 @@ export function QueueView(props: QueueViewProps): React.ReactElement | null {
       {after > 0 ? <Text dimColor>{`  … ${after} more after`}</Text> : null}
       <Text dimColor wrap="truncate-end">
         {isActive
-          ? "  ↑↓ choose · enter/e edit · d remove · esc back"
-          : `  queued: sent when ${props.waitsFor ?? "the turn ends"} · ↑ on an empty input to edit or remove`}
+          ? `  ${footer(["move-selection", "edit-queued", "remove-queued", "leave-queue"])}`
+          : `  queued: sent when ${props.waitsFor ?? "the turn ends"} · ${footer(["select-queued"])}`}
       </Text>
     </Box>
   );

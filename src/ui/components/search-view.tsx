@@ -6,6 +6,7 @@ import { itemViewOf } from "../render/item-view.js";
 import { paint } from "../render/style.js";
 import { cellWidth, truncateRow } from "../render/text.js";
 import { highlightRows } from "../search/highlight-rows.js";
+import { footer } from "../shell/key-bindings.js";
 import { hitSnippet, type SearchField, type SearchHit } from "../search/transcript-search.js";
 
 /** Props of the search view. */
@@ -59,7 +60,7 @@ function listRows(hits: SearchHit[], selected: number, rows: number, width: numb
 function headerRow(query: string, hits: number, selected: number, width: number): string {
   const count =
     query === "" ? "" : hits === 0 ? paint("  no match", { role: "warning" }) : paint(`  ${selected + 1}/${hits}`, { dim: true });
-  const keys = paint("  ↑↓ hits · pgup/pgdn scroll · esc leaves", { dim: true });
+  const keys = paint(`  ${footer(["search-older", "search-newer", "scroll-search", "leave-search"])}`, { dim: true });
   const row = `${paint("search ›", { role: "accent", bold: true })} ${query}${paint(" ", { inverse: true })}${count}`;
   return truncateRow(cellWidth(row) + cellWidth(keys) <= width ? row + keys : row, width);
 }

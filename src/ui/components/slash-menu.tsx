@@ -1,6 +1,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import type { SlashCommand } from "../commands/slash-commands.js";
+import { footer } from "../shell/key-bindings.js";
 import { color } from "../render/theme.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
@@ -89,7 +90,7 @@ export function SlashMenu({ commands, selected, width, maxShown }: SlashMenuProp
       selected={selected}
       width={width}
       maxShown={maxShown}
-      footer="↑↓ choose · tab complete · enter run · esc close"
+      footer={footer(["move-selection", "menu-complete", "menu-enter", "menu-close"])}
     />
   );
 }

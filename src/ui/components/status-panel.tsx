@@ -2,6 +2,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import { color } from "../render/theme.js";
 import { safeText } from "../../text/terminal-safe.js";
+import { footer } from "../shell/key-bindings.js";
 
 /** Props of the message panel. */
 export interface StatusPanelProps {
@@ -32,7 +33,7 @@ export function StatusPanel({ lines, tone, width, maxLines }: StatusPanelProps):
         </Text>
       ))}
       {hidden > 0 ? <Text dimColor>{`… ${hidden} more line${hidden > 1 ? "s" : ""}`}</Text> : null}
-      <Text dimColor>esc to close</Text>
+      <Text dimColor>{footer([["cancel", "to close"]])}</Text>
     </Box>
   );
 }

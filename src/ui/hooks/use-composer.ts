@@ -79,7 +79,6 @@ export function useComposer(opts: ComposerOptions): Composer {
   /** `!cmd`: the user's own command runs in a pane of its own; `!!cmd` also puts its output's label in the next message. */
   const runOwnCommand = (line: string, attach: boolean) => {
     if (!line) return show("type a command after ! (!! also attaches its output to your next message)", "error");
-    if (!port.runCommand) return show("this session cannot run commands of yours", "error");
     void port.runCommand(line).then((started) => {
       if (started.error || !started.terminalId) return show(started.error ?? `could not run ${line}`, "error");
       if (!attach) return;

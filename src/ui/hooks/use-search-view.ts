@@ -1,10 +1,10 @@
 import { useMemo, type Dispatch } from "react";
 import type { SessionState } from "../../session/state.js";
 import { findHits, hitKey, type SearchHit } from "../search/transcript-search.js";
-import { shellCommandFor } from "../shell/key-bindings.js";
 import type { SearchState, ShellAction } from "../shell/shell-state.js";
 import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 import { useKeypress } from "./use-keypress.js";
+import { commandFor } from "../shell/key-bindings.js";
 
 /** Where the search view's query occurs, and which hit it shows (-1: none). */
 export function useSearchHits(state: SessionState, search: SearchState | null): { hits: SearchHit[]; index: number } {
@@ -20,15 +20,17 @@ export function useSearchKeys(opts: { active: boolean; open: boolean; paneRows: 
   const { dispatch } = opts;
   useKeypress(
     (input, key, raw) => {
-      if (!opts.open || shellCommandFor("search", input, key, raw)) return;
+      // The shell's search commands (the hits, leaving) took their keys before this handler.
+      if (!opts.open) return false;
+      const command = commandFor("search", input, key, raw);
       const step = Math.max(1, Math.floor(opts.paneRows / 2));
-      if (key.pageUp) return dispatch({ type: "search-scrolled", by: -step });
-      if (key.pageDown) return dispatch({ type: "search-scrolled", by: step });
+      if (command === "scroll-search") dispatch({ type: "search-scrolled", by: key.pageUp ? -step : step });
+      else if (command !== "edit-search") return false;
       // Relative to the query as it is when the key is handled: keys can come faster than renders.
-      if (key.backspace || key.delete) return dispatch({ type: "search-typed", keys: "\x7f" });
-      if (key.ctrl && input === "u") return dispatch({ type: "search-edited", query: "" });
-      if (raw === PASTE_START || raw === PASTE_END || key.ctrl || key.meta || key.tab || !input) return;
-      dispatch({ type: "search-typed", keys: input });
+      else if (key.backspace || key.delete) dispatch({ type: "search-typed", keys: "\x7f" });
+      else if (key.ctrl) dispatch({ type: "search-edited", query: "" });
+      else if (raw !== PASTE_START && raw !== PASTE_END) dispatch({ type: "search-typed", keys: input });
+      return true;
     },
     { isActive: opts.active },
   );

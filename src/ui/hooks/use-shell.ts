@@ -18,7 +18,7 @@ import { useComposer } from "./use-composer.js";
 import { useEditorStore } from "./use-editor-store.js";
 import { useSearchHits, useSearchKeys } from "./use-search-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
-import { useKeypress } from "./use-keypress.js";
+import { KeyPriority, useKeypress } from "./use-keypress.js";
 
 export type { Focus } from "../shell/key-bindings.js";
 export type { Panel } from "../shell/shell-state.js";
@@ -63,7 +63,8 @@ export interface Shell extends ShellState {
   expanded: boolean;
   answerPermission(key: string, optionId: string | null): void;
   answerQuestion(key: string, response: CreateElicitationResponse): void;
-  authenticate(methodId: string): void;
+  /** Starts a login; settles when it succeeded or failed. */
+  authenticate(methodId: string): Promise<void>;
   /** The undo prompt's answer: true puts the files back. */
   answerUndo(apply: boolean): void;
   /** Where the search query occurs, oldest first, while the search view is open. */
@@ -175,7 +176,11 @@ export function useShell(opts: ShellOptions): Shell {
         return true;
       case "skip-permission":
         if (firstPermission === undefined) return false;
-        dispatch(focus === "permission" ? { type: "permission-skipped", key: firstPermission } : { type: "permission-returned" });
+        dispatch({ type: "permission-skipped", key: firstPermission });
+        return true;
+      case "return-to-permission":
+        if (firstPermission === undefined) return false;
+        dispatch({ type: "permission-returned" });
         return true;
       case "focus-terminal": {
         const next = running.length ? (nextTerminal() ?? running[0]) : undefined;
@@ -238,14 +243,15 @@ export function useShell(opts: ShellOptions): Shell {
   };
 
   // Everywhere but the input (which asks through onEditorKey) and a focused terminal (whose keys
-  // go to its program): the shell's commands for whoever has the keys. Ctrl-C in all of them.
+  // go to its program): the shell's commands for whoever has the keys, before the view that has
+  // them. Ctrl-C in all of them.
   useKeypress(
     (input, key, raw) => {
       const command = shellCommandFor(focus, input, key, raw);
-      if (!command || (focus === "input" && command !== "clear-input")) return;
-      run(command);
+      if (!command || (focus === "input" && command !== "clear-input")) return false;
+      return run(command);
     },
-    { isActive: focus !== "terminal" },
+    { isActive: focus !== "terminal", priority: KeyPriority.shell },
   );
 
   useTerminalPaneKeys({
@@ -285,7 +291,8 @@ export function useShell(opts: ShellOptions): Shell {
     expanded,
     answerPermission: (key: string, optionId: string | null) => port.answerPermission(key, optionId),
     answerQuestion: port.answerQuestion.bind(port),
-    authenticate: (methodId: string) => void port.authenticate(methodId),
+    // A failed login is a notice in the transcript.
+    authenticate: (methodId: string) => port.authenticate(methodId).catch(() => undefined),
     answerUndo,
     searchHits,
     searchIndex,

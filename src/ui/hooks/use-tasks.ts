@@ -20,7 +20,6 @@ export function useTasks(port: SessionPort, state: SessionState, open: boolean):
   const alive = useRef(true);
   const read = useRef(() => undefined as void);
   read.current = () => {
-    if (!port.listTasks) return;
     lastRead.current = Date.now();
     void port.listTasks().then((list) => {
       if (alive.current) setTasks(list);

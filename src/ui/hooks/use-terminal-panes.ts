@@ -5,6 +5,7 @@ import { ptyBytesFor } from "../tty/pty-keys.js";
 import type { ShellAction, ShellState } from "../shell/shell-state.js";
 import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 import { useKeypress } from "./use-keypress.js";
+import { commandFor } from "../shell/key-bindings.js";
 
 /** The client terminals still running whose screens conch has: the panes Ctrl-T can focus, oldest first. */
 export function runningClientTerminals(state: SessionState, access: TerminalAccess | undefined): string[] {
@@ -15,8 +16,8 @@ export function runningClientTerminals(state: SessionState, access: TerminalAcce
 }
 
 /**
- * A focused terminal pane takes every key but Esc (leave), Ctrl-T (next/leave) and PageUp/PageDown
- * (scroll): the rest are typed into its program.
+ * A focused terminal pane takes every key: its bindings in the key table (leave, scroll), and the
+ * rest typed into its program.
  */
 export function useTerminalPaneKeys(opts: {
   active: boolean;
@@ -31,18 +32,20 @@ export function useTerminalPaneKeys(opts: {
   const { focus, dispatch } = opts;
   useKeypress(
     (input, key, raw) => {
-      if (!focus) return;
-      if (key.escape && (raw === "\x1b" || raw === "")) return dispatch({ type: "terminal-left" });
-      if (key.ctrl && input === "t") {
-        const next = opts.next();
-        return dispatch(next ? { type: "terminal-focused", id: next } : { type: "terminal-left" });
-      }
+      if (!focus) return false;
+      const command = commandFor("terminal", input, key, raw);
       const step = Math.max(1, Math.floor(opts.paneRows / 2));
-      if (key.pageUp) return dispatch({ type: "terminal-scrolled", by: step });
-      if (key.pageDown) return dispatch({ type: "terminal-scrolled", by: -step });
-      if (raw === PASTE_START || raw === PASTE_END) return;
-      opts.terminals?.write(focus.id, ptyBytesFor(input, key, raw));
-      if (focus.scroll) dispatch({ type: "terminal-scrolled", by: -focus.scroll });
+      if (command === "leave-terminal") {
+        // Esc leaves; Ctrl-T moves on to the next pane, and leaves after the last.
+        const next = key.escape ? undefined : opts.next();
+        dispatch(next ? { type: "terminal-focused", id: next } : { type: "terminal-left" });
+      } else if (command === "scroll-terminal") dispatch({ type: "terminal-scrolled", by: key.pageUp ? step : -step });
+      else if (raw !== PASTE_START && raw !== PASTE_END) {
+        // `type-terminal`: every other key goes to the program, and the pane back to its bottom.
+        opts.terminals?.write(focus.id, ptyBytesFor(input, key, raw));
+        if (focus.scroll) dispatch({ type: "terminal-scrolled", by: -focus.scroll });
+      }
+      return true;
     },
     { isActive: opts.active },
   );

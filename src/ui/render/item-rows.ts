@@ -1,5 +1,5 @@
 import type { PlanEntry } from "@agentclientprotocol/sdk";
-import type { Terminal } from "../../terminals/terminal.js";
+import type { DrawContext } from "./draw-context.js";
 import type { ItemView } from "./item-view.js";
 import { renderLibs } from "./render-libs.js";
 import { PLAN_ICONS, USER_PROMPT } from "./theme.js";
@@ -12,19 +12,10 @@ import { hang, truncateRow, wrapRows } from "./text.js";
 import { toolCardRows } from "./tool-card-rows.js";
 
 /** What an item is drawn with besides its view. */
-export interface ItemContext {
-  width: number;
+export interface ItemContext extends DrawContext {
   /** Still streaming: markdown lexes only its open last block (with `memo` kept between frames). */
   live?: boolean;
   memo?: MarkdownMemo;
-  expanded?: boolean;
-  terminal?: (id: string) => Terminal | undefined;
-  frame?: number;
-  now?: number;
-  /** File paths become links (OSC 8). */
-  links?: boolean;
-  /** Expanded tool calls also show their raw JSON (the default). */
-  rawJson?: boolean;
 }
 
 /** A turn's divider: a rule, named when the turn is the agent's own or history. */

@@ -3,7 +3,6 @@ import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
 import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
 import { fileLink, NO_FEATURES } from "../tty/terminal-features.js";
 import { displayStatus } from "../../session/state.js";
-import type { Terminal } from "../../terminals/terminal.js";
 import type { ToolCardView } from "./item-view.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "./theme.js";
 import { clipMarkdown, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
@@ -12,6 +11,7 @@ import { markdownRows } from "./markdown-rows.js";
 import { paneRows } from "./pane-rows.js";
 import { paint } from "./style.js";
 import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
+import type { DrawContext } from "./draw-context.js";
 
 /** A display with the agent's strings made safe to print (blocks are made safe where they are drawn). */
 function safeDisplay(d: ToolDisplay): ToolDisplay {
@@ -24,7 +24,7 @@ function safeDisplay(d: ToolDisplay): ToolDisplay {
 }
 
 /** A path's text as a link to the file, when the terminal takes links. */
-function linked(ctx: CardContext, text: string, path: string): string {
+function linked(ctx: DrawContext, text: string, path: string): string {
   return ctx.links ? fileLink(text, path, { ...NO_FEATURES, hyperlinks: true }) : text;
 }
 
@@ -52,22 +52,6 @@ export const LIVE_TERMINAL_ROWS = 10;
 const DONE_TERMINAL_ROWS = 3;
 const EXPANDED_TERMINAL_ROWS = 40;
 
-/** What a card is drawn with besides its view: the width, and live terminal screens. */
-export interface CardContext {
-  width: number;
-  expanded?: boolean;
-  /** The live screen of a terminal, when there is one. */
-  terminal?: (id: string) => Terminal | undefined;
-  /** Spinner frame for a running call (the live region animates it; printed cards never run). */
-  frame?: number;
-  /** Milliseconds since epoch, for a running pane's elapsed time. */
-  now?: number;
-  /** File paths become links (OSC 8), for a terminal that takes them. */
-  links?: boolean;
-  /** Expanded, also show the call's raw input and output as JSON (the default); the search view leaves them out. */
-  rawJson?: boolean;
-}
-
 const more = (hidden: number, what = "more line") => paint(`… ${hidden} ${what}${hidden === 1 ? "" : "s"}`, { dim: true });
 
 /** Markdown cut to its first lines unless expanded. */
@@ -87,7 +71,7 @@ export function clippedOutputRows(text: string, width: number, expanded: boolean
 function terminalRows(
   terminalId: string,
   card: ToolCardView,
-  ctx: CardContext,
+  ctx: DrawContext,
   width: number,
   title: string | undefined,
   startedAt: number | undefined,
@@ -109,7 +93,7 @@ function terminalRows(
 function blockRows(
   block: ToolBlock,
   card: ToolCardView,
-  ctx: CardContext,
+  ctx: DrawContext,
   width: number,
   title: string | undefined,
   startedAt: number | undefined,
@@ -146,7 +130,7 @@ function rawJsonRows(label: string, value: unknown, width: number): string[] {
 }
 
 /** One tool call: status and kind, title, where it works, what it runs, what came back, the permission answer. */
-export function toolCardRows(card: ToolCardView, ctx: CardContext): string[] {
+export function toolCardRows(card: ToolCardView, ctx: DrawContext): string[] {
   const { width } = ctx;
   const { call: tool, cwd } = card;
   const expanded = ctx.expanded === true;

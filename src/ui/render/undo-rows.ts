@@ -1,4 +1,4 @@
-import type { FileText, UndoPlan } from "../../orchestrator/undo/turn-undo.js";
+import type { FileText, UndoPlan } from "../../session/undo-plan.js";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
 import { diffRows } from "./diff-rows.js";
 import { paint } from "./style.js";
@@ -58,14 +58,4 @@ export function undoRows(plan: UndoPlan, width: number): string[] {
 function bytesOf(t: FileText | undefined): number {
   if (!t) return 0;
   return "binary" in t ? t.binary : Buffer.byteLength(t.text);
-}
-
-/** The prompt's last line: what y and n do. */
-export function undoHint(plan: UndoPlan): string {
-  if (plan.files.length === 0) return "esc close";
-  const deletes = plan.files.filter((f) => f.action === "delete").length;
-  const n = plan.files.length;
-  if (plan.redo)
-    return `y apply the turn's changes to ${n === 1 ? "this file" : `these ${n} files`} again · n or esc leave ${n === 1 ? "it" : "them"}`;
-  return `y put ${n === 1 ? "this file" : `these ${n} files`} back${deletes ? ` (${deletes === 1 ? "one is" : `${deletes} are`} deleted)` : ""} · n or esc leave ${n === 1 ? "it" : "them"}`;
 }

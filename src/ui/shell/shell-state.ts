@@ -1,4 +1,4 @@
-import type { UndoPlan } from "../../orchestrator/undo/turn-undo.js";
+import type { UndoPlan } from "../../session/undo-plan.js";
 import type { SessionState } from "../../session/state.js";
 import type { PastedImage } from "../compose/prompt-blocks.js";
 import type { Focus } from "./key-bindings.js";

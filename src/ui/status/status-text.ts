@@ -1,4 +1,4 @@
-import { quietPeriod, type TurnTiming } from "../../orchestrator/turn-machine.js";
+import { quietPeriod, type TurnTiming } from "../../session/quiet-period.js";
 import { describeOpenWork, openWork } from "../../session/open-work.js";
 import { agentLabel } from "../../session/profiles/select-profile.js";
 import { hintFor } from "../shell/key-bindings.js";

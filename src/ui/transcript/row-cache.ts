@@ -1,20 +1,11 @@
 import type { SessionState, TranscriptItem } from "../../session/state.js";
-import type { Terminal } from "../../terminals/terminal.js";
+import type { DrawContext } from "../render/draw-context.js";
 import { stableMarkdownRows, type MarkdownMemo } from "../render/markdown-rows.js";
 import { itemRows } from "../render/item-rows.js";
 import { itemViewOf, type ItemView } from "../render/item-view.js";
 
-/** How items are drawn this frame. */
-export interface RowOptions {
-  width: number;
-  expanded: boolean;
-  terminal?: (id: string) => Terminal | undefined;
-  /** Spinner frame and clock, for running calls in the live region. */
-  frame?: number;
-  now?: number;
-  /** File paths become links (OSC 8). */
-  links?: boolean;
-}
+/** How items are drawn this frame: the row renderers' options, with the expanded setting always said. */
+export type RowOptions = Omit<DrawContext, "rawJson"> & { expanded: boolean };
 
 interface Entry {
   /** What the item showed when its rows were drawn: the same view means the same rows. */

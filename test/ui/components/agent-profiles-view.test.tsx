@@ -1,7 +1,7 @@
 import React from "react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
-import { render } from "ink-testing-library";
+import { renderKeyed as render } from "../render-keyed.js";
 import { displayOf, requestDisplayOf } from "../../../src/session/profiles/display-of.js";
 import type { SessionState } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { render } from "ink-testing-library";
+import { renderKeyed as render } from "../render-keyed.js";
 import type { PendingPermission } from "../../../src/session/state.js";
 import { PermissionPrompt } from "../../../src/ui/components/permission-prompt.js";
 import { requestViewOf } from "../../../src/ui/render/request-view.js";

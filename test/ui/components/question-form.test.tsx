@@ -1,4 +1,4 @@
-import { render } from "ink-testing-library";
+import { renderKeyed as render } from "../render-keyed.js";
 import { describe, expect, it, vi } from "vitest";
 import { QuestionForm } from "../../../src/ui/components/question-form.js";
 import { formContent, formReducer, initialForm } from "../../../src/ui/decisions/question-form-state.js";

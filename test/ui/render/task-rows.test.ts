@@ -28,7 +28,7 @@ describe("the tasks view's rows", () => {
       "      the agent's command · from “Run the slow command” · pid 4242 · stopped with the",
       "      agent when you quit",
       "      stop the agent's command? y stops it (SIGTERM, then SIGKILL), any other key keeps it",
-      expect.stringMatching(/^  ■ ! make test +exit 2 · 3s ago$/),
+      expect.stringMatching(/^ {2}■ ! make test +exit 2 · 3s ago$/),
     ]);
   });
 

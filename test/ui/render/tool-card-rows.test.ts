@@ -3,7 +3,8 @@ import type { SessionState, ToolCallView, TranscriptItem } from "../../../src/se
 import { DisplayTerminal } from "../../../src/terminals/display-terminal.js";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
 import { SPINNER_FRAMES } from "../../../src/ui/render/theme.js";
-import { toolCardRows, type CardContext } from "../../../src/ui/render/tool-card-rows.js";
+import type { DrawContext } from "../../../src/ui/render/draw-context.js";
+import { toolCardRows } from "../../../src/ui/render/tool-card-rows.js";
 import { toolCardViewOf } from "../../../src/ui/render/item-view.js";
 import { RowCache } from "../../../src/ui/transcript/row-cache.js";
 import { CLAUDE_S2, CLAUDE_S2_TERM, CLAUDE_S3, CODEX_C2, finalState, toolByTitle } from "../components/fixtures.js";
@@ -20,7 +21,7 @@ function withStatus(status: ToolCallView["status"], localStatus?: ToolCallView["
 }
 
 /** The card of `tool` as `state` (by default s2) shows it. */
-function card(tool: ToolCallView, ctx: Partial<CardContext> & { state?: SessionState } = {}): string {
+function card(tool: ToolCallView, ctx: Partial<DrawContext> & { state?: SessionState } = {}): string {
   const { state = s2, ...drawing } = ctx;
   return plainRows(toolCardRows(toolCardViewOf(state, tool), { width: 80, ...drawing }));
 }
