@@ -7,6 +7,7 @@ import { PermissionPrompt } from "../components/permission-prompt.js";
 import { QuestionForm } from "../components/question-form.js";
 import { QueueView } from "../components/queue-view.js";
 import { SearchView } from "../components/search-view.js";
+import { TasksView } from "../components/tasks-view.js";
 import { StatusBar } from "../components/status-bar.js";
 import { StatusLine } from "../components/status-line.js";
 import { StatusPanel } from "../components/status-panel.js";
@@ -156,6 +157,18 @@ function AppView(props: AppProps): React.ReactElement {
           scroll={shell.search.scroll}
           width={width}
           maxRows={liveMax}
+        />
+      ) : shell.tasks && !shell.terminalFocus ? (
+        <TasksView
+          tasks={shell.taskList.tasks}
+          selected={shell.taskList.selected}
+          width={width}
+          maxRows={liveMax}
+          now={Date.now()}
+          terminal={(id) => access?.get(id)}
+          confirmingStop={shell.tasks.confirming !== null}
+          opened={shell.tasks.opened !== null}
+          hint={footer(["move-selection", "open-task", "stop-task", "find-task-card", "leave-tasks"])}
         />
       ) : focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>

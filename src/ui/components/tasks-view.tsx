@@ -14,6 +14,8 @@ export interface TasksViewProps {
   terminal?: (id: string) => Terminal | undefined;
   /** A stop of the selected task waits for y. */
   confirmingStop: boolean;
+  /** The selected task's whole pane is shown. */
+  opened: boolean;
   /** The keys this view takes, from the key table. */
   hint: string;
 }
@@ -26,6 +28,7 @@ export function TasksView(props: TasksViewProps): React.ReactElement {
     now: props.now,
     terminal: props.terminal,
     confirmingStop: props.confirmingStop,
+    opened: props.opened,
     maxRows: Math.max(4, props.maxRows - 1),
   });
   return (

@@ -45,6 +45,8 @@ export interface TaskRowsOptions {
   terminal?: (id: string) => Terminal | undefined;
   /** A stop of the selected task waits for y. */
   confirmingStop?: boolean;
+  /** The selected task's pane is opened: as much of its screen as fits, not its last lines. */
+  opened?: boolean;
   /** Rows at most; the list scrolls with the selection. */
   maxRows: number;
 }
@@ -78,7 +80,8 @@ function taskRows(task: Task, selected: boolean, opts: TaskRowsOptions): string[
   ].filter(Boolean);
   // Wrapped, not cut: what conch does at quit must be read whole.
   rows.push(...hang("      ", "      ", paint(facts.join(" · "), { dim: true }), width));
-  const lines = task.terminalId ? lastLines(opts.terminal?.(task.terminalId), 4) : [];
+  const shown = opts.opened ? Math.max(4, opts.maxRows - rows.length - 4) : 4;
+  const lines = task.terminalId ? lastLines(opts.terminal?.(task.terminalId), shown) : [];
   for (const line of lines) rows.push(`      ${paint("│", { dim: true })} ${safeLine(line)}`);
   if (opts.confirmingStop) {
     const ask = `stop ${KIND_WORD[task.kind]}? y stops it (SIGTERM, then SIGKILL), any other key keeps it`;

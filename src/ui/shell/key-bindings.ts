@@ -87,6 +87,7 @@ const PLACE: Record<KeyPlace, string> = {
   terminal: "a terminal pane",
   undo: "the undo prompt",
   search: "the search",
+  tasks: "the tasks view",
   attach: "`conch attach`",
 };
 
