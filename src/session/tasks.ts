@@ -118,9 +118,13 @@ export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot, opts: {
   };
   const agentLabel = profileOf(state).label;
   const shownTools = new Set<string>();
+  // A call waiting for a person's answer has not started: it is the prompt's, not a task yet (its
+  // display pane, which claude-agent-acp announces with the call, included).
+  const asked = new Set(state.permissions.map((p) => p.toolCallId));
   for (const term of Object.values(state.terminals)) {
     const toolId = term.toolCallId ?? state.toolByTerminal.get(term.terminalId);
     const tool = toolId ? state.toolCalls[toolId] : undefined;
+    if (tool && term.source === "display" && asked.has(tool.toolCallId)) continue;
     // Replayed history: a pane with no exit whose call is over is not running now.
     if (term.history && (!tool || isFinalStatus(tool))) continue;
     const id = `term:${term.terminalId}`;
@@ -158,8 +162,6 @@ export function tasksOf(state: SessionState, snapshot?: ProcessSnapshot, opts: {
     out.push(term.source === "client" ? task : withProcesses(task, commandOf(state, tool, term)));
   }
   const taskCalls = new Set(Object.values(state.background).map((t) => t.toolCallId));
-  // A call waiting for a person's answer has not started: it is the prompt's, not a task yet.
-  const asked = new Set(state.permissions.map((p) => p.toolCallId));
   // What still runs is among the open calls; the status bar asks only that, on every frame of a long session.
   const calls = opts.runningOnly ? [...state.openToolIds].map((id) => state.toolCalls[id]) : Object.values(state.toolCalls);
   for (const tool of calls) {
