@@ -72,7 +72,7 @@ for (let i = 0; i < (part("alone") ? 4 : 0); i++) {
 }
 
 // ---- the transport alone: node-pty reading the flood and dropping it ------------------------------------------
-const { default: pty } = await import("node-pty");
+const { default: pty } = await import("@lydell/node-pty");
 const ptyOnly = [];
 for (let i = 0; i < (part("alone") ? 4 : 0); i++) {
   let first;

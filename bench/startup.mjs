@@ -255,7 +255,7 @@ const lazy = [
   ["marked", () => chunkCost(chunkFor(/node_modules\/marked\//))],
   ["diff", () => chunkCost(chunkFor(/node_modules\/diff\//))],
   ["@xterm/headless (first terminal)", () => requireCost("@xterm/headless")],
-  ["node-pty (first terminal)", () => requireCost("node-pty")],
+  ["node-pty (first terminal)", () => requireCost("@lydell/node-pty")],
   ["the TUI (Ink, React, conch's UI), for comparison: loaded at start, behind the agent", () => importCost(chunkFor(/src\/ui\/app\.tsx$/))],
 ];
 const lazyMetrics = [];

@@ -57,8 +57,8 @@ const result = await build({
   // Flat: every file of the bundle sits in one directory, so paths relative to import.meta.url
   // (the demo agent beside the CLI, package.json two levels up) are the same from any chunk.
   chunkNames: "[name]-[hash]",
-  // node-pty is native: it is loaded from node_modules at run time.
-  external: ["node-pty"],
+  // The PTY packages are native: loaded from node_modules at run time (src/terminals/pty-module.ts).
+  external: ["@lydell/node-pty", "node-pty"],
   // jsonc-parser's main build is UMD, whose require() of its own files esbuild cannot follow; its ESM build bundles.
   alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   // React's development build is several times slower; the bundle is for users.

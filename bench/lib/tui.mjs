@@ -2,7 +2,7 @@
 // @xterm/headless, the way a person's terminal would show it. Timestamps are taken when the bytes
 // arrive from the PTY (before our own parsing), so the emulator's cost is not charged to conch.
 import { performance } from "node:perf_hooks";
-import pty from "node-pty";
+import pty from "@lydell/node-pty";
 import xterm from "@xterm/headless";
 import { BIN } from "./common.mjs";
 

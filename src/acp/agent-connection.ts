@@ -65,6 +65,8 @@ export interface ClientHooks {
   onQuestion?(req: CreateElicitationRequest, key: string, signal: AbortSignal): Promise<CreateElicitationResponse>;
   /** `elicitation/complete`: the agent says a URL-mode question is done. */
   onQuestionComplete?(elicitationId: string): void;
+  /** An extension notification (`_`-prefixed), e.g. a turn signal such as `_session/turn_ended`. */
+  onExtNotification?(method: string, params: unknown): void;
   /** Something a user should know about the wire: malformed lines, unknown notifications. */
   onNotice(level: "info" | "warning" | "error", text: string): void;
   /** Workspace root for fs/* confinement. */
@@ -155,9 +157,10 @@ export class AgentConnection {
       .onRequest("*", ({ method }) => {
         throw RequestError.methodNotFound(method);
       })
-      .onNotification("*", ({ method }) => {
-        // Extension notifications (`_auth/status_update`, …) are fine to ignore; say so once in the log.
-        if (!method.startsWith("_")) hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
+      .onNotification("*", ({ method, params }) => {
+        // Extension notifications (`_auth/status_update`, …) go up for whoever knows them; others are news.
+        if (method.startsWith("_")) hooks.onExtNotification?.(method, params);
+        else hooks.onNotice("info", `agent sent an unknown notification: ${method}`);
       });
     const wireTaps = connectionTaps(hooks, taps);
     const stream = (this.stream =

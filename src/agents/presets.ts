@@ -3,6 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentCommand } from "./agent-process.js";
 import type { AgentConfig } from "./config-file.js";
+import { registryLaunch } from "./registry/registry-agent.js";
+import type { RegistryIndex } from "./registry/registry-format.js";
 
 /** A known ACP agent: how to start it and how it logs in. */
 export interface AgentPreset {
@@ -33,7 +35,8 @@ export const PRESETS: AgentPreset[] = [
     name: "codex",
     title: "Codex (codex-acp)",
     bin: "codex-acp",
-    npmPackage: "@zed-industries/codex-acp",
+    // The ACP organisation's adapter over the Codex App Server (2.x); the Rust `@zed-industries/codex-acp` is frozen at 0.16.
+    npmPackage: "@agentclientprotocol/codex-acp",
     auth: "OPENAI_API_KEY / CODEX_API_KEY, or ChatGPT login via `codex login`",
   },
   {
@@ -119,8 +122,10 @@ export interface ResolvedAgent {
   preset?: AgentPreset;
   /** For a remote agent, its URL as the only word: what the session index records. */
   command: AgentCommand;
-  /** How it was found: the built-in demo, an installed binary, npx, a config entry, a raw command line, or a URL. */
-  via: "builtin" | "path" | "npx" | "config" | "command" | "remote";
+  /** How it was found: the built-in demo, an installed binary, npx, a config entry, a raw command line, a URL, or the ACP registry. */
+  via: "builtin" | "path" | "npx" | "config" | "command" | "remote" | "registry";
+  /** For a registry agent: its entry's name and version, and how the registry says to start it. */
+  registry?: { name: string; version: string; how: "path" | "npx" | "uvx" };
   remote?: RemoteAgent;
 }
 
@@ -139,9 +144,15 @@ export function remoteAgentOf(spec: string): RemoteAgent | undefined {
 
 /**
  * Resolves `--agent`: a URL (a remote agent), an agent from the config file, a preset name
- * (installed binary first, then npx), or a raw command line.
+ * (installed binary first, then npx), an ACP registry id (started the way the registry says, see
+ * `registry/registry-agent.ts`), or a raw command line.
  */
-export function resolveAgent(spec: string, configured: Record<string, AgentConfig> = {}, envPath?: string): ResolvedAgent {
+export function resolveAgent(
+  spec: string,
+  configured: Record<string, AgentConfig> = {},
+  envPath?: string,
+  registry?: () => RegistryIndex,
+): ResolvedAgent {
   const remote = remoteAgentOf(spec);
   if (remote) {
     const url = new URL(remote.url);
@@ -164,6 +175,19 @@ export function resolveAgent(spec: string, configured: Record<string, AgentConfi
       };
     }
     throw new Error(`agent ${preset.name} is not installed: ${preset.bin} was not found on PATH`);
+  }
+  // One word that names no program on PATH: it may be the id of a registry agent.
+  const entry =
+    /^[a-z][a-z0-9-]*$/.test(spec) && registry && !which(spec, envPath) ? registry().agents.find((a) => a.id === spec) : undefined;
+  if (entry) {
+    const launch = registryLaunch(entry, (bin) => which(bin, envPath));
+    if (!launch.ok) throw new Error(`registry agent ${spec}: ${launch.why}`);
+    return {
+      name: spec,
+      command: launch.command,
+      via: "registry",
+      registry: { name: entry.name, version: entry.version, how: launch.how },
+    };
   }
   const words = splitCommandLine(spec);
   if (words.length === 0) throw new Error("--agent needs a preset name or a command line");

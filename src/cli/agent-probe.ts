@@ -7,7 +7,7 @@ import type { ResolvedAgent } from "../agents/presets.js";
 import { AgentLink } from "../orchestrator/agent/agent-link.js";
 import { isAuthRequired, usableMcpServers } from "../orchestrator/session-response.js";
 import { safeLine } from "../text/terminal-safe.js";
-import { probeRows, type ProbeRow } from "./probe-rows.js";
+import { probeRows, turnSignalRows, type ProbeRow, type SignalRow } from "./probe-rows.js";
 
 /** What `conch agents --probe` found out about one agent. */
 export interface ProbeReport {
@@ -22,6 +22,8 @@ export interface ProbeReport {
   /** How `session/new` went: the session it opened, or why not. */
   session?: { ok: boolean; ms?: number; error?: string; closed?: boolean };
   rows: ProbeRow[];
+  /** How conch knows this agent's turn is over, best first (`session/profiles/turn-signals.ts`). */
+  signals: SignalRow[];
   warnings: string[];
   /** The whole `initialize` result and `session/new` answer, for `--json`. */
   initialize?: InitializeResponse;
@@ -59,7 +61,7 @@ export async function probeAgent(
   opts: { startTimeoutMs?: number } = {},
 ): Promise<ProbeReport> {
   const command = [agent.command.command, ...agent.command.args].join(" ");
-  const report: ProbeReport = { name: agent.name, command, ok: false, rows: [], warnings: [] };
+  const report: ProbeReport = { name: agent.name, command, ok: false, rows: [], signals: [], warnings: [] };
   const dir = mkdtempSync(path.join(tmpdir(), "conch-probe-"));
   const commands: AvailableCommand[] = [];
   let link: AgentLink | undefined;
@@ -105,6 +107,7 @@ export async function probeAgent(
       report.session = { ok: false, error: safeLine(why) };
     }
     report.rows = probeRows(init, report.newSession, commands);
+    report.signals = turnSignalRows(init.agentInfo);
     report.warnings = mcpWarnings(init, mcpServers);
   } catch (err) {
     report.error = safeLine((err as Error).message.split("\n")[0]);
@@ -143,6 +146,12 @@ export function formatProbe(report: ProbeReport): string {
     const head = `  ${r.capability.padEnd(cw)}  ${r.advertised}`;
     if (r.capability.length <= cw && r.advertised.length <= aw) lines.push(`${head.padEnd(cw + aw + 4)}  ${r.conch}`);
     else lines.push(head, `  ${"".padEnd(cw + aw + 2)}  ${r.conch}`);
+  }
+  if (report.signals.length) {
+    lines.push("  how conch knows a turn is over, best first:");
+    const sw = Math.min(48, Math.max(...report.signals.map((r) => r.signal.length)));
+    const aw2 = Math.max(...report.signals.map((r) => r.agent.length));
+    for (const r of report.signals) lines.push(`    ${r.signal.padEnd(sw)}  ${r.agent.padEnd(aw2)}  ${r.says}`);
   }
   for (const w of report.warnings) lines.push(`  ! ${w}`);
   return lines.join("\n");

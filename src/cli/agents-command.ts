@@ -3,6 +3,8 @@ import { loadConfig, mcpServersFor } from "../agents/config-file.js";
 import { PRESETS, resolveAgent, which, type ResolvedAgent } from "../agents/presets.js";
 import { formatProbe, probeAgent, type ProbeReport } from "./agent-probe.js";
 import type { Command } from "./parse-args.js";
+import { registryAgents } from "./registry.js";
+import { runRegistryCommand } from "./registry-command.js";
 
 /**
  * `conch agents --probe [name]`: starts each agent (the named one, `--agent <command>`, or every
@@ -17,7 +19,7 @@ async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<numb
   const skipped: string[] = [];
   if (spec) {
     try {
-      targets.push(resolveAgent(spec, config.agents));
+      targets.push(resolveAgent(spec, config.agents, undefined, registryAgents()));
     } catch (err) {
       process.stderr.write(`conch: ${(err as Error).message}\n`);
       return EXIT.failed;
@@ -49,6 +51,7 @@ async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<numb
 /** `conch agents`: every preset, how it would start, and whether it is installed. */
 export async function runAgentsCommand(cmd: Extract<Command, { kind: "agents" }>): Promise<number> {
   if (cmd.probe) return runProbe(cmd);
+  if (cmd.registry) return runRegistryCommand(cmd);
   // An untrusted project's agents are not what `conch` would run here: leave them out.
   const config = loadConfig(process.cwd(), process.env, { untrusted: "leave-out" });
   const custom = Object.entries(config.agents).map(([name, a]) => ({

@@ -7,6 +7,8 @@ import { trustStorePath } from "../agents/workspace-trust.js";
 import { PRESETS, resolveAgent, type ResolvedAgent } from "../agents/presets.js";
 import { ensureStateDir } from "../store/state-dir.js";
 import type { Command } from "./parse-args.js";
+import { registryAgents } from "./registry.js";
+import { ptyModule } from "../terminals/pty-module.js";
 
 /** One line of the doctor's report. */
 export interface Check {
@@ -19,7 +21,7 @@ export interface Check {
 
 async function checkNodePty(): Promise<Check> {
   try {
-    const pty = await import("node-pty");
+    const { name, module: pty } = ptyModule();
     const term = pty.spawn(process.execPath, ["-e", "process.stdout.write('ok')"], { cols: 20, rows: 2 });
     const out = await new Promise<string>((resolve) => {
       let buf = "";
@@ -29,10 +31,10 @@ async function checkNodePty(): Promise<Check> {
     return {
       name: "node-pty",
       ok: out.includes("ok"),
-      detail: out.includes("ok") ? "spawns a PTY" : `unexpected output ${JSON.stringify(out)}`,
+      detail: out.includes("ok") ? `spawns a PTY (${name})` : `unexpected output ${JSON.stringify(out)}`,
     };
   } catch (err) {
-    return { name: "node-pty", ok: false, detail: `cannot load: ${(err as Error).message} (run npm rebuild node-pty)` };
+    return { name: "node-pty", ok: false, detail: `cannot load: ${(err as Error).message}` };
   }
 }
 
@@ -147,7 +149,7 @@ export async function runDoctor(cmd: Extract<Command, { kind: "doctor" }>): Prom
   for (const name of names) {
     let agent: ResolvedAgent;
     try {
-      agent = resolveAgent(name, agents);
+      agent = resolveAgent(name, agents, undefined, registryAgents());
     } catch (err) {
       checks.push({ name: `agent ${name}`, ok: false, optional: !cmd.agent, detail: (err as Error).message });
       continue;

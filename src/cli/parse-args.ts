@@ -30,7 +30,7 @@ export type Command =
   | ({ kind: "interactive"; prompt?: string; notify: boolean } & SessionOptions)
   | ({ kind: "print"; prompt?: string; outputFormat: OutputFormat; timeoutMs?: number; mode?: string; model?: string } & SessionOptions)
   | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean; agent?: string }
-  | { kind: "agents"; json: boolean; probe: boolean; name?: string; agent?: string }
+  | { kind: "agents"; json: boolean; probe: boolean; name?: string; agent?: string; registry?: boolean; refresh?: boolean }
   | { kind: "export"; id: string; output?: string; force: boolean }
   | { kind: "attach"; id: string; write: boolean }
   | { kind: "undo"; id: string; turn?: string; dryRun: boolean }
@@ -52,6 +52,8 @@ export const USAGE = `Usage:
   conch agents [--json]               list agent presets and whether each is installed
   conch agents --probe [name]         start each agent (or one; --agent <command> for any) and show
                                       what it advertises next to what conch will use
+  conch agents --registry [--refresh] the ACP registry's agents (--agent <id> runs one) and how old
+                                      conch's copy is; --refresh fetches the latest over https
   conch export <id> [-o file]         a stored session as Markdown (stdout, or a new file; --force replaces)
   conch undo <id> [turn] [--dry-run]  put back what a session's last turn (or turn N) changed in its files
   conch attach <id>                   follow a session another conch is running, read-only
@@ -59,8 +61,9 @@ export const USAGE = `Usage:
   conch doctor [--agent <agent>]      check Node, node-pty, the terminal, agents, the state dir
 
 Options:
-  -a, --agent <name|command>    agent preset (demo, claude, codex, gemini, opencode, goose)
-                                or a command line, e.g. "npx -y @agentclientprotocol/claude-agent-acp"
+  -a, --agent <name|command>    agent preset (demo, claude, codex, gemini, opencode, goose), an ACP
+                                registry id (conch agents --registry lists them), or a command line,
+                                e.g. "npx -y @agentclientprotocol/claude-agent-acp"
   -a, --agent ws://host:port    a remote agent over WebSocket (wss:// too), or http(s)://… over streamable HTTP
   -C, --cwd <dir>               the session's working directory (default: current directory)
       --add-dir <dir>           another directory the agent may use besides the cwd (repeatable)
@@ -129,6 +132,8 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         json: { type: "boolean" },
         all: { type: "boolean" },
         probe: { type: "boolean" },
+        registry: { type: "boolean" },
+        refresh: { type: "boolean" },
         output: { type: "string", short: "o" },
         force: { type: "boolean" },
         write: { type: "boolean" },
@@ -146,6 +151,10 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (v.version) return { kind: "version" };
 
   if (v.probe && (pos[0] !== "agents" || v.print)) throw new UsageError("--probe goes with `conch agents`");
+  if ((v.registry || v.refresh) && (pos[0] !== "agents" || v.print))
+    throw new UsageError("--registry and --refresh go with `conch agents`");
+  if (v.refresh && !v.registry) throw new UsageError("--refresh goes with `conch agents --registry`");
+  if (v.registry && v.probe) throw new UsageError("--registry lists the registry; to probe one of its agents: conch agents --probe <id>");
   if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print))
     throw new UsageError("--output and --force go with `conch export`");
   if (v.write && (pos[0] !== "attach" || v.print)) throw new UsageError("--write goes with `conch attach`");
@@ -160,7 +169,15 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
       throw new UsageError(`unexpected argument: ${pos[1]} (to probe one agent: conch agents --probe ${pos[1]})`);
     if (v.probe && pos.length > 2) throw new UsageError("--probe takes one agent name (or --agent <command>)");
     if (v.probe && pos[1] && v.agent) throw new UsageError("name the agent to probe once: a preset name or --agent <command>");
-    return { kind: "agents", json: !!v.json, probe: !!v.probe, name: pos[1], agent: v.agent };
+    if (v.registry && pos.length > 1) throw new UsageError(`unexpected argument: ${pos[1]}`);
+    return {
+      kind: "agents",
+      json: !!v.json,
+      probe: !!v.probe,
+      name: pos[1],
+      agent: v.agent,
+      ...(v.registry ? { registry: true, refresh: !!v.refresh } : {}),
+    };
   }
   if (pos[0] === "export" && !v.print) {
     if (!pos[1]) throw new UsageError("export needs a session id (conch sessions lists them)");

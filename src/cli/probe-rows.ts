@@ -1,4 +1,12 @@
-import type { AvailableCommand, InitializeResponse, NewSessionResponse, SessionConfigOption } from "@agentclientprotocol/sdk";
+import type {
+  AvailableCommand,
+  Implementation,
+  InitializeResponse,
+  NewSessionResponse,
+  SessionConfigOption,
+} from "@agentclientprotocol/sdk";
+import { profileFor } from "../session/profiles/select-profile.js";
+import { TURN_SIGNAL_ORDER, TURN_SIGNAL_SOURCES } from "../session/profiles/turn-signals.js";
 import { advertisesSteering } from "../acp/steering.js";
 import { planAuth } from "../agents/auth-methods.js";
 import { readModels } from "../orchestrator/session-response.js";
@@ -25,6 +33,42 @@ function optionValues(o: SessionConfigOption): string {
     return [String(g.value ?? "?")];
   });
   return values.map((v) => (v === String(o.currentValue) ? `${v}*` : v)).join(", ");
+}
+
+/** One turn signal as the probe lists it: what it is, whether this agent gives it, and what it says. */
+export interface SignalRow {
+  signal: string;
+  /** "gives it", or what happens when it does not (accepted all the same, should it start to). */
+  agent: string;
+  says: string;
+}
+
+/**
+ * How conch knows this agent's work is over, best first: every signal conch accepts, the ones the
+ * agent's profile knows it gives marked, from the one table in `session/profiles/turn-signals.ts`.
+ */
+export function turnSignalRows(info: Implementation | null | undefined): SignalRow[] {
+  const profile = profileFor(info);
+  const gives = new Set(profile.turnSignals);
+  return TURN_SIGNAL_ORDER.map((id) => ({
+    signal: TURN_SIGNAL_SOURCES[id].wire,
+    agent: gives.has(id) ? "gives it" : id === "quiet_period" || id === "held_response" ? "-" : "accepted if sent",
+    says: TURN_SIGNAL_SOURCES[id].says,
+  })).filter((r) => r.agent !== "-");
+}
+
+/** The models as a list, the current one starred; model/effort pairs grouped by model: `gpt-5.5[low|medium*|high]`. */
+function modelList(
+  models: NonNullable<ReturnType<typeof readModels>>,
+  split?: (id: string) => { model: string; effort: string } | undefined,
+): string {
+  const star = (id: string, text: string) => (id === models.currentModelId ? `${text}*` : text);
+  const pairs = split ? models.availableModels.map((m) => ({ id: m.modelId, pair: split(m.modelId) })) : [];
+  if (!pairs.length || pairs.some((p) => !p.pair))
+    return models.availableModels.map((m) => star(m.modelId, safeLine(m.modelId))).join(", ");
+  const groups = new Map<string, string[]>();
+  for (const { id, pair } of pairs) groups.set(pair!.model, [...(groups.get(pair!.model) ?? []), star(id, safeLine(pair!.effort))]);
+  return [...groups].map(([model, efforts]) => `${safeLine(model)}[${efforts.join("|")}]`).join(", ");
 }
 
 /**
@@ -135,11 +179,7 @@ export function probeRows(init: InitializeResponse, session?: NewSessionResponse
     const models = readModels(session);
     rows.push({
       capability: "models",
-      advertised: models
-        ? models.availableModels
-            .map((m) => (m.modelId === models.currentModelId ? `${safeLine(m.modelId)}*` : safeLine(m.modelId)))
-            .join(", ")
-        : "none",
+      advertised: models ? modelList(models, profileFor(init.agentInfo).splitModelId) : "none",
       conch: models ? "/model switches them (session/set_model)" : "-",
     });
     const options = session.configOptions ?? [];

@@ -23,6 +23,7 @@ import { readSessionLog } from "../store/session-log.js";
 import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
+import { registryAgents } from "./registry.js";
 
 /** A session that cannot be found: exit code 4. */
 export class SessionNotFoundError extends ConchError {
@@ -127,7 +128,7 @@ export async function prepareSession(
         `session ${resumed.id} was run with agent "${resumed.agent}", whose command is not recorded: resume it with --agent <command>`,
       );
   } else {
-    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents);
+    agent = resolveAgent(opts.agent ?? defaultAgentName(config), config.agents, undefined, registryAgents());
   }
   // Before anything starts: a rule that does not parse stops here, naming its file and line.
   const rules = new RuleBook(parseRuleEntries(config.ruleEntries ?? []), new RememberedRules(resolveStateDir()), realPathOf(cwd));

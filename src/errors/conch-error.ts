@@ -43,6 +43,8 @@ const EXIT_OF_KIND = {
   "setting-refused": EXIT.failed,
   /** The agent wants a login that this run cannot walk a person through (print mode). */
   "login-needed": EXIT.failed,
+  /** Something conch was asked to fetch could not be (the ACP registry's refresh, offline). */
+  network: EXIT.failed,
   /** The run took longer than it was allowed. */
   timeout: EXIT.timeout,
 } as const satisfies Record<string, ExitCode>;

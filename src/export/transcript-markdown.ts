@@ -23,6 +23,7 @@ const STATUS_WORD: Record<ToolDisplayStatus, string> = {
   stalled: "stalled",
   unknown: "unknown after resume",
   interrupted: "interrupted",
+  ended_with_agent: "ended with the agent (no exit status)",
   background: "running in the agent's session",
   ended: "ended (the agent did not report how)",
 };
@@ -33,6 +34,7 @@ const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = {
   cancelled: "⊘",
   rejected: "⊘",
   interrupted: "⊘",
+  ended_with_agent: "⊘",
 };
 
 const SGR = /\u001b\[[0-9;:]*m/g;
@@ -164,6 +166,17 @@ export function toolMarkdown(tool: ToolCallView, state: SessionState): string {
     const md = blockMarkdown(block, state);
     if (md) parts.push(md);
   }
+  // A subagent's calls, under the call that started it.
+  const sub = (tool.subagentCalls ?? []).map((id) => state.toolCalls[id]).filter((c): c is ToolCallView => c !== undefined);
+  if (sub.length)
+    parts.push(
+      sub
+        .map(
+          (c) =>
+            `- ${STATUS_ICON[displayStatus(c)] ?? "•"} ${escapeInline(safeLine(displayOf(state, c).title))} · *${STATUS_WORD[displayStatus(c)]}*`,
+        )
+        .join("\n"),
+    );
   return parts.join("\n\n");
 }
 

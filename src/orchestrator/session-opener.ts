@@ -3,6 +3,7 @@ import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSet
 import { planAuth, shellLine } from "../agents/auth-methods.js";
 import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
+import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
 import { foldEvents } from "../session/reduce.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
@@ -68,6 +69,7 @@ export class SessionOpener implements AgentSlot {
     const hooks: ClientHooks = {
       ...this.ports.hooks,
       onUpdate: (n) => this.onUpdate(n),
+      onExtNotification: (method, params) => this.onExtNotification(method, params),
       root: () => opts.cwd,
       additionalRoots: () => this.dirs,
       terminals: this.terminals,
@@ -291,11 +293,22 @@ export class SessionOpener implements AgentSlot {
     this.link?.killNow();
   }
 
+  /** An extension notification: only the turn signals the profile layer knows are this session's events. */
+  private onExtNotification(method: string, params: unknown): void {
+    if (!SIGNAL_NOTIFICATIONS.has(method)) return;
+    const sid = this.ports.events.state.info?.sessionId;
+    const of = (params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (sid && typeof of === "string" && of !== sid) return;
+    this.ports.events.dispatch({ type: "agent_signal", method, params });
+  }
+
   private onUpdate(n: SessionNotification): void {
     const { events } = this.ports;
     const sid = events.state.info?.sessionId;
     // Updates for another session on the same connection are not ours (sessions start with no id yet).
-    if (sid && n.sessionId && n.sessionId !== sid && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
+    // A subagent's own session (ACP subagents draft) belongs to this one.
+    const ours = events.state.subagentSessions?.[n.sessionId] !== undefined;
+    if (sid && n.sessionId && n.sessionId !== sid && !ours && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
     events.dispatch({ type: "update", notification: n, history: events.state.replaying || undefined });
   }
 }

@@ -3,7 +3,7 @@ import type { ResolvedAgent } from "../agents/presets.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import type { Orchestrator } from "../orchestrator/orchestrator.js";
-import type { SessionState } from "../session/state.js";
+import { isFinalStatus, type SessionState } from "../session/state.js";
 import type { OutputFormat } from "./output-format.js";
 import { buildPrintResult, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
@@ -80,6 +80,9 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   const cancelTimers: (() => void)[] = [];
   const finish = async (): Promise<number> => {
     for (const c of cancelTimers) c();
+    // A command that outlived the turn ends when conch stops the agent: the result and the stream say
+    // that, not "running" (still subscribed, so text and stream-json print the call's last status).
+    if (Object.values(orch.state.toolCalls).some((t) => t.detached && !isFinalStatus(t))) await orch.shutdown();
     unsubscribe();
     const result: PrintResult = buildPrintResult(orch.state, {
       fromTurn,

@@ -1,6 +1,13 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { PermissionAnswerSource, SessionEvent } from "../session/events.js";
-import { displayStatus, type ContextUsage, type SessionState, type ToolDisplayStatus } from "../session/state.js";
+import {
+  displayStatus,
+  isFinalStatus,
+  type ContextUsage,
+  type SessionState,
+  type ToolCallView,
+  type ToolDisplayStatus,
+} from "../session/state.js";
 import type { PrintResult } from "./print-result.js";
 
 /**
@@ -73,6 +80,8 @@ type Unversioned = StreamJsonLine extends infer L ? (L extends StreamJsonLine ? 
  */
 export class StreamJsonMapper {
   private readonly seenCalls = new Set<string>();
+  /** Calls streamed with a status that may still change, and that status. */
+  private readonly unsettled = new Map<string, ToolDisplayStatus>();
   private readonly permissionCalls = new Map<string, string>();
   private plan: SessionState["plan"];
   private usage: ContextUsage | undefined;
@@ -86,6 +95,9 @@ export class StreamJsonMapper {
   /** The lines for `ev`, read against `state`, the session after it. */
   linesFor(state: SessionState, ev: SessionEvent): StreamJsonLine[] {
     const lines = this.map(state, ev);
+    // conch's own conclusions (cancelled, background, ended with the agent, stalled) come from its
+    // events, not from an agent's update: a call still unsettled is streamed again when they change it.
+    if (ev.type !== "update") lines.push(...this.settledCalls(state));
     // Plans and the context meter are read from the fold: an agent's profile may make them from other updates.
     if (state.plan !== this.plan) {
       this.plan = state.plan;
@@ -178,21 +190,37 @@ export class StreamJsonMapper {
         if (!call || call.pollOf !== undefined) return [];
         const first = !this.seenCalls.has(call.toolCallId);
         this.seenCalls.add(call.toolCallId);
-        return [
-          {
-            type: "tool_call",
-            subtype: first ? "start" : "update",
-            id: call.toolCallId,
-            title: call.title,
-            kind: call.kind ?? null,
-            status: displayStatus(call),
-            ...(first || update.content != null ? { content: publicContent(call.content) } : {}),
-          },
-        ];
+        return [this.callLine(call, first ? "start" : "update", first || update.content != null)];
       }
       default:
         return [];
     }
+  }
+
+  /** A `tool_call` line with the call's whole title, kind and status; remembers it while it may change. */
+  private callLine(call: ToolCallView, subtype: "start" | "update", withContent: boolean): Unversioned {
+    const status = displayStatus(call);
+    if (isFinalStatus(call)) this.unsettled.delete(call.toolCallId);
+    else this.unsettled.set(call.toolCallId, status);
+    return {
+      type: "tool_call",
+      subtype,
+      id: call.toolCallId,
+      title: call.title,
+      kind: call.kind ?? null,
+      status,
+      ...(withContent ? { content: publicContent(call.content) } : {}),
+    };
+  }
+
+  /** Update lines for the unsettled calls whose status changed without an update of their own. */
+  private settledCalls(state: SessionState): Unversioned[] {
+    const lines: Unversioned[] = [];
+    for (const [id, sent] of this.unsettled) {
+      const call = state.toolCalls[id];
+      if (call && displayStatus(call) !== sent) lines.push(this.callLine(call, "update", false));
+    }
+    return lines;
   }
 }
 

@@ -22,6 +22,8 @@ const FINAL: ReadonlySet<ToolDisplayStatus> = new Set([
   "stalled",
   "unknown",
   "interrupted",
+  "ended",
+  "ended_with_agent",
 ]);
 
 /**

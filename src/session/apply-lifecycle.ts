@@ -3,7 +3,7 @@ import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { openWork } from "./open-work.js";
 import { deriveModes } from "./session-modes.js";
-import { abandonTasks, beginDrain, closeOpenTools, endOpenTurns } from "./turn-ends.js";
+import { abandonTasks, beginDrain, closeOpenTools, endOpenTurns, endWithAgent } from "./turn-ends.js";
 
 // The session and its agent coming and going: opened, the agent gone, the session left, a restart.
 
@@ -30,6 +30,7 @@ export function applySessionStarted(d: Draft, ev: EventOf<"session_started">): v
 /** The agent's process went away unasked: everything waiting on it ends, and the session failed. */
 export function applyAgentExited(d: Draft, ev: EventOf<"agent_exited">): void {
   const s = d.s;
+  endWithAgent(d);
   if (ev.expected) return;
   const failure = {
     message: ev.reason ?? `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`,

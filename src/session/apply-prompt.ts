@@ -81,6 +81,7 @@ export function applyPromptResponse(d: Draft, ev: EventOf<"prompt_response">): v
   if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), turnId: ev.turnId, level: "error", text: ev.error });
   s.lastAgentActivityAt = ev.at;
   if (stopReason === "cancelled" || s.phase === "cancelling") {
+    detachOpenTools(d, ev.turnId, true);
     closeOpenTools(d, "cancelled", new Set([ev.turnId]));
     if (pending.length === 0) {
       abandonTasks(d);

@@ -18,7 +18,14 @@ function terminalIdFromContent(fields: ToolCallFields): string | undefined {
  * or a permission request. Fields present in the message replace the old ones; an update that only
  * carries `_meta` erases nothing.
  */
-export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => string, history: boolean): ToolCallView {
+export function upsertToolCall(
+  d: Draft,
+  fields: ToolCallFields,
+  turnId: () => string,
+  history: boolean,
+  /** The call of the subagent whose session sent this (the draft's child sessions). */
+  subagentCall?: string,
+): ToolCallView {
   const id = fields.toolCallId;
   const old = d.tool(id);
   const meta = metaWithoutTerminalStreams(fields._meta);
@@ -48,7 +55,7 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
       d.setTool({ ...parent, polls: [...(parent.polls ?? []), id] });
       tool.turnId = parent.turnId;
       tool.pollOf = parent.toolCallId;
-    } else {
+    } else if (!groupUnderSubagent(d, tool, subagentCall ?? profile.subagentParent(fields, d.s.toolCalls))) {
       tool.turnId = turnId();
       d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tool.turnId, toolCallId: id, history });
     }
@@ -86,6 +93,20 @@ export function upsertToolCall(d: Draft, fields: ToolCallFields, turnId: () => s
   // The agent reports the end of a call its turn left running: its card said "running".
   if (old?.detached && !tool.detached && !history) noteDetachedEnd(d, tool, endWords(d, tool));
   return tool;
+}
+
+/**
+ * A call a subagent made joins the fold of the call that started the subagent (the outermost one,
+ * for a subagent's own subagents). False when that call is unknown: the call is shown on its own.
+ */
+function groupUnderSubagent(d: Draft, tool: ToolCallView, parentId: string | undefined): boolean {
+  let parent = parentId && parentId !== tool.toolCallId ? d.tool(parentId) : undefined;
+  if (parent?.subagentOf) parent = d.tool(parent.subagentOf);
+  if (!parent) return false;
+  d.setTool({ ...parent, subagentCalls: [...(parent.subagentCalls ?? []), tool.toolCallId] });
+  tool.turnId = parent.turnId;
+  tool.subagentOf = parent.toolCallId;
+  return true;
 }
 
 /** A poll that saw the process exit resolves its command's "unknown after resume" state. */

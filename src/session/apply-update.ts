@@ -3,11 +3,13 @@ import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable"
 import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
 import { noteDetachedEnd } from "./apply-command.js";
+import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
 import { upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
+import { readSignalNotification } from "./profiles/turn-signals.js";
 import { deriveModes } from "./session-modes.js";
 import { isFinalStatus, type TranscriptItem } from "./state.js";
 
@@ -181,6 +183,12 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
   }
 }
 
+/** An extension notification that carries a turn signal (`_session/turn_ended`): every agent's is accepted. */
+export function applyAgentSignal(d: Draft, method: string, params: unknown): void {
+  d.s.lastAgentActivityAt = d.at;
+  for (const sig of readSignalNotification(method, params)) applySignal(d, sig, d.s.replaying);
+}
+
 function normalizeContext(d: Draft): NormalizeContext {
   return { tool: (id) => d.tool(id), background: d.s.background, replayTail: d.s.replayTail === true };
 }
@@ -245,6 +253,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     default: {
       if (applyIdentifiedPlan(d, u, history)) return;
+      if (applySubagentLifecycle(d, u, history, () => currentTurn(d, history))) return;
       const kindRaw = (u as { sessionUpdate?: unknown } | undefined)?.sessionUpdate;
       const kind = typeof kindRaw === "string" ? kindRaw : "(no sessionUpdate)";
       d.addItem({ kind: "unknown", id: d.nextId("i"), turnId: d.s.currentTurnId, updateKind: kind, raw: u, history });
@@ -260,6 +269,12 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
 export function applyUpdate(d: Draft, n: SessionNotification, historyFlag: boolean | undefined): void {
   const history = isHistory(d, n, historyFlag);
   const profile = profileOf(d.s);
+  const subagent = subagentSessionCall(d, n.sessionId);
+  if (subagent) {
+    if (!history) d.s.lastAgentActivityAt = d.at;
+    applySubagentUpdate(d, subagent, n.update as SessionUpdate, history, () => currentTurn(d, history));
+    return;
+  }
   // The kind may be one this SDK does not know (newer protocol versions add them).
   const normalized = profile.normalize(n.update as SessionUpdate, normalizeContext(d));
   // A replay's tail after the load response counts as activity: its quiet period waits it out.

@@ -10,11 +10,6 @@ export function modelOption(state: Pick<SessionState, "configOptions">): SelectO
   return opt && opt.type === "select" ? opt : undefined;
 }
 
-/** The options that tune the model (category `model_config`: context size, reasoning effort, …). */
-export function modelConfigOptions(state: Pick<SessionState, "configOptions">): SessionConfigOption[] {
-  return state.configOptions.filter((o) => o.category === "model_config");
-}
-
 /** Values of a select config option, flattened out of groups. */
 export function selectValues(opt: SelectOption): { value: string; name: string }[] {
   const out: { value: string; name: string }[] = [];
@@ -26,8 +21,13 @@ export function selectValues(opt: SelectOption): { value: string; name: string }
   return out;
 }
 
-/** A config option's current value as a person reads it: a select's value, a boolean's on/off. */
+/**
+ * A config option's current value as a person reads it: a boolean's on/off, a select's value by
+ * the name the agent gives it (the footer's word), with the id to type when they differ: "Default (auto)".
+ */
 export function optionValueText(opt: SessionConfigOption): string {
   if (opt.type === "boolean") return opt.currentValue ? "on" : "off";
-  return String(opt.currentValue);
+  const id = String(opt.currentValue);
+  const name = selectValues(opt).find((v) => v.value === id)?.name;
+  return name && name !== id ? `${name} (${id})` : id;
 }

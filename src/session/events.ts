@@ -43,6 +43,11 @@ export type SessionEvent =
   | { type: "session_started"; at: number; info: SessionInfo }
   /** A `session/update` as received. `history` marks updates replayed by `session/load`. */
   | { type: "update"; at: number; notification: SessionNotification; history?: boolean }
+  /**
+   * An extension notification that carries a turn signal (`_session/turn_ended`; see
+   * `profiles/turn-signals.ts`, whose list decides which ones are logged).
+   */
+  | { type: "agent_signal"; at: number; method: string; params: unknown }
   | { type: "prompt_sent"; at: number; turnId: string; prompt: ContentBlock[]; queueId?: string }
   /**
    * The agent wrote `path` through conch (`fs/write_text_file`) during turn `turnId`: what the write

@@ -1,7 +1,15 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
-import { profileOf } from "./profiles/select-profile.js";
-import { isFinalStatus, type CheckpointMark, type FileWrite, type SessionState, type TerminalView } from "./state.js";
+import { agentLabel, profileOf } from "./profiles/select-profile.js";
+import {
+  displayStatus,
+  isFinalStatus,
+  type CheckpointMark,
+  type FileWrite,
+  type SessionState,
+  type TerminalView,
+  type ToolDisplayStatus,
+} from "./state.js";
 
 /** What conch's own log knew about a tool call when its last process ended. */
 export interface LocalToolFacts {
@@ -15,6 +23,8 @@ export interface LocalToolFacts {
   openAtEnd: boolean;
   /** The agent died while it ran: shown so, whatever a later replay says. */
   interrupted?: boolean;
+  /** How it ended in the log, for a replay that leaves it out. */
+  status?: ToolDisplayStatus;
 }
 
 /**
@@ -46,6 +56,7 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       // A call conch closed itself (rejected, cancelled) is not running, whatever its terminal said.
       openAtEnd: !isFinalStatus(t) || t.localStatus === "interrupted" || (term !== undefined && !term.exited && !t.localStatus),
       interrupted: t.localStatus === "interrupted" || undefined,
+      status: displayStatus(t),
     };
   }
   return {
@@ -57,6 +68,19 @@ export function localHistoryOf(local: SessionState): LocalHistory {
   };
 }
 
+/** Says which calls conch recorded that the agent's replay left out (codex 2.x drops a turn whose command never ended). */
+function noteMissing(d: Draft, missing: LocalToolFacts[]): void {
+  const word = (status: ToolDisplayStatus) => (status === "ended_with_agent" ? "ended with the agent" : status.replace(/_/g, " "));
+  const names = missing.slice(0, 3).map((f) => `\`${f.title ?? "a tool call"}\`${f.status ? ` (${word(f.status)})` : ""}`);
+  const more = missing.length > 3 ? ` and ${missing.length - 3} more` : "";
+  d.addItem({
+    kind: "notice",
+    id: d.nextId("i"),
+    level: "info",
+    text: `${agentLabel(d.s)}'s replay leaves out ${missing.length === 1 ? "a tool call" : `${missing.length} tool calls`} that conch recorded: ${names.join(", ")}${more}; \`conch export\` of this session shows conch's own record`,
+  });
+}
+
 /**
  * Fills what the agent's replay lacks from conch's own log: the replay wins; the log adds kinds,
  * content, locations and terminal screens, and a command the log saw running that the replay calls
@@ -64,9 +88,13 @@ export function localHistoryOf(local: SessionState): LocalHistory {
  */
 export function applyLocalHistory(d: Draft, local: LocalHistory): void {
   const profile = profileOf(d.s);
+  const missing: LocalToolFacts[] = [];
   for (const [id, facts] of Object.entries(local.tools)) {
     const tool = d.tool(id);
-    if (!tool) continue;
+    if (!tool) {
+      missing.push(facts);
+      continue;
+    }
     const next = { ...tool };
     if (facts.title) next.title = facts.title;
     if (!next.kind && facts.kind) next.kind = facts.kind;
@@ -82,6 +110,7 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
     }
     d.setTool(next);
   }
+  if (missing.length) noteMissing(d, missing);
   if (local.writes) {
     d.s.writes = local.writes;
     d.s.undone = local.undone;

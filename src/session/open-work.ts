@@ -97,7 +97,9 @@ export function openWork(state: SessionState): OpenWorkItem[] {
   if (state.agentState === "running" || state.agentState === "requires_action" || (state.agentBackground ?? 0) > 0) {
     const label =
       state.agentState === "idle" ? `${state.agentBackground} background task${state.agentBackground === 1 ? "" : "s"}` : state.agentState!;
-    out.push({ kind: "agent_state", id: "agent", label, since: state.lastAgentActivityAt, stallable: true });
+    // Waiting on a person's answer is that person's decision, listed above: it never stalls.
+    const asking = state.agentState === "requires_action" && state.permissions.length + state.questions.length > 0;
+    out.push({ kind: "agent_state", id: "agent", label, since: state.lastAgentActivityAt, stallable: !asking });
   }
   return out;
 }

@@ -39,6 +39,8 @@ export function quietPeriod(state: SessionState, timing: TurnTiming = DEFAULT_TI
   const ownTurn = state.pendingPrompts.length === 0 && state.turns.some((t) => t.origin === "agent" && t.endedAt === undefined);
   if (ownTurn && !reportsBack(state)) return { until: last + timing.quietMs, reason: "agent_turn" };
   if (profileOf(state).turns.endsAtResponse) return undefined;
+  // An agent that marks the end of its turns (`_session/turn_ended`, the `_claude/origin` marker) said so.
+  if (state.turnMarkers && !ownTurn) return undefined;
   const afterBackground = state.backgroundEndedAt !== undefined && state.backgroundEndedAt >= (state.drainStartedAt ?? 0);
   return afterBackground
     ? { until: last + timing.backgroundQuietMs, reason: "background" }

@@ -4,7 +4,7 @@ import { applyPromptResponse, applyPromptSent, applySteered } from "./apply-prom
 import { applyStall } from "./apply-stall.js";
 import { applyCommandChecked, applyStopRequested, applyTerminalStarted } from "./apply-command.js";
 import { appendTerminalOutput, exitTerminal } from "./apply-terminal.js";
-import { applyUpdate } from "./apply-update.js";
+import { applyAgentSignal, applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
 import { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
@@ -52,6 +52,9 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "update":
       applyUpdate(d, ev.notification, ev.history);
+      break;
+    case "agent_signal":
+      applyAgentSignal(d, ev.method, ev.params);
       break;
     case "prompt_sent":
       applyPromptSent(d, ev);

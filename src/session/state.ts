@@ -245,6 +245,8 @@ export interface SessionState {
   backgroundEndedAt?: number;
   /** Background tasks by id. */
   background: Record<string, BackgroundTask>;
+  /** The subagent sessions the agent started (ACP subagents draft), each with the call that shows it. */
+  subagentSessions?: Record<string, string>;
   /** The agent closes its turns with markers (seen at least once in this session). */
   turnMarkers?: boolean;
   /** The agent's own foreground state, once it reports one (ACP v2 `state_update`). */

@@ -48,6 +48,7 @@ function describeExit(term: TerminalView): string {
 function toolHow(tool: ToolCallView): string | undefined {
   switch (tool.localStatus) {
     case "interrupted":
+    case "ended_with_agent":
       return "ended with the agent";
     case "ended":
       return "no longer running; the agent did not report how it ended";
@@ -66,7 +67,8 @@ function toolHow(tool: ToolCallView): string | undefined {
 
 /** Ended after its turn did, or ended by conch or the person: work that was in the user's hands, not a plain card. */
 function wasInBackground(state: SessionState, turnId: string | undefined, endedAt: number | undefined, tool?: ToolCallView): boolean {
-  if (tool && (tool.localStatus === "interrupted" || tool.localStatus === "ended" || tool.pids)) return true;
+  const local = tool?.localStatus;
+  if (tool && (local === "interrupted" || local === "ended" || local === "ended_with_agent" || tool.pids)) return true;
   const turn = turnId ? state.turns.find((t) => t.id === turnId) : undefined;
   return turn?.endedAt !== undefined && endedAt !== undefined && endedAt > turn.endedAt;
 }

@@ -4,7 +4,7 @@ import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from
 export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
 
 /** What conch concluded about a call the agent never closed. */
-export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted" | "ended";
+export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted" | "ended" | "ended_with_agent";
 
 /** One tool call, merged field by field from every message that mentioned it. */
 export interface ToolCallView {
@@ -17,7 +17,8 @@ export interface ToolCallView {
   /**
    * What conch concluded when the agent never said: rejected, cancelled, stalled, unknown after a
    * resume, interrupted when the agent died while it ran, ended when its command left the agent's
-   * process tree and the agent never said how.
+   * process tree and the agent never said how, ended with the agent when a command that outlived
+   * its turn was still running as the agent stopped (its process tree goes with it).
    */
   localStatus?: LocalToolStatus;
   /**
@@ -56,6 +57,13 @@ export interface ToolCallView {
   polls?: string[];
   /** Set on a poll: the command it belongs to. It has no transcript item of its own. */
   pollOf?: string;
+  /**
+   * Set on a call a subagent made: the call that started the subagent (claude's Task/Agent call,
+   * codex's spawnAgent, a draft `subagent_spawned`). It is shown in that call's fold, not on its own.
+   */
+  subagentOf?: string;
+  /** On a call that started a subagent: the calls the subagent made, in order. */
+  subagentCalls?: string[];
 }
 
 /** Statuses after which a tool call will not change on its own. */
@@ -66,7 +74,8 @@ export function isFinalStatus(tool: ToolCallView): boolean {
 /** The status to show: a local conclusion wins over a stale agent status. */
 export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
   // "completed" with no exit status after a resume is the agent's guess; what conch's own log knew wins.
-  if (tool.localStatus === "unknown" || tool.localStatus === "interrupted") return tool.localStatus;
+  if (tool.localStatus === "unknown" || tool.localStatus === "interrupted" || tool.localStatus === "ended_with_agent")
+    return tool.localStatus;
   if (tool.status === "completed" || tool.status === "failed") return tool.status;
   if (tool.localStatus) return tool.localStatus;
   return tool.detached ? "background" : tool.status;

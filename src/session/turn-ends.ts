@@ -1,4 +1,6 @@
-import type { Draft } from "./draft.js";
+import { exitTerminal } from "./apply-terminal.js";
+import { Draft } from "./draft.js";
+import type { SessionState } from "./state.js";
 import { profileOf } from "./profiles/select-profile.js";
 
 // How the fold moves a turn toward its end: draining, idle, and closing what the agent left open.
@@ -7,6 +9,8 @@ import { profileOf } from "./profiles/select-profile.js";
 export function closeOpenTools(d: Draft, status: "cancelled" | "interrupted", turnIds?: Set<string>): void {
   for (const tool of d.openTools()) {
     if (turnIds && !turnIds.has(tool.turnId)) continue;
+    // Running on in the agent's session, reported as it goes: not conch's to close (see detachOpenTools).
+    if (status === "cancelled" && tool.detached && profileOf(d.s).turns.outlivingCallsReport) continue;
     d.setTool({ ...tool, localStatus: status, endedAt: d.at, detached: undefined });
   }
 }
@@ -22,11 +26,45 @@ export function abandonTasks(d: Draft): void {
  * A turn answered while some of its calls still run: an agent whose calls outlive their turn
  * (codex) keeps them running in its own session, where they are shown, not waited on.
  */
-export function detachOpenTools(d: Draft, turnId: string): void {
-  if (!profileOf(d.s).turns.callsOutliveTurn) return;
+export function detachOpenTools(d: Draft, turnId: string, cancelled = false): void {
+  const turns = profileOf(d.s).turns;
+  if (!turns.callsOutliveTurn) return;
+  // A cancel stops the model, not a command codex 2.x already runs: it goes on and reports its end.
+  // Only commands that started (a terminal, no permission still waiting) are such.
+  if (cancelled && !turns.outlivingCallsReport) return;
+  const asked = new Set(d.s.permissions.map((p) => p.toolCallId));
   for (const tool of d.openTools()) {
-    if (tool.turnId === turnId && !tool.detached) d.setTool({ ...tool, detached: true });
+    if (tool.turnId !== turnId || tool.detached) continue;
+    const started = tool.status === "in_progress" && tool.terminalId !== undefined && tool.permission?.outcome !== "cancelled";
+    if (cancelled && (!started || asked.has(tool.toolCallId))) continue;
+    d.setTool({ ...tool, detached: true });
   }
+}
+
+/**
+ * The agent stopped while calls that outlived their turn still ran: its process tree (and with it
+ * the command) went with it, and no exit will ever be reported. They end "with the agent", not
+ * "running"; their panes stop.
+ */
+export function endWithAgent(d: Draft): void {
+  for (const tool of d.openTools()) {
+    if (!tool.detached) continue;
+    d.setTool({ ...tool, localStatus: "ended_with_agent", endedAt: d.at, detached: undefined });
+    const term = tool.terminalId ? d.s.terminals[tool.terminalId] : undefined;
+    if (term && !term.exited) exitTerminal(d, term.terminalId, null, null);
+  }
+}
+
+/**
+ * The session as quitting leaves it: conch stops the agent and its process tree, so what ran on in
+ * its session ends with it. Quitting draws its last frame from this, not from a state that would
+ * leave "running" in the scrollback for good.
+ */
+export function stateAtQuit(state: SessionState): SessionState {
+  if (![...state.openToolIds].some((id) => state.toolCalls[id].detached)) return state;
+  const d = new Draft(state, state.lastAgentActivityAt);
+  endWithAgent(d);
+  return d.s;
 }
 
 /** Ends agent-initiated and history turns that are still open. */

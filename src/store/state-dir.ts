@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { xdgState } from "xdg-basedir";
+import { xdgCache, xdgState } from "xdg-basedir";
 import { ensurePrivateDir } from "./private-fs.js";
 
 /**
@@ -83,4 +83,14 @@ export function fileNameFor(id: string): string {
     throw new Error(`Session id is too long to store (${id.length} characters): ${id.slice(0, 40)}…`);
   }
   return name;
+}
+
+/**
+ * Where `conch agents --registry --refresh` keeps the registry it fetched: beside the state when
+ * `$CONCH_STATE_DIR` is set (tests, portable setups), else `$XDG_CACHE_HOME/conch/registry.json`.
+ */
+export function registryCachePath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CONCH_STATE_DIR) return join(resolve(env.CONCH_STATE_DIR), "registry.json");
+  const base = env === process.env ? (xdgCache ?? join(homedir(), ".cache")) : (env.XDG_CACHE_HOME ?? join(homedir(), ".cache"));
+  return join(base, "conch", "registry.json");
 }

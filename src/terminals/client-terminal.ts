@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createRequire } from "node:module";
-import type * as NodePty from "node-pty";
-import type { IDisposable, IPty } from "node-pty";
+import type { IDisposable, IPty } from "@lydell/node-pty";
 import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
 import { findExecutable, planCommand } from "./command-line.js";
 import { TerminalEvents } from "./terminal-events.js";
@@ -21,13 +19,11 @@ import {
 } from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { ScreenMirror } from "./screen-mirror.js";
+import { ptyModule, type PtyModule } from "./pty-module.js";
 
 /** node-pty is native and needed only once a command runs: loaded then, from node_modules. */
-const loadModule = createRequire(import.meta.url);
-let ptyModule: typeof NodePty | undefined;
-function nodePty(): typeof NodePty {
-  ptyModule ??= loadModule("node-pty") as typeof NodePty;
-  return ptyModule;
+function nodePty(): PtyModule {
+  return ptyModule().module;
 }
 
 /** Pause reading the PTY when this much output (UTF-16 units) waits for the emulator... */

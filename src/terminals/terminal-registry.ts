@@ -136,6 +136,18 @@ export class TerminalRegistry {
     return terminal;
   }
 
+  /**
+   * A fresh display terminal in place of one with the same id: an agent's replay of a command brings
+   * its whole output again, which must not follow the screen conch kept from its own log.
+   */
+  replaceDisplayTerminal(id: string, cwd?: string): DisplayTerminal | undefined {
+    const old = this.terminals.get(id);
+    if (old?.kind !== "display") return this.openDisplayTerminal(id, cwd);
+    this.terminals.delete(id);
+    old.screen.dispose();
+    return this.openDisplayTerminal(id, cwd ?? old.cwd ?? undefined);
+  }
+
   /** `terminal_output`: appends to the display terminal, or keeps it until its `terminal_info` arrives. */
   appendDisplayOutput(id: string, data: string): void {
     if (this.disposed) return;

@@ -2,7 +2,7 @@ import type { InitializeResponse, NewSessionResponse } from "@agentclientprotoco
 import { describe, expect, it } from "vitest";
 import { advertisesSteering } from "../../src/acp/steering.js";
 import { formatProbe, mcpWarnings, type ProbeReport } from "../../src/cli/agent-probe.js";
-import { probeRows } from "../../src/cli/probe-rows.js";
+import { probeRows, turnSignalRows } from "../../src/cli/probe-rows.js";
 import { readTrace } from "../support/trace-events.js";
 
 /** The `initialize` result and `session/new` answer a real agent gave in a recorded trace. */
@@ -66,6 +66,7 @@ describe("what an agent advertises, next to what conch does with it", () => {
       startMs: 40,
       session: { ok: true, ms: 5, closed: true },
       rows: probeRows(init, session),
+      signals: turnSignalRows(init.agentInfo),
       warnings: ['MCP server "docs" (sse) will be dropped: the agent does not take sse servers'],
     };
     const text = formatProbe(report);
@@ -73,6 +74,8 @@ describe("what an agent advertises, next to what conch does with it", () => {
       "codex: codex-acp\n  codex-acp 0.16.0 (Codex) · protocol 1 · initialize in 40 ms\n  session/new in 5 ms, then session/close",
     );
     expect(text).toMatch(/^ {2}session\/load +yes +--resume opens the session with its history replayed$/m);
+    expect(text).toMatch(/^ {2}how conch knows a turn is over, best first:\n {4}session\/update state_update/m);
+    expect(text).toMatch(/^ {4}session\/prompt response +gives it +the prompt's turn is over/m);
     expect(text.trimEnd().split("\n").at(-1)).toBe('  ! MCP server "docs" (sse) will be dropped: the agent does not take sse servers');
     expect(
       formatProbe({
@@ -81,8 +84,45 @@ describe("what an agent advertises, next to what conch does with it", () => {
         ok: false,
         error: "agent x exited with code 127 before it answered initialize",
         rows: [],
+        signals: [],
         warnings: [],
       }),
     ).toBe("x: nope\n  could not probe it: agent x exited with code 127 before it answered initialize");
+  });
+});
+
+describe("the turn-signal table: which agent gives which, best first", () => {
+  const gives = (rel: string) =>
+    turnSignalRows(recorded(rel).init.agentInfo)
+      .filter((r) => r.agent === "gives it")
+      .map((r) => r.signal);
+
+  it("codex-acp 2.6 frames its turns with threadStatus; 0.16 has only its prompt response", () => {
+    expect(gives("codex-acp-2.6.0/c1.jsonl")).toEqual(["session_info_update _meta.codex.threadStatus", "session/prompt response"]);
+    expect(gives("codex-acp-0.16.0/c1.jsonl")).toEqual(["session/prompt response"]);
+  });
+
+  it("claude-agent-acp 0.100 gives _session/turn_ended (when it has it) and the _claude/origin marker; 0.23 holds its response", () => {
+    expect(gives("claude-agent-acp-0.100.0/s1-text.jsonl")).toEqual([
+      "_session/turn_ended notification",
+      'usage_update _meta["_claude/origin"]',
+      "session/prompt response",
+    ]);
+    expect(gives("claude-agent-acp-0.23.1/s1-text.jsonl")).toEqual(["session/prompt response, held"]);
+  });
+
+  it("every signal conch knows is accepted from every agent, best first: v2 state_update heads the list", () => {
+    const rows = turnSignalRows(recorded("gemini-cli-0.61.0/g1.jsonl").init.agentInfo);
+    expect(rows[0]).toMatchObject({ signal: "session/update state_update (ACP v2 draft)", agent: "accepted if sent" });
+    expect(rows.map((r) => r.agent)).toEqual(["accepted if sent", "accepted if sent", "accepted if sent", "accepted if sent", "gives it"]);
+  });
+});
+
+describe("a long model list", () => {
+  it("codex-acp 2.6's 50 model/effort pairs read as 9 models with their efforts", () => {
+    const { init, session } = recorded("codex-acp-2.6.0/c2.jsonl");
+    const models = row(probeRows(init, session), "models")!.advertised;
+    expect(models.split(", ")).toHaveLength(9);
+    expect(models).toContain("gpt-5.5[low|medium*|high|xhigh]");
   });
 });

@@ -173,4 +173,12 @@ describe("the command line of export, attach and agents --probe", () => {
     expect(() => parseCommandLine(["agents", "--probe", "claude", "--agent", "x"])).toThrow(/name the agent to probe once/);
     expect(() => parseCommandLine(["--probe"])).toThrow(/--probe goes with `conch agents`/);
   });
+
+  it("reads conch agents --registry [--refresh], and refuses either anywhere else", () => {
+    expect(parseCommandLine(["agents", "--registry"])).toMatchObject({ kind: "agents", registry: true, refresh: false });
+    expect(parseCommandLine(["agents", "--registry", "--refresh", "--json"])).toMatchObject({ registry: true, refresh: true, json: true });
+    expect(() => parseCommandLine(["agents", "--refresh"])).toThrow("--refresh goes with `conch agents --registry`");
+    expect(() => parseCommandLine(["--registry"])).toThrow("--registry and --refresh go with `conch agents`");
+    expect(() => parseCommandLine(["agents", "--registry", "--probe"])).toThrow(/to probe one of its agents: conch agents --probe <id>/);
+  });
 });

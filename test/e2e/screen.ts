@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import xterm from "@xterm/headless";
-import * as pty from "node-pty";
+import * as pty from "@lydell/node-pty";
 
 /** How the program under test is started. */
 export interface ScreenOptions {

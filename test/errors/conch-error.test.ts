@@ -53,6 +53,7 @@ describe("the exit-code map", () => {
       "session-open": 1,
       "setting-refused": 1,
       "login-needed": 1,
+      network: 1,
       timeout: 3,
     };
     for (const [kind, code] of Object.entries(expected)) expect(exitCodeOfKind(kind as ErrorKind), kind).toBe(code);

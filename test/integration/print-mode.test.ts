@@ -125,6 +125,16 @@ describe("conch -p against recorded real agents (trace replay)", () => {
     expect(r.stdout).toContain("Hello from the fake model");
   });
 
+  it("codex 2.x c5-unfinished: the command the turn left running is last said to have ended with the agent, in text and json", async () => {
+    const agent = replayAgent("codex-acp-2.6.0/c5-unfinished.jsonl");
+    const text = await runConch(["-p", "Start the slow command and don't wait for it.", "--agent", agent]);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stderr.split("\n").filter((l) => l.startsWith("[tool]"));
+    expect(lines.at(-1)).toBe("[tool] sleep 1; echo tick; sleep 6; echo done (execute): ended_with_agent");
+    const json = await runConch(["-p", "Start.", "--agent", agent, "--output-format", "json"]);
+    expect(JSON.parse(json.stdout).toolCalls.map((t: { status: string }) => t.status)).toEqual(["ended_with_agent"]);
+  });
+
   it("an unknown session/update kind is kept and shown, not rejected", async () => {
     const r = await runConch(["-p", "unknown", "--agent", "demo", "--output-format", "stream-json"]);
     expect(r.code).toBe(0);

@@ -217,4 +217,75 @@ describe("turns end on the agent's own word", () => {
     await vi.advanceTimersByTimeAsync(2_100);
     expect(orch.state.phase).toBe("idle");
   });
+
+  it("an unknown agent that ends its own turn with _session/turn_ended (claude-agent-acp PR #997): the drain ends on it, not on a quiet period", async () => {
+    const { orch, agent } = await startWithFake({ timing: { quietMs: 60_000, stallMs: 600_000 } });
+    orch.send("go");
+    agent.text("Done.");
+    agent.respond(0);
+    await vi.advanceTimersByTimeAsync(61_000);
+    expect(orch.state.phase).toBe("idle");
+    // With no prompt pending, the agent starts a turn of its own and ends it with the notification.
+    agent.text("A background task finished: here is what it found.");
+    await flush();
+    orch.send("queued");
+    expect(orch.state.phase).toBe("draining");
+    agent.hooks.onExtNotification?.("_session/turn_ended", {
+      sessionId: "s1",
+      stopReason: "end_turn",
+      _meta: { "_claude/origin": { kind: "task-notification" } },
+    });
+    await flush();
+    expect(agent.prompts.map((p) => p.text)).toEqual(["go", "queued"]);
+    const own = orch.state.turns.find((t) => t.origin === "agent")!;
+    expect(own.endedAt).toBeDefined();
+  });
+
+  it("_session/turn_ended for another session, or an extension notification conch does not know, changes nothing", async () => {
+    const { orch, agent } = await startWithFake({ timing: { quietMs: 60_000, stallMs: 600_000 } });
+    agent.text("on its own");
+    await flush();
+    const before = orch.state;
+    agent.hooks.onExtNotification?.("_session/turn_ended", { sessionId: "other", stopReason: "end_turn" });
+    agent.hooks.onExtNotification?.("_auth/status_update", { authStatus: { kind: "gateway" } });
+    await flush();
+    expect(orch.state.turns).toEqual(before.turns);
+    expect(orch.state.phase).toBe("draining");
+  });
+
+  it("codex-acp 2.x: threadStatus idle ends the turn at its response; a command left running is shown live without holding the queue", async () => {
+    const { orch, agent } = await startWithFake(
+      { timing: { quietMs: 60_000, stallMs: 600_000 } },
+      { agentInfo: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" } },
+    );
+    const status = (type: string) => ({
+      sessionUpdate: "session_info_update",
+      _meta: { codex: { threadStatus: { type, activeFlags: [] } } },
+    });
+    orch.send("Start the slow command and don't wait for it.");
+    agent.update(status("active"));
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "c1",
+      title: "sleep 1; echo tick",
+      kind: "execute",
+      status: "in_progress",
+      content: [{ type: "terminal", terminalId: "c1" }],
+      _meta: { terminal_info: { terminal_id: "c1" } },
+    });
+    agent.update(status("idle"));
+    agent.respond(0);
+    await flush();
+    orch.send("next");
+    await flush();
+    expect(agent.prompts.map((p) => p.text)).toEqual(["Start the slow command and don't wait for it.", "next"]);
+    expect(displayStatus(orch.state.toolCalls.c1)).toBe("background");
+    agent.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "c1",
+      _meta: { terminal_output: { terminal_id: "c1", data: "tick\n" } },
+    });
+    await flush();
+    expect(orch.state.terminals.c1.outputTail).toBe("tick\n");
+  });
 });

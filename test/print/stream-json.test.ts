@@ -5,6 +5,7 @@ import { StreamJsonMapper, STREAM_JSON_VERSION, type StreamJsonLine } from "../.
 import type { SessionEvent } from "../../src/session/events.js";
 import { foldEvents, reduce } from "../../src/session/reduce.js";
 import { ROOT, runConch, tempDir } from "../support/run-conch.js";
+import { traceToEvents } from "../support/trace-events.js";
 
 /** One row of the README's stream-json table: a line type (and subtypes) and its fields. */
 interface DocumentedLine {
@@ -184,6 +185,20 @@ describe("mapping session events to stream-json lines", () => {
         content: [{ type: "diff", path: "/p/a.md", oldText: "a", newText: "b" }],
       },
     ]);
+  });
+
+  it("a call conch concludes on its own is streamed again: codex 2.x's command left running is background, then ended with the agent", () => {
+    const events = traceToEvents("codex-acp-2.6.0/c5-unfinished.jsonl", { process: 1 });
+    const last = events.at(-1)!.at;
+    const calls = linesOf([
+      ...events,
+      { type: "agent_exited", at: last + 1, code: null, signal: "SIGTERM", stderrTail: "", expected: true },
+    ])
+      .filter((l) => l.type === "tool_call")
+      .map((l) => (l as { status: string }).status);
+    expect(calls[0]).toBe("in_progress");
+    expect(calls.at(-1)).toBe("ended_with_agent");
+    expect(calls).toContain("background");
   });
 
   it("a resumed session's plan and context use are streamed when they change, not at the start", () => {

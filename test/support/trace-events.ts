@@ -15,7 +15,7 @@ type Line = { t: number; dir: "client" | "agent" | "note"; msg?: Msg; text?: str
 
 /** Reads a trace file from ../shared/traces. */
 export function readTrace(rel: string): Line[] {
-  return readFileSync(path.join(TRACES, rel), "utf8")
+  return readFileSync(path.isAbsolute(rel) ? rel : path.join(TRACES, rel), "utf8")
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Line);

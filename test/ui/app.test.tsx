@@ -142,7 +142,7 @@ describe("the app", () => {
     await type(stdin, KEY.enter);
     await tick();
     await until(() => expect(frame()).toContain("modes (shift+tab cycles):"));
-    await until(() => expect(frame()).toContain("● code · Code"));
+    await until(() => expect(frame()).toContain("● Code (code)"));
     await type(stdin, KEY.escape);
     await until(() => expect(frame()).not.toContain("modes (shift+tab cycles):"));
     await type(stdin, "/mode ask");

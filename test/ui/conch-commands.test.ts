@@ -63,7 +63,7 @@ describe("/config with a boolean option", () => {
   it("lists it as on/off with the words it takes", () => {
     const { shown } = run(withOptions(MODEL, THINKING), "config");
     expect(shown).toContain("thinking = off · on, off, toggle · Show thinking");
-    expect(shown).toContain("model = fast · fast, smart · Model");
+    expect(shown).toContain("model = Fast (fast) · fast, smart · Model");
   });
 
   it.each([
@@ -90,8 +90,8 @@ describe("/model", () => {
     const { shown } = run(withOptions(MODEL, CONTEXT, THINKING), "model");
     expect(shown).toEqual([
       "models:",
-      "● fast · Fast",
-      "○ smart · Smart",
+      "● Fast (fast)",
+      "○ Smart (smart)",
       "",
       "model settings (/config <id> <value>):",
       "context = 32k · 32k, 200k · Context window",
@@ -136,5 +136,37 @@ describe("/fork and /logout", () => {
     run(can, "logout");
     expect(can.intents()).toEqual(["logout"]);
     expect(run(withCapabilities({}), "logout").shown).toEqual(["this agent does not offer a logout"]);
+  });
+});
+
+describe("/mode with a mode that drops approvals", () => {
+  const gemini = () => {
+    const session = new FakeSession();
+    session.emit({ type: "agent_ready", info: { name: "gemini-cli", version: "0.61.0" } });
+    return session.open({
+      modes: {
+        currentModeId: "default",
+        availableModes: [
+          { id: "default", name: "Default", description: "Prompts for approval" },
+          { id: "yolo", name: "YOLO", description: "Auto-approves all tools" },
+        ],
+      },
+    });
+  };
+
+  it("lists it marked, and says Shift+Tab leaves it out", () => {
+    const { shown } = run(gemini(), "mode");
+    expect(shown).toEqual([
+      "modes (shift+tab cycles; ⚠ drops approvals or the sandbox: only by name, /mode <id>):",
+      "● Default (default) · Prompts for approval",
+      "○ YOLO (yolo) ⚠ · Auto-approves all tools",
+    ]);
+  });
+
+  it("switches to it when named, saying what it means", () => {
+    const session = gemini();
+    const { shown } = run(session, "mode", "yolo");
+    expect(shown).toEqual(["⚠ YOLO (yolo): Auto-approves all tools"]);
+    expect(session.calls).toContainEqual({ intent: "setMode", args: ["yolo"] });
   });
 });

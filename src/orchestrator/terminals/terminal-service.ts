@@ -14,6 +14,7 @@ import type { AgentCommand } from "../../agents/agent-process.js";
 import type { ClientTerminal } from "../../terminals/client-terminal.js";
 import type { Unsubscribe } from "../../terminals/listener-set.js";
 import { TerminalRegistry, type AnyTerminal } from "../../terminals/terminal-registry.js";
+import { readTerminalMeta } from "../../session/terminal-meta.js";
 import type { TerminalService } from "../ports.js";
 
 /** How often buffered PTY output becomes one event: the log and the reducer see ~30 events/s, not every read. */
@@ -33,6 +34,8 @@ export class RegistryTerminalService implements TerminalService {
   private buffers = new Map<string, string>();
   /** The terminals that run the user's own commands. */
   private readonly userTerminals = new Set<string>();
+  /** Display terminals a replay has shown again (their screen is the replay's from then on). */
+  private replayed = new Set<string>();
   private flushTimer?: NodeJS.Timeout;
 
   constructor(
@@ -46,7 +49,16 @@ export class RegistryTerminalService implements TerminalService {
   observe(ev: SessionEvent): void {
     if (ev.type === "update") {
       const u = ev.notification.update as { sessionUpdate?: string; _meta?: Record<string, unknown> | null };
-      if ((u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u._meta) this.registry.applyMeta(u._meta);
+      if ((u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u._meta) {
+        // A replay that shows a command's terminal (codex 2.x) brings all its output: it replaces
+        // the screen kept from conch's own log, once, rather than following it.
+        const info = ev.history ? readTerminalMeta(u._meta).info : undefined;
+        if (info && !this.replayed.has(info.terminalId)) {
+          this.replayed.add(info.terminalId);
+          if (this.registry.get(info.terminalId)) this.registry.replaceDisplayTerminal(info.terminalId, info.cwd);
+        }
+        this.registry.applyMeta(u._meta);
+      }
     } else if (ev.type === "terminal_output" && !this.registry.get(ev.terminalId)) {
       // A client terminal from a previous process: show its last output read-only.
       this.registry.openDisplayTerminal(ev.terminalId);
@@ -55,6 +67,9 @@ export class RegistryTerminalService implements TerminalService {
       this.registry.appendDisplayOutput(ev.terminalId, ev.data);
     } else if (ev.type === "terminal_exited" && this.registry.get(ev.terminalId)?.kind === "display") {
       this.registry.exitDisplayTerminal(ev.terminalId, ev.exitCode, ev.signal);
+    } else if (ev.type === "agent_exited") {
+      // An agent's own terminal reports its exit through the agent: gone with it, none will come.
+      for (const t of this.registry.list()) if (t.kind === "display" && !t.exitStatus) this.registry.exitDisplayTerminal(t.id, null, null);
     }
   }
 

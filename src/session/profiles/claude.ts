@@ -33,6 +33,8 @@ function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normaliz
     case "agent_message_chunk":
     case "agent_thought_chunk":
     case "user_message_chunk":
+      // A subagent's own words (0.25–0.9x send them) are its working, not the answer: its call shows its result.
+      if (asRecord(asRecord(update._meta)?.claudeCode)?.parentToolUseId) return [];
       // 0.23 opens every content block with an empty chunk: it only says a new block begins.
       return contentText(update.content) === "" ? [{ signal: "block_break" }] : [{ update }];
     case "usage_update": {
@@ -85,13 +87,21 @@ function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
       // 0.100 answers at once, then runs a turn of its own when a task ends, closed by a marker.
       endsAtResponse: true,
       callsOutliveTurn: false,
+      outlivingCallsReport: false,
       markers: variant === "0.100" ? "always" : "observed",
       replayOutlivesResponse: false,
     },
+    turnSignals: variant === "0.100" ? ["turn_ended", "origin_marker", "prompt_response"] : ["held_response"],
+    permissiveModes: ["bypassPermissions"],
     missingFileReadsAsEmpty: false,
     normalize: normalizeClaude,
     display: (tool, ctx) => buildDisplay(tool, ctx, PLAIN_RULES),
     isInternalUserText: (text) => INTERNAL.test(text),
+    // Everything a subagent (the Task/Agent tool) reports carries the id of the call that started it.
+    subagentParent: (fields) => {
+      const id = asRecord(asRecord(fields._meta)?.claudeCode)?.parentToolUseId;
+      return typeof id === "string" && id !== "" ? id : undefined;
+    },
     pollParent: () => undefined,
     hasExitStatus: plainExitStatus,
   };

@@ -47,7 +47,8 @@ function rawInputCommand(tool: ToolCallView): string | undefined {
   return commandFrom(input?.command) ?? commandFrom(input?.cmd);
 }
 
-const CODEX_RULES: DisplayRules = {
+/** How codex-acp spells a tool call (0.16 and 2.x alike): the command in `rawInput`, output in `rawOutput`. */
+export const CODEX_RULES: DisplayRules = {
   ...PLAIN_RULES,
   command: rawInputCommand,
   // Replays name exec calls by their tool ("exec_command"); the command is what the user knows.
@@ -83,18 +84,21 @@ function pollParent(tool: ToolCallView, tools: Record<string, ToolCallView>): st
 }
 
 /**
- * codex-acp: its unified exec runs a command across turns ("Process running with session ID N");
+ * codex-acp 0.x (`@zed-industries/codex-acp`, frozen at 0.16): its unified exec runs a command across turns ("Process running with session ID N");
  * once a turn has answered, codex sends nothing more about a command it did not poll, so such a
  * call is shown running in codex's session rather than waited on.
  */
 export const codexProfile: AgentProfile = {
   id: "codex-acp",
   label: "Codex",
-  turns: { endsAtResponse: true, callsOutliveTurn: true, markers: "never", replayOutlivesResponse: false },
+  turns: { endsAtResponse: true, callsOutliveTurn: true, outlivingCallsReport: false, markers: "never", replayOutlivesResponse: false },
+  turnSignals: ["prompt_response"],
+  permissiveModes: ["full-access"],
   missingFileReadsAsEmpty: false,
   normalize: normalizeCodex,
   display: (tool, ctx) => buildDisplay(tool, ctx, CODEX_RULES),
   isInternalUserText: () => false,
+  subagentParent: () => undefined,
   pollParent,
   hasExitStatus: (tool) => plainExitStatus(tool) || (typeof tool.rawOutput === "string" && /exited with code \d+/i.test(tool.rawOutput)),
 };

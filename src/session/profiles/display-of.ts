@@ -16,6 +16,20 @@ export function terminalViewsOf(state: SessionState, tool: ToolCallView): (Termi
   return terminalIdsOf(tool).map((id) => state.terminals[id]);
 }
 
+/**
+ * Whether a call that outlived its turn is still live: its agent goes on reporting it (codex-acp
+ * 2.x streams its output and sends its end), so it is shown running, with its output, until then.
+ */
+export function reportedInBackground(state: SessionState, tool: ToolCallView): boolean {
+  return tool.detached === true && !tool.localStatus && profileOf(state).turns.outlivingCallsReport;
+}
+
+/** Whether any call runs on live in the background (see `reportedInBackground`): its pane still changes. */
+export function hasLiveBackground(state: SessionState): boolean {
+  for (const id of state.openToolIds) if (reportedInBackground(state, state.toolCalls[id])) return true;
+  return false;
+}
+
 /** Whether two lists hold the same objects, in order. */
 function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

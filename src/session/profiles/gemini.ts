@@ -42,11 +42,14 @@ const GEMINI_RULES: DisplayRules = {
 export const geminiProfile: AgentProfile = {
   id: "gemini-cli",
   label: "Gemini",
-  turns: { endsAtResponse: true, callsOutliveTurn: false, markers: "never", replayOutlivesResponse: true },
+  turns: { endsAtResponse: true, callsOutliveTurn: false, outlivingCallsReport: false, markers: "never", replayOutlivesResponse: true },
+  turnSignals: ["prompt_response"],
+  permissiveModes: ["yolo"],
   missingFileReadsAsEmpty: true,
   normalize: normalizeGemini,
   display: (tool, ctx) => buildDisplay(tool, ctx, GEMINI_RULES),
   isInternalUserText: (text) => INTERNAL.some((r) => r.test(text)),
+  subagentParent: () => undefined,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
 };

@@ -1,29 +1,20 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { AgentRunState, ToolCallView } from "../state.js";
+import type { ToolCallView } from "../state.js";
 import type { AgentProfile, Normalized } from "./profile.js";
 import { buildDisplay, PLAIN_RULES } from "./tool-display.js";
 import { asRecord } from "../../json/record.js";
-
-const RUN_STATES = new Set<string>(["running", "idle", "requires_action"]);
+import { readStateUpdate, readThreadStatus } from "./turn-signals.js";
 
 /**
- * ACP v2's `state_update` (draft): the agent's foreground state, and a snapshot of the work it runs
- * in the background. Any agent may send it; when one does, it is the best turn signal there is.
+ * The normalization every profile shares: the turn signals any agent may send (see
+ * `turn-signals.ts`). A v2 `state_update` is only a signal; codex's thread status rides on an
+ * update that may also carry a title.
  */
-export function readStateUpdate(update: SessionUpdate): Normalized | undefined {
-  const u = update as { sessionUpdate?: unknown; state?: unknown; background?: unknown };
-  if (u.sessionUpdate !== "state_update" || typeof u.state !== "string" || !RUN_STATES.has(u.state)) return undefined;
-  return {
-    signal: "agent_state",
-    state: u.state as AgentRunState,
-    background: Array.isArray(u.background) ? u.background.length : undefined,
-  };
-}
-
-/** The protocol's own normalization, shared by every profile: v2 state updates become signals. */
 export function normalizePlain(update: SessionUpdate): Normalized[] {
   const state = readStateUpdate(update);
-  return state ? [state] : [{ update }];
+  if (state) return [state];
+  const thread = readThreadStatus(update);
+  return thread ? [{ update }, thread] : [{ update }];
 }
 
 /** Whether a call's `_meta` or `rawOutput` says how its command ended. */
@@ -40,11 +31,15 @@ export function plainExitStatus(tool: ToolCallView): boolean {
 export const genericProfile: AgentProfile = {
   id: "generic",
   label: "the agent",
-  turns: { endsAtResponse: false, callsOutliveTurn: false, markers: "never", replayOutlivesResponse: true },
+  turns: { endsAtResponse: false, callsOutliveTurn: false, outlivingCallsReport: false, markers: "never", replayOutlivesResponse: true },
+  turnSignals: ["quiet_period"],
+  // Unknown agents: the names the known ones use for "no approvals, no sandbox".
+  permissiveModes: ["yolo", "bypassPermissions", "full-access", "danger-full-access", "agent-full-access"],
   missingFileReadsAsEmpty: false,
   normalize: normalizePlain,
   display: (tool, ctx) => buildDisplay(tool, ctx, PLAIN_RULES),
   isInternalUserText: () => false,
+  subagentParent: () => undefined,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
 };

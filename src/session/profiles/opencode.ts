@@ -19,11 +19,14 @@ const OPENCODE_RULES: DisplayRules = {
 export const opencodeProfile: AgentProfile = {
   id: "opencode",
   label: "OpenCode",
-  turns: { endsAtResponse: true, callsOutliveTurn: false, markers: "never", replayOutlivesResponse: false },
+  turns: { endsAtResponse: true, callsOutliveTurn: false, outlivingCallsReport: false, markers: "never", replayOutlivesResponse: false },
+  turnSignals: ["prompt_response"],
+  permissiveModes: [],
   missingFileReadsAsEmpty: false,
   normalize: normalizePlain,
   display: (tool, ctx) => buildDisplay(tool, ctx, OPENCODE_RULES),
   isInternalUserText: () => false,
+  subagentParent: () => undefined,
   pollParent: () => undefined,
   hasExitStatus: plainExitStatus,
 };

@@ -1,8 +1,9 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentRunState, BackgroundTask, TerminalView, ToolCallView } from "../state.js";
+import type { TurnSignalSource } from "./turn-signals.js";
 
 /** The agent families conch knows by their behaviour; everything else speaks plain ACP. */
-export type ProfileId = "claude-agent-acp" | "claude-agent-acp-0.23" | "codex-acp" | "gemini-cli" | "opencode" | "generic";
+export type ProfileId = "claude-agent-acp" | "claude-agent-acp-0.23" | "codex-acp" | "codex-acp-2" | "gemini-cli" | "opencode" | "generic";
 
 /**
  * What an agent's traffic means for conch's turns, besides the protocol's own updates. A profile
@@ -74,6 +75,11 @@ export interface TurnPolicy {
    */
   callsOutliveTurn: boolean;
   /**
+   * Such a call goes on reporting: its output streams with no prompt pending, and its end comes
+   * (codex-acp 2.x). It is shown live until then, not as a guess frozen in the scrollback.
+   */
+  outlivingCallsReport: boolean;
+  /**
    * The agent closes every turn with a marker, and after a background task ends it runs a turn of
    * its own, closed the same way (claude-agent-acp 0.100). "observed": only once a marker was seen.
    */
@@ -91,6 +97,13 @@ export interface AgentProfile {
   /** The agent as named in sentences ("waiting for Claude's report …"). */
   readonly label: string;
   readonly turns: TurnPolicy;
+  /** The turn signals this agent family is known to give, best first (every profile accepts them all). */
+  readonly turnSignals: readonly TurnSignalSource[];
+  /**
+   * Modes that drop approvals or the sandbox (codex full access, gemini yolo): Shift+Tab never
+   * lands on them; `/mode` switches to one only when named, and says what it means.
+   */
+  readonly permissiveModes: readonly string[];
   /** The agent reads a file before creating it and needs a missing file to read as empty (gemini). */
   readonly missingFileReadsAsEmpty: boolean;
   /** Rewrites one `session/update` into what conch folds: the update itself, fixed up, and turn signals. */
@@ -99,8 +112,16 @@ export interface AgentProfile {
   display(tool: ToolCallView, ctx: DisplayContext): ToolDisplay;
   /** Replayed user text that is the agent's internal context, not something the user typed. */
   isInternalUserText(text: string): boolean;
+  /**
+   * The call that started the subagent this new call belongs to, from the agent's own marker
+   * (claude `_meta.claudeCode.parentToolUseId`, codex `_meta.codex.subagent`); undefined for the
+   * agent's own calls. `fields` is the message that announced the call.
+   */
+  subagentParent(fields: { _meta?: unknown; rawInput?: unknown }, tools: Record<string, ToolCallView>): string | undefined;
   /** A replayed call that only polls a running command (codex `write_stdin`): the command's call id. */
   pollParent(tool: ToolCallView, tools: Record<string, ToolCallView>): string | undefined;
   /** Whether what the agent reported for a call includes how the command ended. */
   hasExitStatus(tool: ToolCallView): boolean;
+  /** A model id that pairs a model with a reasoning effort (codex-acp 2.x: `gpt-5.5[high]`), split. */
+  splitModelId?(modelId: string): { model: string; effort: string } | undefined;
 }

@@ -2,6 +2,7 @@ import type { Implementation } from "@agentclientprotocol/sdk";
 import type { SessionState } from "../state.js";
 import { claudeAgent023Profile, claudeAgentProfile } from "./claude.js";
 import { codexProfile } from "./codex.js";
+import { codex2Profile } from "./codex2.js";
 import { geminiProfile } from "./gemini.js";
 import { genericProfile } from "./generic.js";
 import { opencodeProfile } from "./opencode.js";
@@ -20,7 +21,11 @@ export function profileFor(info: Implementation | null | undefined): AgentProfil
     const [major, minor] = minorVersion(info?.version);
     return major === 0 && minor < 100 ? claudeAgent023Profile : claudeAgentProfile;
   }
-  if (/^codex-acp$|\/codex-acp$/.test(name)) return codexProfile;
+  if (/^codex-acp$|\/codex-acp$/.test(name)) {
+    // 0.x is the Rust adapter (`@zed-industries/codex-acp`); 1.x and later the App Server rewrite.
+    const [major] = minorVersion(info?.version);
+    return major >= 1 ? codex2Profile : codexProfile;
+  }
   if (/^gemini-cli$/i.test(name)) return geminiProfile;
   if (/^opencode$/i.test(name)) return opencodeProfile;
   return genericProfile;

@@ -26,6 +26,8 @@ import type { SessionPort } from "../session-port.js";
 import { footer } from "../shell/key-bindings.js";
 import { IDLE_PLACEHOLDER } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
+import { hasLiveBackground } from "../../session/profiles/display-of.js";
+import { stateAtQuit } from "../../session/turn-ends.js";
 import { paneRows } from "../render/pane-rows.js";
 import { requestViewOf } from "../render/request-view.js";
 import { LiveRegion } from "../transcript/live-region.js";
@@ -84,6 +86,9 @@ function AppView(props: AppProps): React.ReactElement {
   const features = props.features ?? NO_FEATURES;
   const { exit } = useApp();
   const [expanded, setExpanded] = useState(false);
+  // Quitting draws one last frame without the input and status lines, so the shell prompt follows the
+  // transcript; it stops the agent, so that frame shows what ran on in its session as ended with it.
+  const [quitting, setQuitting] = useState(false);
   const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, liveMax, loose } = useSessionView(
     session,
     {
@@ -92,7 +97,9 @@ function AppView(props: AppProps): React.ReactElement {
       expanded,
       // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
       wantsLibs: (s) => s.items.length > 0 || s.permissions.length > 0,
-      running: (s) => s.phase !== "idle" && s.phase !== "failed",
+      // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
+      running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
+      drawn: quitting ? stateAtQuit : undefined,
     },
   );
   useAttention(state, props.notify);
@@ -103,8 +110,6 @@ function AppView(props: AppProps): React.ReactElement {
     transcript.skipPrinted();
   }, [write, transcript]);
 
-  // Quitting draws one last frame without the input and status lines, so the shell prompt follows the transcript.
-  const [quitting, setQuitting] = useState(false);
   const quit = useCallback(() => setQuitting(true), []);
   useEffect(() => {
     if (!quitting) return;

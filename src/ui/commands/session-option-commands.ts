@@ -1,5 +1,7 @@
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
-import { modelConfigOptions, modelOption, optionValueText, selectValues } from "../../session/config-options.js";
+import { optionValueText, selectValues } from "../../session/config-options.js";
+import { findModelChoice, modelGroups, modelSettings, type ModelGroup } from "../../session/model-choices.js";
+import { isPermissiveMode, modeTitle } from "../../session/session-modes.js";
 import type { CommandContext } from "./command-context.js";
 
 // `/mode`, `/model` and `/config`: the protocol's session modes, model choice and config options,
@@ -15,10 +17,12 @@ export function runMode(args: string, ctx: CommandContext): void {
   const modes = ctx.state.modes;
   if (!modes?.availableModes?.length) return ctx.show("this agent has no modes");
   if (!args) {
+    const permissive = modes.availableModes.some((m) => isPermissiveMode(ctx.state, m.id));
     return ctx.show([
-      "modes (shift+tab cycles):",
+      permissive ? "modes (shift+tab cycles; ⚠ drops approvals or the sandbox: only by name, /mode <id>):" : "modes (shift+tab cycles):",
       ...modes.availableModes.map(
-        (m) => `${m.id === modes.currentModeId ? "●" : "○"} ${m.id} · ${m.name}${m.description ? ` · ${m.description}` : ""}`,
+        (m) =>
+          `${m.id === modes.currentModeId ? "●" : "○"} ${modeTitle(m)}${isPermissiveMode(ctx.state, m.id) ? " ⚠" : ""}${m.description ? ` · ${m.description}` : ""}`,
       ),
     ]);
   }
@@ -29,6 +33,9 @@ export function runMode(args: string, ctx: CommandContext): void {
     (m) => m.name,
   );
   if (!mode) return ctx.show(`no mode "${args}": ${modes.availableModes.map((m) => m.id).join(", ")}`, "error");
+  // Named on purpose; still said plainly, since Shift+Tab never goes there.
+  if (isPermissiveMode(ctx.state, mode.id))
+    ctx.show(`⚠ ${modeTitle(mode)}: ${mode.description ?? "the agent no longer asks before it acts"}`);
   void ctx.port.setMode(mode.id);
 }
 
@@ -43,32 +50,28 @@ function optionLine(o: SessionConfigOption): string {
   return `${o.id} = ${optionValueText(o)} · ${values}${o.name && o.name !== o.id ? ` · ${o.name}` : ""}`;
 }
 
-/** `/model [model id]`: the model choice and its settings, or a switch to a model. */
+/** One model as a line: the current marker, its name and id, and its efforts when it has pairs. */
+function modelLine(g: ModelGroup): string {
+  const mark = g.current ? "●" : "○";
+  if (!g.efforts.length) return `${mark} ${modeTitle(g)}`;
+  return `${mark} ${modeTitle(g)} · effort ${g.efforts.map((e) => (e.current ? `${e.name}*` : e.name)).join(", ")}`;
+}
+
+/** `/model [model id | model effort]`: the models (grouped with their efforts) and their settings, or a switch. */
 export function runModel(args: string, ctx: CommandContext): void {
   const { state } = ctx;
-  const models = state.models;
-  // The model config option is the protocol's way; the unstable model list only where there is none.
-  const option = modelOption(state);
-  const choices = option
-    ? selectValues(option).map((v) => ({ id: v.value, name: v.name, current: v.value === String(option.currentValue) }))
-    : models?.availableModels?.length
-      ? models.availableModels.map((m) => ({ id: m.modelId, name: m.name, current: m.modelId === models.currentModelId }))
-      : [];
-  const tuning = modelConfigOptions(state);
-  if (!choices.length && !tuning.length) return ctx.show("this agent does not offer a model choice");
+  const groups = modelGroups(state);
+  const tuning = modelSettings(state);
+  if (!groups.length && !tuning.length) return ctx.show("this agent does not offer a model choice");
+  const paired = groups.some((g) => g.efforts.length > 0);
   if (!args) {
     return ctx.show([
-      ...(choices.length ? ["models:", ...choices.map((c) => `${c.current ? "●" : "○"} ${c.id} · ${c.name}`)] : []),
-      ...(tuning.length ? [...(choices.length ? [""] : []), "model settings (/config <id> <value>):", ...tuning.map(optionLine)] : []),
+      ...(groups.length ? [paired ? "models (/model <model> [effort]):" : "models:", ...groups.map(modelLine)] : []),
+      ...(tuning.length ? [...(groups.length ? [""] : []), "model settings (/config <id> <value>):", ...tuning.map(optionLine)] : []),
     ]);
   }
-  const choice = findByIdOrName(
-    choices,
-    args,
-    (c) => c.id,
-    (c) => c.name,
-  );
-  if (!choice) return ctx.show(`no model "${args}": ${choices.map((c) => c.id).join(", ")}`, "error");
+  const choice = findModelChoice(groups, args);
+  if (!choice) return ctx.show(`no model "${args}": ${groups.map((g) => g.id).join(", ")}`, "error");
   void ctx.port.setModel(choice.id);
 }
 

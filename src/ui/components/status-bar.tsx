@@ -1,5 +1,6 @@
 import React from "react";
 import { Box, Text } from "ink";
+import { cycleModes } from "../../session/session-modes.js";
 import type { SessionState } from "../../session/state.js";
 import { barSegments, type BarSegment } from "../status/session-facts.js";
 import { color } from "../render/theme.js";
@@ -31,7 +32,7 @@ function fit(segments: BarSegment[], width: number): BarSegment[] {
 /** One dim line of facts: agent, session title, mode, model, context use and cost, cwd. */
 export function StatusBar({ state, agentName, cwd, width, keyHints = true }: StatusBarProps): React.ReactElement {
   const segments = fit(barSegments(state, agentName, cwd), width);
-  const modes = state.modes?.availableModes?.length ?? 0;
+  const modes = cycleModes(state).length;
   return (
     <Box width={width}>
       <Text wrap="truncate-end">

@@ -27,6 +27,8 @@ export interface SessionViewOptions {
   wantsLibs(state: SessionState): boolean;
   /** Whether the session works now: the spinner ticks. */
   running(state: SessionState): boolean;
+  /** The state the transcript draws, when it is not the session's own (quitting's last frame). */
+  drawn?(state: SessionState): SessionState;
 }
 
 /** A session drawn as the TUI draws one: what the interactive App and `conch attach` share. */
@@ -65,7 +67,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const running = opts.running(state);
   const ticker = useTicker(running && libsReady);
   const transcript = useTranscript({
-    state,
+    state: opts.drawn ? opts.drawn(state) : state,
     width,
     expanded: opts.expanded,
     terminal: access ? resolveTerminal : undefined,

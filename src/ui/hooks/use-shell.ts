@@ -21,6 +21,7 @@ import { useSearchHits, useSearchKeys } from "./use-search-view.js";
 import { useTasksView } from "./use-tasks-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
 import { KeyPriority, useKeypress } from "./use-keypress.js";
+import { nextCycleMode } from "../../session/session-modes.js";
 
 export type { Focus } from "../shell/key-bindings.js";
 export type { Panel } from "../shell/shell-state.js";
@@ -147,11 +148,10 @@ export function useShell(opts: ShellOptions): Shell {
     readClipboard: opts.readClipboard,
   });
 
+  // Modes that drop approvals or the sandbox are never one key press away (the profile says which).
   const cycleMode = () => {
-    const modes = state.modes?.availableModes ?? [];
-    if (modes.length < 2) return;
-    const i = modes.findIndex((m) => m.id === state.modes?.currentModeId);
-    void port.setMode(modes[(i + 1) % modes.length].id);
+    const next = nextCycleMode(state);
+    if (next) void port.setMode(next);
   };
 
   const nextTerminal = (): string | undefined => {

@@ -16,6 +16,14 @@ export interface ToolCardView {
   cwd?: string;
   /** The user's own command (`!cmd`), drawn as a card but theirs. */
   by?: "user";
+  /** The calls of the subagent this call started, in order (its fold); absent for other calls. */
+  subagent?: SubagentCallView[];
+}
+
+/** One call a subagent made, as its parent's fold shows it. */
+export interface SubagentCallView {
+  call: ToolCallView;
+  display: ToolDisplay;
 }
 
 /** What one transcript item shows: the item, and for a tool call its card's view. */
@@ -35,6 +43,14 @@ export function toolCardViewOf(state: SessionState, call: ToolCallView): ToolCar
     terminals,
     awaiting: state.permissions.some((p) => p.toolCallId === call.toolCallId),
     cwd: state.info?.cwd,
+    ...(call.subagentCalls?.length
+      ? {
+          subagent: call.subagentCalls.flatMap((id) => {
+            const child = state.toolCalls[id];
+            return child ? [{ call: child, display: displayOf(state, child) }] : [];
+          }),
+        }
+      : {}),
   };
 }
 
@@ -44,9 +60,18 @@ function sameFields(a: object, b: object): boolean {
   return ka.length === Object.keys(b).length && ka.every((k) => Object.is(a[k as keyof typeof a], b[k as keyof typeof b]));
 }
 
+function sameFold(a: SubagentCallView[] | undefined, b: SubagentCallView[] | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.length === b.length && a.every((x, i) => x.call === b[i].call && x.display === b[i].display);
+}
+
 function sameCard(a: ToolCardView | undefined, b: ToolCardView | undefined): boolean {
   if (!a || !b) return a === b;
-  return sameFields({ ...a, terminals: undefined }, { ...b, terminals: undefined }) && sameFields(a.terminals, b.terminals);
+  return (
+    sameFields({ ...a, terminals: undefined, subagent: undefined }, { ...b, terminals: undefined, subagent: undefined }) &&
+    sameFields(a.terminals, b.terminals) &&
+    sameFold(a.subagent, b.subagent)
+  );
 }
 
 const views = new WeakMap<TranscriptItem, ItemView>();

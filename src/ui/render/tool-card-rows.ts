@@ -7,6 +7,7 @@ import type { ToolCardView } from "./item-view.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "./theme.js";
 import { clipMarkdown, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
+import { subagentRows } from "./subagent-rows.js";
 import { markdownRows } from "./markdown-rows.js";
 import { paneRows } from "./pane-rows.js";
 import { paint } from "./style.js";
@@ -167,6 +168,7 @@ export function toolCardRows(card: ToolCardView, ctx: DrawContext): string[] {
   const startedAt = tool.startedAt > 1e12 ? tool.startedAt : undefined;
   for (const block of display.blocks) body.push(...blockRows(block, card, ctx, inner, termTitle, startedAt));
   if (raw && tool.rawOutput !== undefined && display.blocks.length === 0) body.push(...rawJsonRows("output", tool.rawOutput, inner));
+  if (card.subagent) body.push(...subagentRows(card.subagent, { width: inner, expanded, frame: ctx.frame }));
   if (card.awaiting) body.push(paint("awaiting permission", { role: "warning" }));
   const permission = permissionLabel(tool.permission);
   if (permission) body.push(paint(permission.text, { role: permission.allowed ? "success" : "error", dim: permission.allowed }));

@@ -58,7 +58,7 @@ export const INPUT_KEYS: readonly KeyBinding[] = [
     command: "cycle-mode",
     keys: "Shift+Tab",
     where: ["input", "permission"],
-    does: "next mode",
+    does: "next mode, leaving out modes that drop approvals or the sandbox (`/mode <id>` names one)",
     shell: true,
     match: (_input, key) => key.tab && key.shift,
   },

@@ -1,3 +1,4 @@
+import { reportedInBackground } from "../../session/profiles/display-of.js";
 import { isFinalStatus, type SessionState, type ToolCallView } from "../../session/state.js";
 
 /** Terminal ids a tool call shows: the one it was tied to, and any in its content. */
@@ -17,9 +18,12 @@ function turnEnded(state: SessionState, turnId: string | undefined): boolean {
 function toolIsOpen(state: SessionState, tool: ToolCallView): boolean {
   // conch closed it itself (rejected, cancelled, stalled, interrupted): a pane that never exits changes nothing.
   if (tool.localStatus) return false;
-  // Running on in the agent's own session after its turn: shown so, it must not hold the transcript.
-  if (tool.detached) return false;
+  // Running on in the agent's own session after its turn: live while the agent reports on it
+  // (its output and end still come), else shown so without holding the transcript.
+  if (tool.detached) return reportedInBackground(state, tool);
   if (!isFinalStatus(tool)) return true;
+  // A subagent's calls are drawn in its starter's card: that card changes while any of them runs.
+  if (tool.subagentCalls?.some((id) => state.toolCalls[id] && !isFinalStatus(state.toolCalls[id]))) return true;
   // A terminal whose exit never comes must not pin the card forever once the session is idle.
   if (state.phase === "idle" || state.phase === "failed") return false;
   return toolTerminalIds(tool).some((id) => {

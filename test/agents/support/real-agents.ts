@@ -19,7 +19,7 @@ const COLLECT = path.join(__dirname, "collect.mjs");
 const SESSION_ID = path.join(__dirname, "session-id.mjs");
 const RESULT_MARKER = "@@CONCH-AGENTS-RESULT@@";
 
-export type AgentName = "claude" | "claude-next" | "codex" | "gemini" | "opencode";
+export type AgentName = "claude" | "claude-next" | "codex" | "codex-next" | "gemini" | "opencode";
 export type OutputFormat = "json" | "stream-json" | "text";
 export type Permissions = "deny" | "approve-reads" | "approve-all";
 
