@@ -7,7 +7,7 @@
 // second terminal's PTY to the answer's arrival at the agent (goal ≤ 50 ms), and, for
 // information, from the request leaving the agent to the second terminal's screen showing it
 // (through the session log the attached view folds).
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir } from "./lib/common.mjs";
@@ -19,7 +19,9 @@ const dir = tempDir("attach");
 const probeLog = path.join(dir, "probe.jsonl");
 writeFileSync(probeLog, "");
 const env = isolatedEnv(dir, { PROBE_LOG: probeLog });
-const cwd = dir;
+// The project is a folder of its own: a state dir inside it would be in every checkpoint of it.
+const cwd = path.join(dir, "project");
+mkdirSync(cwd);
 const agent = `${process.execPath} ${path.join(BENCH, "lib", "permission-probe-agent.mjs")}`;
 const epochNow = () => performance.timeOrigin + performance.now();
 /** The permission prompt's first option, as the prompt draws it ("› 1 y  Allow once"). */
