@@ -47,6 +47,7 @@ const { generateLongSession, generateTurns, mixOf } = await import("./lib/sessio
 const { writeSession } = await import("./lib/session-writer.mjs");
 const { hasPrompt, isReady, TuiRun } = await import("./lib/tui.mjs");
 const { typeKeys } = await import("./lib/keys.mjs");
+const { landmarksOf, TranscriptReader, wholeOnScreen } = await import("./lib/transcript-reader.mjs");
 const { editorShows } = await import("./lib/startup-probe.mjs");
 
 const dir = tempDir("replay");
@@ -64,7 +65,7 @@ log(
 const inner = [];
 let innerError;
 for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
-  const r = await runInner({ root, id, cwd, marker: MARKER });
+  const r = await runInner({ root, id, cwd, marker: MARKER, updates: UPDATES });
   if (r.error) {
     innerError = r.error;
     log(`replay (a): failed: ${r.error}`);
@@ -79,9 +80,12 @@ for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
 // ---- (b), (c) the CLI --------------------------------------------------------------------------------
 /**
  * `conch --resume` of `session` in a PTY. With `typing`: a key typed at 50 ms (when the App's editor
- * shows it), then a letter every 30-60 ms until the history is all written (each key's echo time).
+ * shows it), then a letter every 30-60 ms until the whole transcript is there (each key's echo time).
+ * `history` is when the whole transcript was in the terminal (`lib/transcript-reader.mjs`: every
+ * landmark of `turns` in order, the end marker once); peak RSS is conch's high-water mark read
+ * after that, so it covers the whole resume.
  */
-async function cli(label, session, extraArgs, i, { typing = false, scrollback = 20_000, firstText } = {}) {
+async function cli(label, session, extraArgs, i, { typing = false, scrollback = 20_000, turns } = {}) {
   const runDir = path.join(dir, `${label}-${i}`);
   cpSync(session.root, path.join(runDir, "state"), { recursive: true });
   cpSync(session.demoState, path.join(runDir, "demo-state"), { recursive: true });
@@ -92,12 +96,10 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
   const sampler = setInterval(() => {
     hwm = Math.max(hwm, memKiB(run.pid)?.hwm ?? 0);
   }, 100);
-  let tail = "";
-  let markerAt;
-  run.proc.onData((d) => {
-    if (markerAt === undefined && (tail + d).includes(MARKER)) markerAt = run.now();
-    tail = (tail + d).slice(-MARKER.length);
-  });
+  const reader = new TranscriptReader({ landmarks: landmarksOf(turns), marker: MARKER });
+  let wholeAt;
+  const whole = run.waitFor(wholeOnScreen(reader), 120_000, "the whole transcript in the terminal").then((t) => (wholeAt = t));
+  whole.catch(() => {});
   const firstKey = typing
     ? new Promise((resolve) => setTimeout(() => resolve(run.now()), 50)).then((at) => (run.write("x"), at))
     : undefined;
@@ -109,34 +111,31 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
       await firstKey;
       echoed = await run.waitFor(editorShows("x"), 60_000, "the key typed at 50 ms in the App's editor");
       // Up to 39 more, so the input never needs clearing: a frame half drawn can look like a cleared input.
-      if (markerAt === undefined)
+      if (wholeAt === undefined)
         keys.push(
-          ...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => markerAt === undefined, timeoutMs: 60_000 })),
+          ...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => wholeAt === undefined, timeoutMs: 60_000 })),
         );
     }
-    const deadline = Date.now() + 120_000;
-    if (typing) {
-      // The placeholder that says the session is open shows only in an empty input.
-      while (markerAt === undefined && Date.now() < deadline) await sleep(20);
-      run.write("\x15");
-    }
+    const history = await whole;
+    // The placeholder that says the session is open shows only in an empty input.
+    if (typing) run.write("\x15");
     const ready = await run.waitFor(isReady, 120_000, "the session to be ready");
-    while (markerAt === undefined && Date.now() < deadline) await sleep(20);
     await sleep(300);
     hwm = Math.max(hwm, memKiB(run.pid)?.hwm ?? 0);
     const { processTree } = await import("./lib/proc.mjs");
     for (const p of processTree(run.pid)) if (p !== run.pid) agentHwm = Math.max(agentHwm, memKiB(p)?.hwm ?? 0);
-    const text = run.allText();
-    const drawn = text.includes(MARKER) && (firstText === undefined || text.includes(firstText));
+    const { wholeTranscript } = await import("./lib/transcript-reader.mjs");
+    const drawn = wholeTranscript(run.allText().split("\n"), { landmarks: landmarksOf(turns), marker: MARKER });
     return {
       prompt,
       ready,
       echoed,
       keys,
-      history: markerAt ?? NaN,
+      history,
       interactive: Math.max(prompt, ready),
       hwmMiB: hwm / 1024,
       agentHwmMiB: agentHwm / 1024,
+      // Still whole once all is drawn: nothing was written twice after the clock stopped.
       drawn,
     };
   } finally {
@@ -154,13 +153,13 @@ const failed = (label) => (err) => {
   return { prompt: NaN, ready: NaN, echoed: NaN, keys: [], history: NaN, interactive: NaN, hwmMiB: NaN, agentHwmMiB: NaN, drawn: false };
 };
 for (let i = 0; i < (PARTS.includes("bc") ? RUNS + 1 : 0); i++) {
-  const b = await cli("load", written, [], i).catch(failed("(b)"));
-  const c = await cli("noload", written, ["--agent", noLoad], i).catch(failed("(c)"));
+  const b = await cli("load", written, [], i, { turns }).catch(failed("(b)"));
+  const c = await cli("noload", written, ["--agent", noLoad], i, { turns }).catch(failed("(c)"));
   log(
-    `replay (b) load: prompt ${b.prompt.toFixed(0)}, ready ${b.ready.toFixed(0)}, history ${b.history.toFixed(0)} ms, HWM ${b.hwmMiB.toFixed(0)} MiB${b.drawn ? "" : " (marker NOT on screen)"}`,
+    `replay (b) load: prompt ${b.prompt.toFixed(0)}, ready ${b.ready.toFixed(0)}, history ${b.history.toFixed(0)} ms, HWM ${b.hwmMiB.toFixed(0)} MiB${b.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
   );
   log(
-    `replay (c) no load: prompt ${c.prompt.toFixed(0)}, ready ${c.ready.toFixed(0)}, history ${c.history.toFixed(0)} ms, HWM ${c.hwmMiB.toFixed(0)} MiB${c.drawn ? "" : " (marker NOT on screen)"}`,
+    `replay (c) no load: prompt ${c.prompt.toFixed(0)}, ready ${c.ready.toFixed(0)}, history ${c.history.toFixed(0)} ms, HWM ${c.hwmMiB.toFixed(0)} MiB${c.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
   );
   if (i > 0) {
     viaLoad.push(b);
@@ -176,11 +175,10 @@ if (long)
   log(
     `replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`,
   );
-const firstPrompt = longTurns[0]?.prompt;
 const longLoad = [];
 const longLog = [];
 for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
-  const opts = { typing: true, scrollback: 200_000, firstText: firstPrompt };
+  const opts = { typing: true, scrollback: 200_000, turns: longTurns };
   const b = await cli("long-load", long, [], i, opts).catch(failed("(d) load"));
   const c = await cli("long-noload", long, ["--agent", noLoad], i, opts).catch(failed("(d) no load"));
   for (const [label, r] of [
@@ -188,7 +186,7 @@ for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
     ["no load", c],
   ]) {
     log(
-      `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms, ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT all in the scrollback)"}`,
+      `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms, ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
     );
   }
   if (i > 0) {
@@ -210,7 +208,7 @@ function longMetrics(label, runs) {
       unit: "ms",
       values: runs.map((r) => r.history),
       goal: { op: "<=", value: 2000 },
-      note: runs.every((r) => r.drawn) ? undefined : "the first prompt or the last answer was missing from the scrollback in some runs",
+      note: runs.every((r) => r.drawn) ? undefined : "in some runs the terminal did not hold the whole transcript at the end",
     }),
     metric({
       name: `(d) 2,000 turns, ${label}: conch peak RSS`,
@@ -239,10 +237,10 @@ const notes = [
     .join(
       ", ",
     )}) in ${turns.length} turns; conch's log ${(logBytes / 1e6).toFixed(1)} MB, ${logEvents} events; the demo agent coalesces chunks of a message in its store, so its session/load replays ${written.replayUpdates} updates`,
-  "time to interactive = the input prompt is drawn and the session is open (the placeholder invites a message, so what is typed is sent at once); full history = the last history item (a marker at the end of the last answer) was written to the terminal",
+  "time to interactive = the input prompt is drawn and the session is open (the placeholder invites a message, so what is typed is sent at once); full history = the whole transcript is in the terminal (lib/transcript-reader.mjs: every prompt in order and the end marker, which ends the last answer, exactly once; the live preview of the newest rows, drawn while the backlog is written, does not count); peak RSS = conch's VmHWM read after that",
   "one warm-up run of each path is not counted",
   long &&
-    `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = the last answer's marker written, and the first prompt and the marker both in the terminal's scrollback afterwards`,
+    `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = every prompt and every answer's heading in order and the end marker exactly once (lib/transcript-reader.mjs), timed by the PTY read that completed it`,
 ];
 if (innerError) notes.push(`(a) in-process render failed: ${innerError}`);
 for (const e of new Set(cliErrors)) notes.push(`a CLI run failed: ${e}`);
@@ -250,7 +248,7 @@ for (const [label, runs] of [
   ["(b)", viaLoad],
   ["(c)", viaLog],
 ])
-  if (runs.some((r) => !r.drawn)) notes.push(`${label}: the last history item was not found in the terminal's buffer in some runs`);
+  if (runs.some((r) => !r.drawn)) notes.push(`${label}: in some runs the terminal did not hold the whole transcript at the end`);
 
 report(args, {
   bench: "replay",
@@ -338,7 +336,7 @@ function runInner(cfg) {
   });
 }
 
-async function innerFold({ id, cwd, marker }) {
+async function innerFold({ id, cwd, marker, updates }) {
   // As the CLI does before it loads React (run-interactive.ts).
   process.env.NODE_ENV ??= "production";
   const { Writable, PassThrough } = await import("node:stream");
@@ -347,7 +345,9 @@ async function innerFold({ id, cwd, marker }) {
   const { App } = await import("../dist/ui/app/app.js");
   const { prepareSession } = await import("../dist/cli/session-setup.js");
   const { foldEvents } = await import("../dist/session/reduce.js");
-  let markerAt;
+  /** Everything written, with when: read back through an emulator after the run, so parsing it is not timed. */
+  const written = [];
+  let sawMarker = false;
   let tail = "";
   let bytes = 0;
   let inkError;
@@ -355,6 +355,7 @@ async function innerFold({ id, cwd, marker }) {
   const stdout = new Writable({
     write(chunk, _enc, cb) {
       const s = chunk.toString();
+      written.push({ t: performance.now(), data: s });
       bytes += s.length;
       if (!inkError && /\n\s+ERROR\s/.test(s))
         inkError = s
@@ -363,7 +364,7 @@ async function innerFold({ id, cwd, marker }) {
           .split("\n")
           .slice(0, 3)
           .join(" ");
-      if (markerAt === undefined && (tail + s).includes(marker)) markerAt = performance.now();
+      sawMarker ||= (tail + s).includes(marker);
       tail = s.slice(-marker.length);
       cb();
     },
@@ -373,7 +374,8 @@ async function innerFold({ id, cwd, marker }) {
   Object.assign(stdin, { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   const prepared = await prepareSession({ resume: id, cwd, continue: false }, "ask");
   const t1 = performance.now();
-  const state = foldEvents(prepared.orchestrator.opts.history ?? []);
+  const history = prepared.orchestrator.opts.loadHistory ? (await prepared.orchestrator.opts.loadHistory()).events : [];
+  const state = foldEvents(history);
   const t2 = performance.now();
   // A read-only session: the folded state, and no-op intents (whatever the SessionPort interface grows).
   const base = { state, subscribe: () => () => {}, terminals: undefined };
@@ -388,11 +390,38 @@ async function innerFold({ id, cwd, marker }) {
     patchConsole: false,
   });
   const t3 = performance.now();
-  const deadline = Date.now() + 20_000;
-  while (markerAt === undefined && !inkError && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+  // The backlog goes out in slices a macrotask apart: once the end was drawn and nothing was
+  // written for 500 ms, the writing is over.
+  const deadline = Date.now() + 60_000;
+  const quiet = () => sawMarker && performance.now() - (written.at(-1)?.t ?? 0) > 500;
+  while (!quiet() && !inkError && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   const hwm = memKiB(process.pid)?.hwm ?? NaN;
   ink.unmount();
+  const wholeAt = await replayForWhole(written, { cols: 100, rows: 30, updates, marker });
   process.stdout.write(
-    `${JSON.stringify({ prepareMs: t1 - t0, foldMs: t2 - t1, renderMs: t3 - t2, markerMs: (markerAt ?? NaN) - t0, hwmMiB: hwm / 1024, items: state.items.length, bytes, error: inkError ?? (markerAt === undefined ? "the last history item was never written" : undefined) })}\n`,
+    `${JSON.stringify({ prepareMs: t1 - t0, foldMs: t2 - t1, renderMs: t3 - t2, markerMs: wholeAt - t0, hwmMiB: hwm / 1024, items: state.items.length, bytes, error: inkError ?? (Number.isNaN(wholeAt) ? "the whole transcript was never written" : undefined) })}\n`,
   );
+}
+
+/** When the write that completed the whole transcript (`lib/transcript-reader.mjs`) was made: the writes played into an emulator one by one. */
+async function replayForWhole(written, { cols, rows, updates, marker }) {
+  const { default: xterm } = await import("@xterm/headless");
+  const { landmarksOf, TranscriptReader, wholeOnScreen } = await import("./lib/transcript-reader.mjs");
+  const { generateTurns } = await import("./lib/session-gen.mjs");
+  const term = new xterm.Terminal({ cols, rows, scrollback: 200_000, allowProposedApi: true });
+  const test = wholeOnScreen(new TranscriptReader({ landmarks: landmarksOf(generateTurns({ updates, marker })), marker }));
+  const run = { term };
+  const lines = () => {
+    const buf = term.buffer.active;
+    return Array.from({ length: rows }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true) ?? "");
+  };
+  try {
+    for (const { t, data } of written) {
+      await new Promise((resolve) => term.write(data, resolve));
+      if (test(lines(), run)) return t;
+    }
+    return NaN;
+  } finally {
+    term.dispose();
+  }
 }

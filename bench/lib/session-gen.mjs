@@ -166,21 +166,24 @@ const LANGS = [
   ["json", ["{", '  "name": "demo",', '  "version": "1.0.0",', '  "scripts": { "test": "vitest" }', "}"]],
 ];
 
-/** A markdown answer as a model writes one: a heading, prose with emphasis and inline code, a list, a fenced code block, a closing line. */
+/** A markdown answer as a model writes one: a heading, prose with emphasis and inline code, a list, a fenced code block, a closing line; and its heading's text. */
 function markdownAnswer(r, t) {
   const topic = r.pick(TOPICS);
+  const heading = `${topic[0].toUpperCase()}${topic.slice(1)}, step ${t + 1}`;
   const [lang, lines] = r.pick(LANGS);
   const code = Array.from({ length: r.int(4, 10) }, () => r.pick(lines)).join("\n");
   const list = Array.from({ length: r.int(2, 4) }, () => `- **${r.pick(WORDS)}**: ${sentence(r, r.int(4, 9))} \`${r.pick(WORDS)}()\``).join(
     "\n",
   );
-  return `## ${topic[0].toUpperCase()}${topic.slice(1)}, step ${t + 1}\n\n${sentence(r)} Look at \`src/${r.pick(WORDS)}.ts\`: *${sentence(r, r.int(3, 6))}*\n\n${list}\n\n\`\`\`${lang}\n${code}\n\`\`\`\n\n${sentence(r)} ${sentence(r)}\n`;
+  const text = `## ${heading}\n\n${sentence(r)} Look at \`src/${r.pick(WORDS)}.ts\`: *${sentence(r, r.int(3, 6))}*\n\n${list}\n\n\`\`\`${lang}\n${code}\n\`\`\`\n\n${sentence(r)} ${sentence(r)}\n`;
+  return { heading, text };
 }
 
 /**
  * A long conversation: `turns` turns, each a prompt and a streamed markdown answer with a code
  * block (a thought first in half of them, a tool call with output or a diff in every third, then a
  * usage meter). `marker` ends the very last answer, so a screen can tell when the end is drawn.
+ * Each turn is `{ prompt, heading, updates }`: the heading is the answer's, as text to look for.
  */
 export function generateLongSession({ turns = 2000, seed = 11, marker } = {}) {
   const r = rng(seed);
@@ -213,10 +216,11 @@ export function generateLongSession({ turns = 2000, seed = 11, marker } = {}) {
       u.push({ sessionUpdate: "tool_call_update", toolCallId: id, status: "completed", content, rawOutput: { exitCode: 0 } });
     }
     const last = t === turns - 1;
-    msg(markdownAnswer(r, t) + (last && marker ? `\n${marker}\n` : ""));
+    const answer = markdownAnswer(r, t);
+    msg(answer.text + (last && marker ? `\n${marker}\n` : ""));
     used = (used + r.int(500, 3000)) % 200_000;
     u.push({ sessionUpdate: "usage_update", used, size: 200_000 });
-    out.push({ prompt: `${sentence(r, r.int(4, 14))} (turn ${t + 1})`, updates: u });
+    out.push({ prompt: `${sentence(r, r.int(4, 14))} (turn ${t + 1})`, heading: answer.heading, updates: u });
   }
   return out;
 }

@@ -19,6 +19,13 @@ export interface WireTaps {
   intercept?(msg: AnyMessage): boolean;
 }
 
+/**
+ * How long one turn of the event loop may spend on the agent's output before reading pauses until
+ * the next turn: what was read goes on as one batch, and a key typed meanwhile is handled before
+ * the next read, so a flood never keeps it waiting for much more than this.
+ */
+const READ_BUDGET_MS = 8;
+
 function isMessage(value: unknown): value is AnyMessage {
   return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
 }
@@ -66,7 +73,13 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
       // A long line arrives in many chunks: keep them in a list and look for the newline only in
       // the new chunk, so a 5 MB message costs one join, not one rescan per chunk.
       let parts: string[] = [];
+      /** When this turn of the event loop began reading the agent's output. */
+      let turnStart: number | undefined;
       stdout.on("data", (chunk: string) => {
+        if (turnStart === undefined) {
+          turnStart = performance.now();
+          setImmediate(() => (turnStart = undefined));
+        }
         let start = 0;
         let nl = chunk.indexOf("\n");
         taps.onBurst?.("start");
@@ -83,6 +96,11 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
           taps.onBurst?.("end");
         }
         if (start < chunk.length) parts.push(chunk.slice(start));
+        if (performance.now() - turnStart > READ_BUDGET_MS && !stdout.isPaused()) {
+          stdout.pause();
+          // After the batch read so far is handled (its setImmediate came first).
+          setImmediate(() => stdout.resume());
+        }
       });
       const end = () => {
         if (parts.length) handleLine(parts.join(""));

@@ -15,8 +15,11 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
     return EXIT.usage;
   }
   let prepared;
+  // A resumed log is read once the App is drawn: it takes keys while a long one is read and folded.
+  let shown!: () => void;
+  const appShown = new Promise<void>((resolve) => (shown = resolve));
   try {
-    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, (project) => terminal.askTrust(project));
+    prepared = await prepareSession(cmd, cmd.permissions ?? "ask", undefined, (project) => terminal.askTrust(project), appShown);
   } catch (err) {
     terminal.giveBack();
     process.stderr.write(`conch: ${messageOf(err)}\n`);
@@ -40,6 +43,7 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
       prompt: cmd.prompt,
       notify: cmd.notify,
       listSessions: () => sessionTable(cwd),
+      shown,
     },
     terminal,
   );

@@ -11,7 +11,7 @@ import { SessionRecorder } from "../orchestrator/record/session-recorder.js";
 import type { TurnTiming } from "../session/quiet-period.js";
 import { RegistryTerminalService } from "../orchestrator/terminals/terminal-service.js";
 import type { SessionEvent } from "../session/events.js";
-import { closeInterruptedRuns } from "../session/interrupted-runs.js";
+import { InterruptedRunsFold } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
 import { PreImageStore } from "../store/pre-image-store.js";
@@ -19,11 +19,15 @@ import { RememberedRules } from "../store/remembered-rules.js";
 import { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import { realPathOf } from "../orchestrator/rules/call-facts.js";
 import { parseRuleEntries, RuleBook } from "../orchestrator/rules/rule-book.js";
-import { readSessionLog } from "../store/session-log.js";
+import { checkSessionLog, looksLikeEvent, readSessionLogInSteps } from "../store/session-log.js";
+import type { ResumedLog } from "../orchestrator/orchestrator-options.js";
 import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
 import { registryAgents } from "./registry.js";
+
+/** How much of a resumed log is read and folded in one go (~10 ms here) before keys get a turn. */
+const HISTORY_CHUNK_BYTES = 256 * 1024;
 
 /** A session that cannot be found: exit code 4. */
 export class SessionNotFoundError extends ConchError {
@@ -104,13 +108,15 @@ export async function trustedConfig(cwd: string, trust: boolean | undefined, ask
 
 /**
  * Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. The
- * config is read here unless given, through the trust gate (`askTrust`: see `trustedConfig`).
+ * config is read here unless given, through the trust gate (`askTrust`: see `trustedConfig`). A
+ * resumed log is read when the session opens, not before `historyAfter` (the TUI's first frame).
  */
 export async function prepareSession(
   opts: SessionOptions,
   policy: PermissionPolicy,
   config?: ConchConfig,
   askTrust?: AskTrust,
+  historyAfter?: Promise<unknown>,
 ): Promise<PreparedSession> {
   const resumed = await findResumeTarget(opts);
   const cwd = path.resolve(resumed?.cwd ?? opts.cwd);
@@ -135,7 +141,7 @@ export async function prepareSession(
   const additionalDirectories = checkedDirectories([...(opts.addDirs ?? []), ...config.additionalDirectories], cwd);
   const root = ensureStateDir();
   let lock: { id: string; release: () => void } | undefined;
-  let history: SessionEvent[] | undefined;
+  let loadHistory: (() => Promise<ResumedLog>) | undefined;
   if (resumed) {
     // Before the agent starts: a second conch on one session would silently lose one side's turns.
     const taken = acquireSessionLock(resumed.id, root);
@@ -145,12 +151,31 @@ export async function prepareSession(
       );
     }
     lock = { id: resumed.id, release: taken.release };
+    const file = sessionLogPath(resumed.id, root);
     try {
-      history = closeInterruptedRuns(readSessionLog<SessionEvent>(sessionLogPath(resumed.id, root)).events);
+      // What would stop the resume (no log, a newer format) stops it here, before anything starts.
+      checkSessionLog(file);
     } catch (err) {
       taken.release();
       throw err;
     }
+    // Read and folded when the session opens: a long log takes seconds, and the UI (`historyAfter`:
+    // its first frame) is up and taking keys meanwhile.
+    loadHistory = async () => {
+      await historyAfter;
+      // A chunk at a time, with a turn of the event loop between: keys typed meanwhile are not held up.
+      const fold = new InterruptedRunsFold();
+      const steps = readSessionLogInSteps<SessionEvent>(
+        file,
+        looksLikeEvent as (value: unknown) => value is SessionEvent,
+        HISTORY_CHUNK_BYTES,
+      );
+      for (let step = steps.next(); !step.done; step = steps.next()) {
+        fold.add(step.value);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return fold.finish();
+    };
   }
   const recorder = new SessionRecorder({
     agent: agent.name,
@@ -169,7 +194,7 @@ export async function prepareSession(
     traceFile: opts.trace,
     logFile: agentLogPath(`${agent.name}-${process.pid}`, root),
     sink: recorder,
-    history,
+    loadHistory,
     startTimeoutMs: opts.startTimeoutMs ?? (config.ui.startTimeoutSeconds !== undefined ? config.ui.startTimeoutSeconds * 1000 : undefined),
     terminals: (emit, root) => new RegistryTerminalService(emit, root),
     preImages: new PreImageStore(root),

@@ -2,6 +2,13 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import type { ClientHooks } from "../acp/agent-connection.js";
 import type { ResolvedAgent } from "../agents/presets.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
+import type { SessionState } from "../session/state.js";
+
+/** A session log read back: its events, and the state they fold to when the reader folded them already. */
+export interface ResumedLog {
+  events: SessionEvent[];
+  state?: SessionState;
+}
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
@@ -27,6 +34,11 @@ export interface OrchestratorOptions {
   connect?: (hooks: ClientHooks, withTerminals: boolean) => Promise<AgentPort>;
   /** Events to fold before anything happens: a session log read back for `--resume`. */
   history?: SessionEvent[];
+  /**
+   * The session log being resumed, read when the session opens rather than before: a long one takes
+   * seconds to read and fold, and the UI is up meanwhile. Instead of `history`.
+   */
+  loadHistory?: () => Promise<ResumedLog>;
   /** How long the agent may take to answer `initialize`. */
   startTimeoutMs?: number;
   /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */

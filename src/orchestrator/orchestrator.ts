@@ -5,7 +5,7 @@ import type { SessionState } from "../session/state.js";
 import { describeExit } from "./agent/agent-link.js";
 import { EditHistory } from "./undo/edit-history.js";
 import { SessionEventQueue, type Listener } from "./event-queue.js";
-import type { OrchestratorOptions } from "./orchestrator-options.js";
+import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
 import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
 import type { AgentPort, TerminalService } from "./ports.js";
@@ -46,6 +46,7 @@ class OrchestratorCore {
   private readonly tasks: TaskDesk;
   private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
+  private resumed?: Promise<ResumedLog>;
 
   constructor(private readonly opts: OrchestratorOptions) {
     const now = opts.now ?? Date.now;
@@ -83,8 +84,9 @@ class OrchestratorCore {
         missingFileReadsAsEmpty: () => profileOf(events.state).missingFileReadsAsEmpty,
         writes: opts.preImages ? { keepUpTo: PRE_IMAGE_MAX_FILE_BYTES, written: (w) => edits.recordWrite(w) } : undefined,
       },
-      showLocalHistory: () => {
-        events.foldQuietly(opts.history ?? []);
+      history: () => this.history(),
+      showLocalHistory: async () => {
+        events.foldQuietly((await this.history()).events);
         this.turns.countTurnsFrom(events.state.turns.length);
       },
       turn: { halt: () => this.turns.halt() },
@@ -110,6 +112,18 @@ class OrchestratorCore {
         tasks: this.tasks,
       }),
     );
+  }
+
+  /** The log being resumed (none for a new session), read once, when the opener first needs it. */
+  private history(): Promise<ResumedLog> {
+    const { loadHistory, history } = this.opts;
+    this.resumed ??= loadHistory
+      ? loadHistory().then((log) => {
+          this.turns.countHistory(log.events);
+          return log;
+        })
+      : Promise.resolve({ events: history ?? [] });
+    return this.resumed;
   }
 
   /** The session as folded so far. */

@@ -7,7 +7,7 @@ import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
 import { foldEvents } from "../session/reduce.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
-import type { OrchestratorOptions } from "./orchestrator-options.js";
+import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
 import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
 import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode } from "./session-response.js";
 
@@ -29,8 +29,10 @@ export interface SessionOpenerPorts {
   /** The permission and question desks: answered `cancelled` on quitting, dropped when the agent exits. */
   decisions: PendingDecisions[];
   hooks: PartHooks;
+  /** The log being resumed, read when first asked for. */
+  history(): Promise<ResumedLog>;
   /** Shows the local log's transcript: for agents that cannot replay it. */
-  showLocalHistory(): void;
+  showLocalHistory(): Promise<void>;
   /** The turn driver: it makes no more decisions once conch is killed. */
   turn: { halt(): void };
 }
@@ -129,7 +131,7 @@ export class SessionOpener implements AgentSlot {
     if (mode.kind === "reopen") {
       // A replay (load) is the agent's own transcript; after a resume, conch's log supplies it.
       const chosen = reopenMode(caps, mode.sessionId, "replay");
-      if (chosen.kind !== "load") this.ports.showLocalHistory();
+      if (chosen.kind !== "load") await this.ports.showLocalHistory();
       if (chosen.kind === "new") {
         events.dispatch({
           type: "notice",
@@ -166,8 +168,8 @@ export class SessionOpener implements AgentSlot {
       if (mode.kind === "load") {
         events.dispatch({ type: "replay_started" });
         // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
-        const history = opts.history ?? [];
-        const local = history.length ? localHistoryOf(foldEvents(history)) : undefined;
+        const { events: history, state: folded } = await this.ports.history();
+        const local = history.length ? localHistoryOf(folded ?? foldEvents(history)) : undefined;
         for (const ev of history) this.terminals?.observe?.(ev);
         try {
           const resp = await requests.run((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);

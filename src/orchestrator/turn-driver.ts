@@ -57,6 +57,11 @@ export class TurnDriver {
     private readonly ports: TurnDriverPorts,
     history: readonly SessionEvent[] = [],
   ) {
+    this.countHistory(history);
+  }
+
+  /** Turn ids go on after those of the log being resumed. */
+  countHistory(history: readonly SessionEvent[]): void {
     for (const ev of history)
       if (ev.type === "prompt_sent") this.turnCounter = Math.max(this.turnCounter, Number(/^t(\d+)$/.exec(ev.turnId)?.[1] ?? 0));
   }

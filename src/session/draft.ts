@@ -110,7 +110,11 @@ export class Draft {
 
   patchTurn(id: string, patch: Partial<Turn>): void {
     const idx = this.s.turns.findIndex((t) => t.id === id);
-    if (idx < 0) return;
+    if (idx >= 0) this.patchTurnAt(idx, patch);
+  }
+
+  /** `patchTurn` of the turn at `idx` in `s.turns`. */
+  patchTurnAt(idx: number, patch: Partial<Turn>): void {
     const turns = this.turns;
     turns[idx] = { ...turns[idx], ...patch };
   }

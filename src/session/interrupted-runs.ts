@@ -33,24 +33,53 @@ function closingEvents(s: SessionState, at: number): SessionEvent[] {
  * that process and end with it: the tasks view must not list them running.
  */
 export function closeInterruptedRuns(events: readonly SessionEvent[]): SessionEvent[] {
-  const out: SessionEvent[] = [];
-  // This fold owns its states and reads only the latest: no copies per event (a long log would
-  // cost its length at every event).
-  let state = initialSessionState();
-  const reduce = (s: SessionState, ev: SessionEvent) => reduceBatch(s, [ev], { transient: true });
-  const close = (at: number): void => {
-    for (const ev of closingEvents(state, at)) {
-      state = reduce(state, ev);
-      out.push(ev);
+  return foldInterruptedRuns(events).events;
+}
+
+/** `closeInterruptedRuns`, and the state the events it returns fold to (the fold it made on the way). */
+export function foldInterruptedRuns(events: readonly SessionEvent[]): { events: SessionEvent[]; state: SessionState } {
+  const fold = new InterruptedRunsFold();
+  fold.add(events);
+  return fold.finish();
+}
+
+/**
+ * `foldInterruptedRuns` a part of the log at a time (`add`), for a caller that reads a long log in
+ * chunks and lets other work run between them; `finish` closes what the last run left open.
+ */
+export class InterruptedRunsFold {
+  private readonly out: SessionEvent[] = [];
+  // This fold owns its states and reads only the latest: no copies (a long log would cost its
+  // length at every event). A process's run is folded in batches: only where the next one starts
+  // does the fold need to look at what it left open.
+  private state = initialSessionState();
+
+  /** The next events of the log, in order. */
+  add(events: readonly SessionEvent[]): void {
+    let run: SessionEvent[] = [];
+    for (const ev of events) {
+      // Within one process a session starts from `starting` (or `auth`); any other phase means this
+      // session_started opens the run of a later process, and the previous one ended here.
+      if (ev.type === "session_started") {
+        this.fold(run);
+        run = [];
+        if (this.state.phase !== "starting" && this.state.phase !== "auth") this.fold(closingEvents(this.state, ev.at));
+      }
+      run.push(ev);
     }
-  };
-  for (const ev of events) {
-    // Within one process a session starts from `starting` (or `auth`); any other phase means this
-    // session_started opens the run of a later process, and the previous one ended here.
-    if (ev.type === "session_started" && state.phase !== "starting" && state.phase !== "auth") close(ev.at);
-    state = reduce(state, ev);
-    out.push(ev);
+    this.fold(run);
   }
-  close(out.length ? out[out.length - 1].at : 0);
-  return out;
+
+  /** The events with what the last run left open closed, and the state they fold to. */
+  finish(): { events: SessionEvent[]; state: SessionState } {
+    const { out } = this;
+    this.fold(closingEvents(this.state, out.length ? out[out.length - 1].at : 0));
+    return { events: out, state: this.state };
+  }
+
+  private fold(events: SessionEvent[]): void {
+    if (events.length === 0) return;
+    this.state = reduceBatch(this.state, events, { transient: true });
+    this.out.push(...events);
+  }
 }

@@ -69,7 +69,12 @@ export function stateAtQuit(state: SessionState): SessionState {
 
 /** Ends agent-initiated and history turns that are still open. */
 export function endOpenTurns(d: Draft): void {
-  for (const t of d.s.turns) if (t.endedAt === undefined && t.origin !== "user") d.patchTurn(t.id, { endedAt: d.at });
+  // By index: a replay opens a turn per prompt, and finding each by id made this quadratic.
+  const turns = d.s.turns;
+  for (let i = 0; i < turns.length; i++) {
+    const t = turns[i];
+    if (t.endedAt === undefined && t.origin !== "user") d.patchTurnAt(i, { endedAt: d.at });
+  }
 }
 
 /** Nothing runs any more: the session waits for the next prompt. */

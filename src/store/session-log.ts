@@ -175,31 +175,89 @@ export function readSessionLog<T extends object>(
   path: string,
   isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
 ): SessionLogContents<T> {
+  const steps = readSessionLogInSteps(path, isEvent);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `readSessionLog` a chunk of `chunkBytes` at a time: each step yields the events of one chunk, so
+ * a caller can let other work run between them; it returns what `readSessionLog` does.
+ */
+export function* readSessionLogInSteps<T extends object>(
+  path: string,
+  isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
+  chunkBytes = READ_CHUNK_BYTES,
+): Generator<T[], SessionLogContents<T>> {
   const events: T[] = [];
   let skipped = 0;
   let tornTail = false;
   let version: number | undefined;
-  forEachLogLine(path, (line, terminated) => {
-    if (line.trim() === "") return;
-    if (version === undefined) {
-      const header = parseHeader(line);
-      assertReadable(path, header);
-      version = header?.conch_log ?? 0;
-      if (header) return;
-    }
-    const value = parseLine(line);
-    if (value !== undefined && isEvent(value)) {
-      // An unterminated line that still parses was fully written but for its newline: keep it.
-      events.push(value);
-      return;
-    }
-    skipped++;
-    if (!terminated) tornTail = true;
-  });
+  const lines = logLineSteps(
+    path,
+    (line, terminated) => {
+      if (line.trim() === "") return;
+      if (version === undefined) {
+        const header = parseHeader(line);
+        assertReadable(path, header);
+        version = header?.conch_log ?? 0;
+        if (header) return;
+      }
+      const value = parseLine(line);
+      if (value !== undefined && isEvent(value)) {
+        // An unterminated line that still parses was fully written but for its newline: keep it.
+        events.push(value);
+        return;
+      }
+      skipped++;
+      if (!terminated) tornTail = true;
+    },
+    chunkBytes,
+  );
+  let yielded = 0;
+  for (const _ of lines) {
+    yield events.slice(yielded);
+    yielded = events.length;
+  }
+  // The last line, when it had no newline, is read after the last chunk.
+  if (events.length > yielded) yield events.slice(yielded);
   return { events, version: version ?? 0, skipped, tornTail };
 }
 
 const READ_CHUNK_BYTES = 1024 * 1024;
+
+function openLog(path: string): number {
+  try {
+    return openSync(path, "r");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") {
+      throw new Error(`No session log at ${path}; the session cannot be restored.`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Throws what `readSessionLog` would throw before reading any event (no log, a log in a newer
+ * format), reading only the log's first line: a resume can refuse at once and read the rest later.
+ */
+export function checkSessionLog(path: string): void {
+  const fd = openLog(path);
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const first = buf
+      .subarray(0, n)
+      .toString("utf8")
+      .split("\n")
+      .find((line) => line.trim() !== "");
+    if (first !== undefined) assertReadable(path, parseHeader(first));
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Calls `onLine` for each line of the file at `path`, reading it a chunk at a time so a log larger
@@ -207,18 +265,19 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * no newline after it.
  */
 export function forEachLogLine(path: string, onLine: (line: string, terminated: boolean) => void): void {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") {
-      throw new Error(`No session log at ${path}; the session cannot be restored.`, { cause: error });
-    }
-    throw error;
-  }
+  for (const _ of logLineSteps(path, onLine)) continue;
+}
+
+/** `forEachLogLine`, one step per chunk read. */
+function* logLineSteps(
+  path: string,
+  onLine: (line: string, terminated: boolean) => void,
+  chunkBytes = READ_CHUNK_BYTES,
+): Generator<void, void> {
+  const fd = openLog(path);
   try {
     const decoder = new StringDecoder("utf8");
-    const buf = Buffer.alloc(READ_CHUNK_BYTES);
+    const buf = Buffer.alloc(chunkBytes);
     let parts: string[] = [];
     const feed = (text: string) => {
       let from = 0;
@@ -233,9 +292,10 @@ export function forEachLogLine(path: string, onLine: (line: string, terminated: 
       if (from < text.length) parts.push(text.slice(from));
     };
     for (;;) {
-      const n = readSync(fd, buf, 0, READ_CHUNK_BYTES, null);
+      const n = readSync(fd, buf, 0, chunkBytes, null);
       if (n === 0) break;
       feed(decoder.write(buf.subarray(0, n)));
+      yield;
     }
     feed(decoder.end());
     if (parts.length) onLine(parts.join(""), false);

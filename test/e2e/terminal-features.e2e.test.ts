@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { waitUntil } from "../support/wait.js";
 import { Screen, terminalEnv } from "./screen.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -44,7 +45,8 @@ describe("terminal-native structure, only for terminals that take it", () => {
     expect(screen.raw).toContain("\u001b]133;D\u0007");
     expect(screen.raw).toMatch(/\u001b\]8;;file:\/\/[^\u001b]*demo-notes\.md\u001b\\/);
     expect(screen.raw).toContain("\u001b]9;4;3;0\u0007");
-    expect(screen.raw).toContain("\u001b]9;4;0;0\u0007");
+    // Cleared when the turn ends, which comes after its last text is drawn.
+    await waitUntil(() => screen.raw.includes("\u001b]9;4;0;0\u0007"), "the progress cleared at the end of the turn");
     expect(screen.raw).toContain("\u001b[?2026h");
     // The marks take no room: the prompt still reads as it does anywhere.
     expect(screen.text()).toContain("› edit");

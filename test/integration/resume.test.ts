@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
+import type { OrchestratorOptions } from "../../src/orchestrator/orchestrator-options.js";
 import type { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 import { displayStatus } from "../../src/session/state.js";
 import { runConch, tempDir } from "../support/run-conch.js";
@@ -53,6 +54,49 @@ describe("resume a demo-agent session in a new conch process", () => {
     expect(done.items.some((i) => i.kind === "agent" && i.text.includes("The background job finished"))).toBe(true);
     await second.orchestrator.shutdown();
     await second.recorder.close();
+  });
+});
+
+describe("a resumed log is read when the session opens, after the UI's first frame", () => {
+  it("nothing of the log is read before `historyAfter`; a log conch cannot read still refuses at once", async () => {
+    const cwd = tempDir();
+    const first = await prepareSession({ ...base, cwd }, "approve-all");
+    await first.orchestrator.start(first.mode);
+    first.orchestrator.send("plan");
+    const done = await until(first.orchestrator, (s) => s.phase === "idle" && s.turns.some((t) => t.stopReason === "end_turn"));
+    const sessionId = done.info!.sessionId;
+    await first.orchestrator.shutdown();
+    await first.recorder.close();
+
+    let shown!: () => void;
+    const appShown = new Promise<void>((resolve) => (shown = resolve));
+    const second = await prepareSession({ ...base, cwd, resume: sessionId }, "approve-all", undefined, undefined, appShown);
+    // Written after prepareSession: it is in the transcript only if the log is read later.
+    const { appendFileSync } = await import("node:fs");
+    const { sessionLogPath } = await import("../../src/store/state-dir.js");
+    appendFileSync(
+      sessionLogPath(sessionId),
+      `${JSON.stringify({ type: "notice", at: Date.now(), level: "info", text: "appended late" })}\n`,
+    );
+    let opened = false;
+    const opening = second.orchestrator.start(second.mode).then(() => (opened = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(opened).toBe(false);
+    shown();
+    await opening;
+    // The loader prepareSession gave the orchestrator, read again now: the late event is in the file it reads.
+    const { loadHistory } = (second.orchestrator as unknown as { opts: OrchestratorOptions }).opts;
+    const log = await loadHistory!();
+    expect(log.events.some((ev) => ev.type === "notice" && ev.text === "appended late")).toBe(true);
+    expect(second.orchestrator.state.items.some((i) => i.kind === "user" && i.text === "plan")).toBe(true);
+    await second.orchestrator.shutdown();
+    await second.recorder.close();
+
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(sessionLogPath(sessionId), `${JSON.stringify({ conch_log: 99 })}\n`);
+    await expect(prepareSession({ ...base, cwd, resume: sessionId }, "approve-all", undefined, undefined, appShown)).rejects.toThrow(
+      /newer conch/,
+    );
   });
 });
 

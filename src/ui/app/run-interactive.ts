@@ -12,10 +12,11 @@ const START_SETTLE_MS = 3000;
 const FORCE_EXIT_MS = 8000;
 /**
  * Ink's frame cap. The session's state reaches React at most ~30 times a second (FRAME_MS), so a
- * stream costs that many frames; the cap only decides how long a typed key waits for the frame that
- * shows it: at 60, a frame at most 17 ms after the last.
+ * stream costs that many frames whatever the cap; the cap only decides how long a typed key waits
+ * for the frame that shows it when a stream frame was just drawn: at 250, 4 ms (at 60 it was up to
+ * 17 ms, a third of the 33 ms budget). Commits in one burst still make one frame and a trailing one.
  */
-const INK_MAX_FPS = 60;
+const INK_MAX_FPS = 250;
 
 /** A wait that does not keep the process alive once nothing else does. */
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -40,6 +41,8 @@ export interface InteractiveSession {
   notify: boolean;
   /** The saved sessions as a table, for /sessions. */
   listSessions(): Promise<string>;
+  /** The App's first frame is drawn (a resumed log waits for it). */
+  shown?(): void;
 }
 
 /** The UI's modules: the largest part of conch, loaded while the agent starts. */
@@ -135,6 +138,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     },
   );
   ink = instance;
+  run.shown?.();
 
   await instance.waitUntilExit();
   input.close();

@@ -3,8 +3,12 @@ import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { RowCache, type RowOptions } from "../transcript/row-cache.js";
 import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
 
-/** A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. */
-const SLICE_MS = 20;
+/**
+ * A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. The
+ * echo of a key also waits for the terminal to take in the rows written before it, so a slice
+ * writes little at a time (at 20 ms, keys typed while 2,000 turns were written waited ~100 ms).
+ */
+const SLICE_MS = 8;
 
 const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false };
 
@@ -56,22 +60,50 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   optsRef.current = opts;
   // A new slice of the backlog, or a new epoch after /clear or a reprint.
   const [slice, setSlice] = useState(0);
+  /**
+   * Rows planned and not written yet, in the order the printer gave them: every plan adds its rows
+   * here and every write takes them all, so they reach the terminal in transcript order whoever
+   * writes them (a commit, or a slice of the backlog between commits).
+   */
+  const unwritten = useRef<string[]>([]);
+  const flush = useCallback(() => {
+    if (unwritten.current.length === 0) return;
+    const rows = unwritten.current;
+    unwritten.current = [];
+    write(`${rows.join("\n")}\n`);
+  }, [write]);
 
   const plan = useMemo(
-    () => (opts.ready ? printer.current!.plan(state, width, SLICE_MS, opts.previewRows) : NOTHING),
+    () => {
+      if (!opts.ready) return NOTHING;
+      const next = printer.current!.plan(state, width, SLICE_MS, opts.previewRows);
+      unwritten.current.push(...next.rows);
+      return next;
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [state, width, expanded, slice, opts.ready],
   );
 
   // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback at once.
-  useInsertionEffect(() => {
-    if (plan.rows.length > 0) write(`${plan.rows.join("\n")}\n`);
-  }, [plan, write]);
+  useInsertionEffect(flush);
 
+  // The rest of the backlog, a slice per macrotask (keys are handled between them). While the
+  // live region would draw the same (the same state, the same preview of the newest rows), a
+  // slice is written straight out, under the same frame: no render of the App per slice.
   useEffect(() => {
     if (!plan.more) return;
-    const timer = setTimeout(() => setSlice((n) => n + 1), 0);
+    let timer: ReturnType<typeof setTimeout>;
+    const step = () => {
+      const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
+      unwritten.current.push(...next.rows);
+      if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
+        flush();
+        timer = setTimeout(step, 0);
+      } else setSlice((n) => n + 1);
+    };
+    timer = setTimeout(step, 0);
     return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [plan]);
 
   useEffect(() => {
@@ -87,11 +119,17 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const continued = useCallback((item: TranscriptItem) => printer.current!.printedRowsOf(item) > 0, []);
   const skipPrinted = useCallback(() => {
     printer.current!.skip(stateRef.current);
+    unwritten.current = [];
     setSlice((n) => n + 1);
   }, []);
   const reprint = useCallback(() => {
     printer.current!.reset();
+    unwritten.current = [];
     setSlice((n) => n + 1);
   }, []);
   return { plan, rowsOf, continued, skipPrinted, reprint };
+}
+
+function sameRows(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((row, i) => row === b[i]);
 }

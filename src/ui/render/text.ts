@@ -1,10 +1,11 @@
 import cliTruncate from "cli-truncate";
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
+import { narrowWidth, wrapAscii } from "./ascii-wrap.js";
 
 /** Terminal cells a (possibly styled) string takes. */
 export function cellWidth(text: string): number {
-  return stringWidth(text);
+  return narrowWidth(text) ?? stringWidth(text);
 }
 
 /**
@@ -13,60 +14,9 @@ export function cellWidth(text: string): number {
  */
 export function wrapRows(text: string, width: number): string[] {
   const w = Math.max(1, width);
-  // Most text is short lines of ASCII, styled or not: they are their own rows (wrap-ansi measures
-  // every word, which made drawing a long resumed transcript cost seconds).
-  const lines = fittingLines(text, w);
-  if (lines) return lines;
-  return wrapAnsi(text, w, { hard: true, trim: false, wordWrap: true }).split("\n");
-}
-
-/** Printable ASCII and line breaks only: each character is one cell. */
-const PLAIN_ASCII = /^[\x20-\x7e\n]*$/;
-/** Colour and attribute sequences (SGR), which take no cells. */
-const SGR = /\u001b\[([0-9;]*)m/g;
-
-/**
- * The text's own lines when wrapping would change nothing: every line is ASCII that fits, and no
- * style runs over a line break (wrap-ansi would close and reopen it there). Else undefined.
- */
-function fittingLines(text: string, width: number): string[] | undefined {
-  if (PLAIN_ASCII.test(text)) {
-    const lines = text.split("\n");
-    return lines.every((line) => line.length <= width) ? lines : undefined;
-  }
-  if (!text.includes("\u001b")) return undefined;
-  const lines = text.split("\n");
-  for (const line of lines) {
-    const visible = line.replace(SGR, "");
-    if (visible.length > width || !PLAIN_ASCII.test(visible)) return undefined;
-    if (lines.length > 1 && !stylesClosed(line)) return undefined;
-  }
-  return lines;
-}
-
-/** Whether every attribute and colour a line's SGR sequences turn on is off again at its end. */
-function stylesClosed(line: string): boolean {
-  const on = new Set<string>();
-  for (const m of line.matchAll(SGR)) {
-    const codes = m[1] === "" ? [0] : m[1].split(";").map(Number);
-    for (let i = 0; i < codes.length; i++) {
-      const c = codes[i];
-      if (c === 0) on.clear();
-      else if (c === 38 || c === 48) {
-        on.add(c === 38 ? "fg" : "bg");
-        i += codes[i + 1] === 5 ? 2 : 4;
-      } else if ((c >= 30 && c <= 37) || (c >= 90 && c <= 97)) on.add("fg");
-      else if ((c >= 40 && c <= 47) || (c >= 100 && c <= 107)) on.add("bg");
-      else if (c === 39) on.delete("fg");
-      else if (c === 49) on.delete("bg");
-      else if (c === 22) {
-        on.delete("1");
-        on.delete("2");
-      } else if (c >= 23 && c <= 29) on.delete(String(c - 20));
-      else on.add(String(c));
-    }
-  }
-  return on.size === 0;
+  // Most text is ASCII, styled or not: wrapped the same way without measuring every word's
+  // graphemes (which made drawing a long resumed transcript cost seconds).
+  return wrapAscii(text, w) ?? wrapAnsi(text, w, { hard: true, trim: false, wordWrap: true }).split("\n");
 }
 
 /** One row cut to `width` cells, ending with "…" when something was cut. */

@@ -43,6 +43,12 @@ export class TranscriptPrinter {
    */
   private partial?: { id: string; rows: number };
 
+  /**
+   * Rows drawn for the preview, kept until the item is printed: the preview is drawn again every
+   * slice of a backlog, and a settled item (the same object, at the same width) draws the same rows.
+   */
+  private drawn = new WeakMap<TranscriptItem, { width: number; rows: string[] }>();
+
   constructor(
     private readonly rowsOf: (item: TranscriptItem, width: number) => string[],
     private readonly now: () => number = () => performance.now(),
@@ -56,7 +62,9 @@ export class TranscriptPrinter {
 
   /** An item's rows as they go to the scrollback: with the prompt marks, when the terminal takes them. */
   private printedRows(item: TranscriptItem, width: number): string[] {
-    const rows = this.rowsOf(item, width);
+    const kept = this.drawn.get(item);
+    this.drawn.delete(item);
+    const rows = kept?.width === width ? kept.rows : this.rowsOf(item, width);
     if (!this.marks || rows.length === 0) return rows;
     if (item.kind === "user" && !item.internal) {
       this.inAnswer = true;
@@ -76,6 +84,7 @@ export class TranscriptPrinter {
   reset(): void {
     this.printed = 0;
     this.partial = undefined;
+    this.drawn = new WeakMap();
   }
 
   /** Everything settled so far counts as printed, without printing it (after /clear). */
@@ -133,7 +142,9 @@ export class TranscriptPrinter {
     let count = 0;
     for (let i = end - 1; i >= this.printed && count < max; i--) {
       const item = state.items[i];
-      const rows = [...(spaced(item) ? [""] : []), ...this.rowsOf(item, width)];
+      let kept = this.drawn.get(item);
+      if (kept?.width !== width) this.drawn.set(item, (kept = { width, rows: this.rowsOf(item, width) }));
+      const rows = [...(spaced(item) ? [""] : []), ...kept.rows];
       out.push(rows);
       count += rows.length;
     }
