@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentCommand } from "./agent-process.js";
 import type { AgentConfig } from "./config-file.js";
+import { ConchError } from "../errors/conch-error.js";
 import { registryLaunch } from "./registry/registry-agent.js";
 import type { RegistryIndex } from "./registry/registry-format.js";
 
@@ -191,5 +192,29 @@ export function resolveAgent(
   }
   const words = splitCommandLine(spec);
   if (words.length === 0) throw new Error("--agent needs a preset name or a command line");
+  // A bare program name that is nowhere on PATH is most likely a mistyped preset: say what there is.
+  if (!words[0].includes("/") && !which(words[0], envPath)) {
+    const known = [...Object.keys(configured), ...PRESETS.map((p) => p.name)];
+    throw new ConchError(
+      "agent-start",
+      `--agent ${spec}: "${words[0]}" is neither an agent preset nor a program on PATH (presets: ${known.join(", ")}; or give a command line or a ws:// URL)`,
+    );
+  }
   return { name: path.basename(words[0]), command: { command: words[0], args: words.slice(1) }, via: "command" };
+}
+
+/** Programs that run a script named by their first argument: the script says which agent it is. */
+const INTERPRETERS = /^(node|nodejs|bun|deno|python3?|ruby|npx|uvx)$/;
+
+/**
+ * How to name an agent before it has named itself in `initialize`: a preset's or config entry's
+ * name, a remote agent's host, or a command line's program, with the package or script it runs
+ * when the program is an interpreter (`node` alone says nothing). Short: it goes in one status line.
+ */
+export function agentCalled(agent: ResolvedAgent): string {
+  if (agent.via !== "command" || !INTERPRETERS.test(agent.name)) return agent.name;
+  const script = agent.command.args.find((a) => !a.startsWith("-"));
+  if (!script) return agent.name;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(script)?.[1];
+  return `${agent.name} ${pkg ?? path.basename(script)}`;
 }

@@ -38,7 +38,8 @@ async function runProbe(cmd: Extract<Command, { kind: "agents" }>): Promise<numb
   }
   const reports: ProbeReport[] = [];
   for (const agent of targets) {
-    if (!cmd.json) process.stderr.write(`probing ${agent.name}…\n`);
+    if (!cmd.json)
+      process.stderr.write(`probing ${agent.via === "command" ? [agent.command.command, ...agent.command.args].join(" ") : agent.name}…\n`);
     const report = await probeAgent(agent, servers);
     reports.push(report);
     if (!cmd.json) process.stdout.write(`${formatProbe(report)}\n\n`);

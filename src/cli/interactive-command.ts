@@ -1,3 +1,4 @@
+import { agentCalled } from "../agents/presets.js";
 import { exitCodeOf, EXIT, messageOf } from "../errors/conch-error.js";
 import type { StartupTerminal } from "../ui/app/startup-terminal.js";
 import type { Command } from "./parse-args.js";
@@ -37,7 +38,7 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
         await recorder.close();
       },
       killNow: () => orchestrator.killNow(),
-      agentName: agent.name,
+      agentName: agentCalled(agent),
       agentCommand: agent.command,
       cwd,
       prompt: cmd.prompt,

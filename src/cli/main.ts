@@ -20,7 +20,8 @@ async function run(argv: string[]): Promise<number> {
     cmd = parseCommandLine(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`conch: ${err.message}\n\n${USAGE}\n`);
+    // One line: the whole help would bury what was wrong.
+    process.stderr.write(`conch: ${err.message} (see conch --help)\n`);
     return EXIT.usage;
   }
   switch (cmd.kind) {

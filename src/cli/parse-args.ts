@@ -36,7 +36,7 @@ export type Command =
   | { kind: "undo"; id: string; turn?: string; dryRun: boolean }
   | { kind: "doctor"; agent?: string; json: boolean };
 
-/** A usage error: printed as one line (plus the usage, for a bad command line), exit code 2. */
+/** A usage error: printed as one line that points to `conch --help`, exit code 2. */
 export class UsageError extends ConchError {
   constructor(message: string) {
     super("usage", message);
@@ -92,7 +92,7 @@ Options:
 
 Exit codes (print mode): 0 ok, 1 agent or runtime error, 2 usage error, 3 timeout,
   4 session not found, 5 permission refused by policy, 6 refusal, 7 max tokens/turn requests,
-  130 interrupted.`;
+  8 the session log could not be written whole, 130 interrupted.`;
 
 function num(name: string, value: string | undefined, scale = 1): number | undefined {
   if (value === undefined) return undefined;

@@ -1,7 +1,7 @@
 import { loadConfig } from "../agents/config-file.js";
 import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { runPrint } from "../print/run-print.js";
-import { USAGE, type Command } from "./parse-args.js";
+import type { Command } from "./parse-args.js";
 import { readStdin } from "./read-stdin.js";
 import { startControl } from "./control-setup.js";
 import { prepareSession } from "./session-setup.js";
@@ -21,7 +21,7 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
   const piped = process.stdin.isTTY ? undefined : await readStdin(process.stdin);
   const prompt = [cmd.prompt, piped?.trim() ? piped : undefined].filter(Boolean).join("\n\n");
   if (!prompt) {
-    process.stderr.write(`conch: -p needs a prompt (as an argument or on stdin)\n\n${USAGE}\n`);
+    process.stderr.write("conch: -p needs a prompt, as an argument or on stdin (see conch --help)\n");
     return EXIT.usage;
   }
   const asked = cmd.permissions ?? config.permissions ?? (process.stdin.isTTY ? "ask" : "deny");
@@ -47,6 +47,7 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
         control?.close();
         return recorder.close();
       },
+      keep: () => recorder.report(),
       agent,
     },
     {

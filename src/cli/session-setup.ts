@@ -179,6 +179,7 @@ export async function prepareSession(
   }
   const recorder = new SessionRecorder({
     agent: agent.name,
+    namedByAgent: agent.via === "command",
     agentCommand: [agent.command.command, ...agent.command.args],
     cwd,
     root,

@@ -15,7 +15,7 @@ import type { DemoConfig } from "./demo-config.js";
 import { realProcess, type DemoEnvironment, type ProcessControl } from "./demo-environment.js";
 import type { DemoSession } from "./demo-session.js";
 import { runTurn } from "./run-turn.js";
-import { applyConfigOption, configOptions, DEMO_COMMANDS, isDemoMode, modeState } from "./session-options.js";
+import { applyConfigOption, configOptions, DEMO_COMMANDS, isDemoMode, modelState, modeState } from "./session-options.js";
 import { SessionRegistry } from "./session-registry.js";
 import { closeOrphanedToolCalls, replayHistory } from "./session-replay.js";
 import { SessionStore } from "./session-store.js";
@@ -89,7 +89,12 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
   const booleans = (): boolean => !!env.clientCapabilities.session?.configOptions?.boolean;
   const optionsOf = (session: DemoSession) => configOptions(session.record, booleans());
   /** What session/new, load, resume and fork answer with. */
-  const opened = (session: DemoSession) => ({ modes: modeState(session.record.modeId), configOptions: optionsOf(session) });
+  const opened = (session: DemoSession) => ({
+    modes: modeState(session.record.modeId),
+    // Unstable, and stale once the model option changes (as with claude-agent-acp 0.23): the option is the truth.
+    ...({ models: modelState(session.record) } as object),
+    configOptions: optionsOf(session),
+  });
 
   const app = agent({ name: "conch-demo" })
     .onRequest(methods.agent.initialize, readInitialize, ({ params }) => {

@@ -56,6 +56,20 @@ export function modeState(currentModeId: string): SessionModeState {
 }
 
 /**
+ * The unstable `models` field, as claude-agent-acp and gemini-cli send it beside (or instead of) a
+ * model config option: the same models, the same current one.
+ */
+export function modelState(settings: DemoSettings): {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description: string }[];
+} {
+  return {
+    currentModelId: settings.model,
+    availableModels: DEMO_MODELS.map((m) => ({ modelId: m.value, name: m.name, description: m.description })),
+  };
+}
+
+/**
  * The `configOptions` field: the `model` select, the model's `context` setting (category
  * `model_config`), and, for clients that take boolean options, the `thinking` switch.
  */

@@ -19,6 +19,8 @@ export const EXIT = {
   refusal: 6,
   /** `max_tokens` or `max_turn_requests`. */
   maxTokens: 7,
+  /** The run went fine, but its session log could not be written whole (a full disk): `--resume` cannot show all of it. */
+  notSaved: 8,
   /** Ctrl-C, SIGTERM or SIGHUP. */
   interrupted: 130,
 } as const;

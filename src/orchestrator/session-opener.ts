@@ -1,15 +1,15 @@
 import type { McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSetup } from "../acp/agent-connection.js";
-import { planAuth, shellLine } from "../agents/auth-methods.js";
+import { agentCalled } from "../agents/presets.js";
 import type { SessionInfo } from "../session/events.js";
-import { localHistoryOf } from "../session/local-history.js";
 import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
-import { foldEvents } from "../session/reduce.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
 import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
 import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
-import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode } from "./session-response.js";
+import { loadSession, reopenWith } from "./session-load.js";
+import { logIn } from "./session-login.js";
+import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode, replacedSession } from "./session-response.js";
 
 /**
  * How to open the session: a new one, an agent replay (`session/load`), `session/resume`, or
@@ -53,6 +53,8 @@ export class SessionOpener implements AgentSlot {
   private mcp: McpServer[] = [];
   /** The additional directories the open session was given (empty when the agent takes none). */
   private dirs: string[] = [];
+  /** A session conch meant to continue whose load or resume failed: `/restart` tries it again. */
+  private unopened?: string;
   /** How many times the agent was started in this run (`/restart` starts it again). */
   private starts = 0;
   /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
@@ -128,62 +130,42 @@ export class SessionOpener implements AgentSlot {
       for (const desk of decisions) desk.drop();
     });
     const caps = link.init.agentCapabilities ?? {};
-    if (mode.kind === "reopen") {
-      // A replay (load) is the agent's own transcript; after a resume, conch's log supplies it.
-      const chosen = reopenMode(caps, mode.sessionId, "replay");
-      if (chosen.kind !== "load") await this.ports.showLocalHistory();
-      if (chosen.kind === "new") {
-        events.dispatch({
-          type: "notice",
-          level: "warning",
-          text: `${agent.name} can neither load nor resume sessions: the transcript above is conch's local record, and this is a new session in the same directory`,
-        });
-      }
-      mode = chosen;
-    }
-    this.openMode = mode;
-    const mcp = passedMcpServers(opts.mcpServers ?? [], caps, agent.name);
+    this.openMode = mode.kind === "reopen" ? await reopenWith(caps, mode.sessionId, this.agentName(), this.ports) : mode;
+    const mcp = passedMcpServers(opts.mcpServers ?? [], caps, this.agentName());
     if (mcp.warning) events.dispatch({ type: "notice", level: "warning", text: mcp.warning });
     this.mcp = mcp.servers;
-    const dirs = passedDirectories(opts.additionalDirectories ?? [], caps, agent.name);
+    const dirs = passedDirectories(opts.additionalDirectories ?? [], caps, this.agentName());
     if (dirs.warning) events.dispatch({ type: "notice", level: "warning", text: dirs.warning });
     this.dirs = dirs.dirs;
     await this.openSession();
+  }
+
+  /** The agent as named to the user: a raw command line or a URL by the name it gives itself, once it has. */
+  private agentName(): string {
+    const { agent } = this.ports.opts;
+    const own = agent.via === "command" || agent.via === "remote" ? this.link?.init.agentInfo?.name : undefined;
+    return own ?? agentCalled(agent);
   }
 
   /** Sends session/new, load or resume for the open mode; a login request becomes `state.auth`. */
   async openSession(): Promise<void> {
     const { opts, events, requests } = this.ports;
     const link = this.link!;
-    const { agent, cwd } = opts;
+    const { cwd } = opts;
     const mode = this.openMode;
     const setup = this.setup();
     const caps = link.init.agentCapabilities ?? {};
-    // A raw command line or a URL is named by its program or host; the agent's own name says more.
-    const agentName = agent.via === "command" || agent.via === "remote" ? (link.init.agentInfo?.name ?? agent.name) : agent.name;
+    const agentName = this.agentName();
     const base = { cwd, agentName, agentInfo: link.init.agentInfo, agentCapabilities: caps };
-    const started = (info: SessionInfo) => events.dispatch({ type: "session_started", info });
+    const started = (info: SessionInfo) => {
+      this.unopened = undefined;
+      events.dispatch({ type: "session_started", info });
+    };
     const gaveUp = new AbortController();
     try {
       if (mode.kind === "load") {
-        events.dispatch({ type: "replay_started" });
-        // The agent's replay wins; conch's own log fills what it lacks (screens, kinds, running commands).
-        const { events: history, state: folded } = await this.ports.history();
-        const local = history.length ? localHistoryOf(folded ?? foldEvents(history)) : undefined;
-        for (const ev of history) this.terminals?.observe?.(ev);
-        try {
-          const resp = await requests.run((ctl) => link.conn.loadSession(mode.sessionId, cwd, setup, ctl), gaveUp);
-          events.dispatch({ type: "replay_ended", local });
-          started(openedSession(base, mode.sessionId, resp, "load"));
-        } catch (err) {
-          events.dispatch({
-            type: "replay_ended",
-            error: isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`,
-            // What conch's log knew stays known: undo is local and works from it (issue 20, item 16).
-            local,
-          });
-          throw err;
-        }
+        const load = { events, requests, terminals: this.terminals, history: () => this.ports.history() };
+        started(await loadSession(load, link, mode.sessionId, base, setup, gaveUp));
       } else if (mode.kind === "resume") {
         const resp = await requests.run((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
         started(openedSession(base, mode.sessionId, resp, "resume"));
@@ -192,14 +174,15 @@ export class SessionOpener implements AgentSlot {
         started(openedSession(base, resp.sessionId, resp, "new"));
       }
     } catch (err) {
+      if (mode.kind === "load" || mode.kind === "resume") this.unopened = mode.sessionId;
       const methods = link.init.authMethods ?? [];
       if (isAuthRequired(err) && methods.length > 0) {
         events.dispatch({ type: "auth_required", methods, message: describeRpcError(err) });
         return;
       }
       const message = gaveUp.signal.aborted
-        ? `gave up opening the session with ${agent.name} (the agent was asked to stop: $/cancel_request); /restart tries again`
-        : `could not open a session with ${agent.name}: ${describeRpcError(err)}`;
+        ? `gave up opening the session with ${agentName} (the agent was asked to stop: $/cancel_request); /restart tries again`
+        : `could not open a session with ${agentName}: ${describeRpcError(err)}`;
       events.dispatch({ type: "failed", kind: "session-open", message });
       throw new ConchError("session-open", message);
     }
@@ -227,38 +210,39 @@ export class SessionOpener implements AgentSlot {
    */
   async authenticate(methodId: string): Promise<void> {
     const { opts, events, requests } = this.ports;
-    const method = events.state.auth?.methods.find((m) => m.id === methodId);
     const link = this.link;
-    if (!method || !link) return;
-    const plan = planAuth(method, opts.agent.command);
-    try {
-      if (plan.kind === "terminal") {
-        if (link.runsLocally === false) throw new Error(`${opts.agent.name} runs remotely: its terminal login cannot run here`);
-        if (!this.terminals?.runLogin) throw new Error(`run this to log in, then start conch again: ${shellLine(plan.command)}`);
-        const status = await this.terminals.runLogin(plan.command, opts.cwd);
-        if (status.exitCode !== 0) throw new Error(`the login command exited ${status.signal ?? `with code ${status.exitCode}`}`);
-      } else if (plan.kind === "env_var") {
-        throw new Error(`set ${plan.vars.join(", ")} in the environment and start conch again`);
-      } else {
-        await requests.run((ctl) => link.conn.authenticate(methodId, ctl));
-      }
-    } catch (err) {
-      events.dispatch({ type: "notice", level: "error", text: `login with ${plan.label} failed: ${describeRpcError(err)}` });
-      return;
-    }
-    await this.openSession();
+    if (!link) return;
+    const ctx = { agentName: opts.agent.name, cwd: opts.cwd, link, terminals: this.terminals, requests };
+    if (await logIn(methodId, opts.agent.command, events, ctx)) await this.openSession();
   }
 
-  /** Starts the agent again after a failure and continues the same session when it can. */
+  /**
+   * Starts the agent again after a failure and continues the same session when it can. A session
+   * whose load or resume failed is tried again; when it still cannot be opened, a new session takes
+   * its place, and the transcript says so and names the old one.
+   */
   async restart(): Promise<void> {
+    const { events } = this.ports;
     const old = this.link;
     this.link = undefined;
     await old?.stop();
     this.terminals?.dispose();
-    this.ports.events.dispatch({ type: "restarted" });
-    const id = this.ports.events.state.info?.sessionId;
+    events.dispatch({ type: "restarted" });
+    const id = events.state.info?.sessionId;
     // The transcript is still on screen: resume (no replay) is preferred over a load that repeats it.
-    await this.start(id && old ? reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay") : { kind: "new" });
+    if (id && old) return this.start(reopenMode(old.init.agentCapabilities ?? {}, id, "no-replay"));
+    const unopened = this.unopened;
+    if (!unopened) return this.start({ kind: "new" });
+    try {
+      await this.start({ kind: "reopen", sessionId: unopened });
+    } catch (err) {
+      // The agent runs but will not open that session: go on in a new one, and say so.
+      if (!this.link || this.closing || events.state.auth) throw err;
+      events.dispatch({ type: "restarted" });
+      events.dispatch({ type: "notice", level: "warning", text: replacedSession(unopened, messageOf(err)) });
+      this.openMode = { kind: "new" };
+      await this.openSession();
+    }
   }
 
   /** What every session/new, load, resume and fork carries besides the cwd. */

@@ -74,3 +74,8 @@ export function openedSession(
 ): SessionInfo {
   return { ...known, sessionId, modes: resp.modes, models: readModels(resp), configOptions: resp.configOptions, origin };
 }
+
+/** What the transcript says when a session that could not be opened (its load failed) is replaced by a new one. */
+export function replacedSession(oldId: string, why: string): string {
+  return `session ${oldId} could not be opened again, so this is a new session (${why}); ${oldId} is kept: \`conch --resume ${oldId}\` tries it again`;
+}

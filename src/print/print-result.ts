@@ -17,6 +17,8 @@ export interface PrintResult {
   durationMs: number;
   exitCode: number;
   error: string | null;
+  /** What conch could not keep of the run (its session log on a full disk), each as told on stderr. */
+  warnings: string[];
 }
 
 /** The turns of this run: from the first prompt this process sent (history excluded). */
@@ -85,6 +87,32 @@ export function exitCodeFor(
   }
 }
 
+/**
+ * Why a run ended with a non-zero exit code, in one line for a person, when nothing else says it:
+ * an error, a refused permission and a timeout have lines of their own.
+ */
+export function exitReason(result: Pick<PrintResult, "exitCode" | "stopReason" | "error">, interrupted: boolean): string | undefined {
+  if (result.error) return undefined;
+  switch (result.exitCode) {
+    case EXIT.interrupted:
+      return interrupted
+        ? "interrupted: the turn was cancelled (exit 130)"
+        : "the agent cancelled the turn (stop reason cancelled, exit 130)";
+    case EXIT.refusal:
+      return "the agent refused to go on (stop reason refusal, exit 6)";
+    case EXIT.maxTokens:
+      return result.stopReason === "max_turn_requests"
+        ? "the agent stopped at its limit of model requests for one turn: the answer may be unfinished (stop reason max_turn_requests, exit 7)"
+        : "the agent stopped at its output token limit: the answer is cut off (stop reason max_tokens, exit 7)";
+    case EXIT.failed:
+      return result.stopReason === null
+        ? "the turn ended with no stop reason (exit 1)"
+        : `the agent ended the turn with a stop reason conch does not know: ${JSON.stringify(result.stopReason)} (exit 1)`;
+    default:
+      return undefined;
+  }
+}
+
 /** Builds the result of a print run from the session state. Pure. */
 export function buildPrintResult(
   state: SessionState,
@@ -96,6 +124,8 @@ export function buildPrintResult(
     interrupted: boolean;
     error?: string | null;
     agentExit?: AgentExitFacts;
+    /** What the session's recording could not keep; `lost` when the log misses part of this run. */
+    kept?: { warnings: string[]; lost?: string };
   },
 ): PrintResult {
   const turns = runTurnIds(state, opts.fromTurn);
@@ -108,6 +138,9 @@ export function buildPrintResult(
   const error = opts.error ?? (failed ? (state.failure?.message ?? "the session failed") : (promptTurn?.error ?? null));
   const denied = deniedByPolicy(state, turns);
   const stopReason = promptTurn?.stopReason ?? null;
+  const exitCode = exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted });
+  const warnings = [...(opts.kept?.warnings ?? [])];
+  if (opts.kept?.lost && !warnings.includes(opts.kept.lost)) warnings.push(opts.kept.lost);
   return {
     type: "result",
     sessionId: state.info?.sessionId ?? null,
@@ -127,7 +160,9 @@ export function buildPrintResult(
       })),
     permissionsDenied: denied,
     durationMs: opts.now - opts.startedAt,
-    exitCode: exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted }),
+    // A run that went well but was not kept as asked is no success: its own code. Any other code says more.
+    exitCode: exitCode === EXIT.ok && opts.kept?.lost ? EXIT.notSaved : exitCode,
     error,
+    warnings,
   };
 }

@@ -5,10 +5,19 @@ import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import type { Orchestrator } from "../orchestrator/orchestrator.js";
 import { isFinalStatus, type SessionState } from "../session/state.js";
 import type { OutputFormat } from "./output-format.js";
-import { buildPrintResult, type AgentExitFacts, type PrintResult } from "./print-result.js";
+import { buildPrintResult, exitReason, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 import { StreamJsonMapper } from "./stream-json.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
+
+/** After `--timeout`, how long the cancelled turn may take to end before the run reports anyway. */
+const TIMEOUT_GRACE_MS = 2000;
+/**
+ * After Ctrl-C, how long the agent may take to end the cancelled turn. With the agent's stop
+ * (session/close 1 s, then EOF, SIGTERM and SIGKILL of its tree within 2.3 s) conch is gone within
+ * 5 s of the first Ctrl-C, whatever the agent does.
+ */
+const CANCEL_WAIT_MS = 1000;
 
 /** What a print run does: one prompt, reported in one format. */
 export interface PrintRunOptions {
@@ -32,6 +41,8 @@ export interface PrintSession {
   open(): Promise<void>;
   /** Closes the session's log, once the session was shut down. */
   closeLog(): Promise<void>;
+  /** Writes the log and the index now, and says what of the run could not be kept (a full disk). */
+  keep(): Promise<{ warnings: string[]; lost?: string }>;
   /** The agent, to say how to log in to it when the run cannot. */
   agent: ResolvedAgent;
 }
@@ -66,12 +77,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   let started = false;
   const streamJson = new StreamJsonMapper(orch.state);
   const unsubscribe = orch.subscribe((state, ev) => {
-    if (ev?.type === "agent_exited") {
-      agentExit = ev;
-      // Once the prompt is out, the exit's notice is not printed as it comes: an exit that ends the
-      // run normally is no news, and any other is the run's error, reported once at the end with the stderr tail.
-      if (started && !ev.expected) text.skip(state.items.at(-1)?.id);
-    }
+    if (ev?.type === "agent_exited") agentExit = ev;
     if (opts.outputFormat === "text") text.update(state);
     else if (opts.outputFormat === "stream-json" && ev)
       for (const line of streamJson.linesFor(state, ev)) io.out(`${JSON.stringify(line)}\n`);
@@ -84,6 +90,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     // that, not "running" (still subscribed, so text and stream-json print the call's last status).
     if (Object.values(orch.state.toolCalls).some((t) => t.detached && !isFinalStatus(t))) await orch.shutdown();
     unsubscribe();
+    const kept = await run.keep();
     const result: PrintResult = buildPrintResult(orch.state, {
       fromTurn,
       startedAt,
@@ -92,6 +99,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       interrupted,
       error: startError?.message ?? null,
       agentExit,
+      kept,
     });
     if (opts.outputFormat === "text") {
       text.finish();
@@ -103,7 +111,11 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
         io.err(
           `conch: permission refused by ${d.rule ? `rule ${safeLine(d.rule)}` : `policy --permissions ${opts.policy}`}: ${safeLine(d.title)}\n`,
         );
-      if (timedOut) io.err(`conch: timed out after ${opts.timeoutMs} ms\n`);
+      // Said as it happened, while the run went on; what it cost is said now.
+      if (kept.lost) io.err(`conch: ${kept.lost}\n`);
+      if (timedOut) io.err(`conch: timed out after ${seconds(opts.timeoutMs ?? 0)}\n`);
+      const why = timedOut ? undefined : exitReason(result, interrupted);
+      if (why) io.err(`conch: ${why}\n`);
     } else {
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
@@ -120,13 +132,20 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     for (const q of orch.state.queue) orch.removeQueued(q.id);
     orch.cancel();
   };
+  /** Resolves on the first Ctrl-C (`first`) and on the second (`again`). */
+  let onFirst: () => void = () => undefined;
+  let onAgain: () => void = () => undefined;
+  const firstInterrupt = new Promise<void>((resolve) => (onFirst = resolve));
+  const secondInterrupt = new Promise<void>((resolve) => (onAgain = resolve));
   const offInterrupt = io.onInterrupt(() => {
     if (interrupted) {
       // A second Ctrl-C: stop waiting for the agent.
       orch.killNow();
+      onAgain();
       return;
     }
     interrupted = true;
+    onFirst();
     // Still starting: there is no turn to cancel, and the start may never end on its own.
     if (!started) void orch.shutdown();
     else stop();
@@ -174,9 +193,16 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       s.phase === "failed" ||
       (s.phase === "idle" && (s.queue.length === 0 || interrupted || timedOut) && (ourTurnSent(s) || interrupted || timedOut)),
   );
-  const grace = () => Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
-  await Promise.race([done, timedOutPromise.then(grace)]);
-  if (interrupted && orch.state.phase !== "idle" && orch.state.phase !== "failed") await grace();
+  const grace = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      cancelTimers.push(() => clearTimeout(timer));
+      void Promise.race([done, secondInterrupt]).then(() => resolve());
+    });
+  // Interrupted, the agent gets a moment to answer the cancel; one that ignores it does not hold
+  // the run: the result is printed and the agent's tree stopped (finish) within CANCEL_WAIT_MS plus
+  // the stop's own bound, and a second Ctrl-C does not wait at all.
+  await Promise.race([done, timedOutPromise.then(() => grace(TIMEOUT_GRACE_MS)), firstInterrupt.then(() => grace(CANCEL_WAIT_MS))]);
   return finish();
 }
 
@@ -186,4 +212,9 @@ async function switchModeAndModel(orch: PrintSession["session"], opts: PrintRunO
   // The model config option where there is one; the unstable session/set_model only as a fallback.
   const model = opts.model ? await orch.setModel(opts.model) : undefined;
   return mode ?? model ?? null;
+}
+
+/** A duration as a person reads it: "1 s", "0.5 s", "90 s" (as `--timeout` takes it). */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }

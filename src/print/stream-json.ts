@@ -5,10 +5,13 @@ import {
   isFinalStatus,
   type ContextUsage,
   type SessionState,
+  type TerminalView,
   type ToolCallView,
   type ToolDisplayStatus,
 } from "../session/state.js";
 import type { PrintResult } from "./print-result.js";
+import { OUTPUT_TAIL_BYTES } from "../session/apply-terminal.js";
+import { strippedOutput } from "../text/terminal-safe.js";
 
 /**
  * The version of `--output-format stream-json`'s line schema, on every line as `v`. Adding a line
@@ -20,7 +23,8 @@ export const STREAM_JSON_VERSION = 1;
 export type StreamContent =
   | { type: "text"; text: string }
   | { type: "diff"; path: string; oldText: string | null; newText: string }
-  | { type: "terminal"; terminalId: string };
+  /** Once the command exited: what it printed (the last {@link OUTPUT_TAIL_BYTES} characters, as plain text), and whether earlier output is left out. */
+  | { type: "terminal"; terminalId: string; output?: string; truncated?: boolean };
 
 /** Every line stream-json writes, by `type`. The README's table documents each field. */
 export type StreamJsonLine = { v: typeof STREAM_JSON_VERSION } & (
@@ -80,6 +84,8 @@ type Unversioned = StreamJsonLine extends infer L ? (L extends StreamJsonLine ? 
  */
 export class StreamJsonMapper {
   private readonly seenCalls = new Set<string>();
+  /** Exited terminals whose output a line has carried. */
+  private readonly outputShown = new Set<string>();
   /** Calls streamed with a status that may still change, and that status. */
   private readonly unsettled = new Map<string, ToolDisplayStatus>();
   private readonly permissionCalls = new Map<string, string>();
@@ -144,7 +150,7 @@ export class StreamJsonMapper {
             toolCallId: call.toolCallId,
             title: shown?.title ?? call.title ?? "",
             options: ev.request.options.map((o) => ({ id: o.optionId, name: o.name, kind: o.kind })),
-            content: publicContent(shown?.content ?? call.content ?? []),
+            content: this.publicContent(state, shown?.content ?? call.content ?? []),
           },
         ];
       }
@@ -168,6 +174,8 @@ export class StreamJsonMapper {
           },
         ];
       }
+      case "terminal_exited":
+        return this.exitedTerminal(state, ev.terminalId);
       case "notice":
         return [{ type: "notice", level: ev.level, text: ev.text }];
       case "failed":
@@ -179,37 +187,41 @@ export class StreamJsonMapper {
 
   private mapUpdate(state: SessionState, update: Extract<SessionEvent, { type: "update" }>["notification"]["update"]): Unversioned[] {
     switch (update.sessionUpdate) {
+      // Agents open blocks with empty chunks (claude 0.23): no news for a script.
       case "agent_message_chunk":
-        return update.content.type === "text" ? [{ type: "text", delta: update.content.text }] : [];
+        return update.content.type === "text" && update.content.text !== "" ? [{ type: "text", delta: update.content.text }] : [];
       case "agent_thought_chunk":
-        return update.content.type === "text" ? [{ type: "thought", delta: update.content.text }] : [];
+        return update.content.type === "text" && update.content.text !== "" ? [{ type: "thought", delta: update.content.text }] : [];
       case "tool_call":
       case "tool_call_update": {
         // A call the agent's profile made into something else (a plan, a poll of another command) is not a tool call here.
         const call = state.toolCalls[update.toolCallId];
         if (!call || call.pollOf !== undefined) return [];
         const first = !this.seenCalls.has(call.toolCallId);
-        this.seenCalls.add(call.toolCallId);
-        return [this.callLine(call, first ? "start" : "update", first || update.content != null)];
+        // A display terminal's exit comes in the call's own update (`_meta.terminal_exit`): its output goes with it.
+        const withContent = first || update.content != null || this.hasNewOutput(state, call);
+        return [this.callLine(state, call, withContent)];
       }
       default:
         return [];
     }
   }
 
-  /** A `tool_call` line with the call's whole title, kind and status; remembers it while it may change. */
-  private callLine(call: ToolCallView, subtype: "start" | "update", withContent: boolean): Unversioned {
+  /** A `tool_call` line for `call`: `start` the first time, else `update`; with its content when asked. */
+  private callLine(state: SessionState, call: ToolCallView, withContent: boolean): Unversioned {
+    const first = !this.seenCalls.has(call.toolCallId);
+    this.seenCalls.add(call.toolCallId);
     const status = displayStatus(call);
     if (isFinalStatus(call)) this.unsettled.delete(call.toolCallId);
     else this.unsettled.set(call.toolCallId, status);
     return {
       type: "tool_call",
-      subtype,
+      subtype: first ? "start" : "update",
       id: call.toolCallId,
       title: call.title,
       kind: call.kind ?? null,
       status,
-      ...(withContent ? { content: publicContent(call.content) } : {}),
+      ...(withContent ? { content: this.publicContent(state, call.content) } : {}),
     };
   }
 
@@ -218,19 +230,41 @@ export class StreamJsonMapper {
     const lines: Unversioned[] = [];
     for (const [id, sent] of this.unsettled) {
       const call = state.toolCalls[id];
-      if (call && displayStatus(call) !== sent) lines.push(this.callLine(call, "update", false));
+      if (call && displayStatus(call) !== sent) lines.push(this.callLine(state, call, false));
     }
     return lines;
   }
-}
 
-/** Tool call content in the public shape; content with no public form (images, audio) is left out. */
-function publicContent(content: readonly ToolCallContent[]): StreamContent[] {
-  const out: StreamContent[] = [];
-  for (const c of content) {
-    if (c.type === "diff") out.push({ type: "diff", path: c.path, oldText: c.oldText ?? null, newText: c.newText });
-    else if (c.type === "terminal") out.push({ type: "terminal", terminalId: c.terminalId });
-    else if (c.type === "content" && c.content.type === "text") out.push({ type: "text", text: c.content.text });
+  /** A client terminal exited: the call that shows it gets a line with its output, as its content changed. */
+  private exitedTerminal(state: SessionState, terminalId: string): Unversioned[] {
+    const callId = state.toolByTerminal.get(terminalId);
+    const call = callId === undefined ? undefined : state.toolCalls[callId];
+    if (!call || call.pollOf !== undefined || !this.seenCalls.has(call.toolCallId) || !this.hasNewOutput(state, call)) return [];
+    return [this.callLine(state, call, true)];
   }
-  return out;
+
+  /** Whether a terminal in the call's content exited and no line has carried its output yet. */
+  private hasNewOutput(state: SessionState, call: ToolCallView): boolean {
+    return call.content.some((c) => c.type === "terminal" && state.terminals[c.terminalId]?.exited && !this.outputShown.has(c.terminalId));
+  }
+
+  /** Tool call content in the public shape; content with no public form (images, audio) is left out. */
+  private publicContent(state: SessionState, content: readonly ToolCallContent[]): StreamContent[] {
+    const out: StreamContent[] = [];
+    for (const c of content) {
+      if (c.type === "diff") out.push({ type: "diff", path: c.path, oldText: c.oldText ?? null, newText: c.newText });
+      else if (c.type === "terminal") out.push(this.terminalContent(state.terminals[c.terminalId], c.terminalId));
+      else if (c.type === "content" && c.content.type === "text") out.push({ type: "text", text: c.content.text });
+    }
+    return out;
+  }
+
+  /** A terminal's content: its id, and once it exited, what it printed (bounded, flagged when cut). */
+  private terminalContent(term: TerminalView | undefined, terminalId: string): StreamContent {
+    if (!term?.exited) return { type: "terminal", terminalId };
+    this.outputShown.add(terminalId);
+    const output = strippedOutput(term.outputTail);
+    const kept = output.length > OUTPUT_TAIL_BYTES ? output.slice(output.length - OUTPUT_TAIL_BYTES) : output;
+    return { type: "terminal", terminalId, output: kept, truncated: term.outputBytes > term.outputTail.length || kept !== output };
+  }
 }

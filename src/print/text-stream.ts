@@ -35,8 +35,6 @@ export class TextStream {
   private written = new Map<string, number>();
   private lastItem?: string;
   private toolSeen = new Map<string, string>();
-  /** Notices the run knows to be no news. */
-  private skipped = new Set<string>();
   /** Items before this index are handled; `open` lists the earlier ones that may still change. */
   private seen = 0;
   private open: number[] = [];
@@ -81,13 +79,9 @@ export class TextStream {
       }
       return !FINAL.has(status);
     }
-    if (item.kind === "notice" && !this.skipped.has(item.id)) this.sinks.err(`[${item.level}] ${safeText(item.text)}\n`);
+    // The session's failure is the run's error, reported once at its end (or no news: an exit after the answer).
+    if (item.kind === "notice" && !item.failure) this.sinks.err(`[${item.level}] ${safeText(item.text)}\n`);
     return false;
-  }
-
-  /** Never prints item `id` (a notice the run knows to be no news). */
-  skip(id: string | undefined): void {
-    if (id) this.skipped.add(id);
   }
 
   /** Ends the answer with a newline when it did not. */

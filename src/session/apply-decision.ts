@@ -3,6 +3,7 @@ import { upsertToolCall } from "./apply-tool-call.js";
 import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { isFinalStatus } from "./state.js";
+import { closeAskedOnly } from "./turn-ends.js";
 
 // What waits for a person: the agent's permission requests and its questions, asked and answered.
 
@@ -12,7 +13,9 @@ type EventOf<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }
 export function applyPermissionAsked(d: Draft, ev: EventOf<"permission_asked">): void {
   const tc = ev.request.toolCall;
   const history = false;
-  upsertToolCall(d, tc, () => currentTurn(d, history), history);
+  const announced = d.tool(tc.toolCallId) !== undefined;
+  const tool = upsertToolCall(d, tc, () => currentTurn(d, history), history);
+  if (!announced) d.setTool({ ...tool, askedOnly: true });
   d.permissions().push({ key: ev.key, toolCallId: tc.toolCallId, options: ev.request.options, request: ev.request, askedAt: ev.at });
   d.s.lastAgentActivityAt = ev.at;
 }
@@ -49,6 +52,8 @@ export function applyPermissionClosed(d: Draft, ev: EventOf<"permission_answered
     localStatus: closeAs && !isFinalStatus(tool) ? closeAs : tool.localStatus,
     endedAt: closeAs && !isFinalStatus(tool) ? ev.at : tool.endedAt,
   });
+  // Answered after its turn ended: nothing will ever close a call the agent never announced.
+  if (d.turn(tool.turnId)?.endedAt !== undefined) closeAskedOnly(d, new Set([tool.turnId]));
 }
 
 /** The agent asks the person something: it waits, and the transcript says what was asked. */

@@ -35,6 +35,7 @@ export function applyAgentExited(d: Draft, ev: EventOf<"agent_exited">): void {
   const failure = {
     message: ev.reason ?? `agent exited${ev.code !== null ? ` with code ${ev.code}` : ""}${ev.signal ? ` on ${ev.signal}` : ""}`,
     stderrTail: ev.stderrTail,
+    inTranscript: true,
   };
   s.failure = failure;
   for (const id of s.pendingPrompts) d.patchTurn(id, { endedAt: ev.at, error: failure.message });
@@ -54,6 +55,7 @@ export function applyAgentExited(d: Draft, ev: EventOf<"agent_exited">): void {
     id: d.nextId("i"),
     level: "error",
     text: `${failure.message}${ev.stderrTail ? `\n${ev.stderrTail}` : ""}`,
+    failure: true,
   });
 }
 

@@ -3,7 +3,7 @@ import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import type { PromptUsage } from "./state.js";
-import { abandonTasks, beginDrain, closeOpenTools, detachOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
+import { abandonTasks, beginDrain, closeAskedOnly, closeOpenTools, detachOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
 
 // A prompt's life in the fold: sent (from the input or the queue), steered into a running turn, answered.
 
@@ -90,6 +90,7 @@ export function applyPromptResponse(d: Draft, ev: EventOf<"prompt_response">): v
     return;
   }
   detachOpenTools(d, ev.turnId);
+  closeAskedOnly(d, new Set([ev.turnId]));
   // The turn drains even with nothing open: the turn machine asks the agent's profile when it is over.
   if (pending.length === 0) beginDrain(d);
 }

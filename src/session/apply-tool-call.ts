@@ -115,3 +115,20 @@ function resolveFromPoll(d: Draft, poll: ToolCallView, sawExit: boolean): void {
   if (!parent || parent.localStatus !== "unknown" || !sawExit) return;
   d.setTool({ ...parent, localStatus: undefined });
 }
+
+/**
+ * A tool call with no id: nothing could ever close it, so held open it would stall the turn. It is
+ * refused at once, with a notice in the turn; true when it was.
+ */
+export function refusedWithoutId(d: Draft, u: ToolCallFields & { sessionUpdate: string }): boolean {
+  if (typeof u.toolCallId === "string" && u.toolCallId !== "") return false;
+  const title = typeof u.title === "string" && u.title ? ` ("${u.title}")` : "";
+  d.addItem({
+    kind: "notice",
+    id: d.nextId("i"),
+    turnId: d.s.currentTurnId,
+    level: "warning",
+    text: `the agent sent a ${u.sessionUpdate}${title} without a toolCallId: ignored as malformed`,
+  });
+  return true;
+}

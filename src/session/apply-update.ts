@@ -4,7 +4,7 @@ import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
 import { noteDetachedEnd } from "./apply-command.js";
 import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
-import { upsertToolCall } from "./apply-tool-call.js";
+import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
@@ -68,6 +68,10 @@ function appendChunk(
   const turnId =
     kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
   const internal = kind === "user" && profile.isInternalUserText(text);
+  if (internal && profile.readInternal) {
+    text = profile.readInternal(text);
+    if (text === "") return;
+  }
   // Replayed internal context is its own message, never glued to the prompt.
   const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
   if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {
@@ -207,8 +211,11 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       return;
     case "tool_call":
     case "tool_call_update": {
+      if (refusedWithoutId(d, u)) return;
       const before = d.tool(u.toolCallId);
-      const tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
+      // Announced after all: the agent owns it now, and will close it.
+      if (tool.askedOnly) d.setTool((tool = { ...tool, askedOnly: undefined }));
       // Work ending with no prompt in flight is background work ending: see the quiet period.
       if (!history && d.s.pendingPrompts.length === 0 && isFinalStatus(tool) && !(before && isFinalStatus(before)))
         d.s.backgroundEndedAt = d.at;

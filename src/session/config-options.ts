@@ -10,6 +10,23 @@ export function modelOption(state: Pick<SessionState, "configOptions">): SelectO
   return opt && opt.type === "select" ? opt : undefined;
 }
 
+/**
+ * The model in use, as the agent last said: its model config option when it has one (what
+ * `set_config_option` answers with), else the unstable model list's current model (what
+ * `session/set_model` changed). The name is the agent's, when it names the model.
+ */
+export function currentModel(state: Pick<SessionState, "configOptions" | "models">): { id: string; name: string } | undefined {
+  const opt = modelOption(state);
+  if (opt) {
+    const id = String(opt.currentValue);
+    return { id, name: selectValues(opt).find((v) => v.value === id)?.name ?? id };
+  }
+  const models = state.models;
+  if (!models?.currentModelId) return undefined;
+  const id = models.currentModelId;
+  return { id, name: models.availableModels.find((m) => m.modelId === id)?.name ?? id };
+}
+
 /** Values of a select config option, flattened out of groups. */
 export function selectValues(opt: SelectOption): { value: string; name: string }[] {
   const out: { value: string; name: string }[] = [];

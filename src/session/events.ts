@@ -159,6 +159,8 @@ export type SessionEvent =
   | { type: "failed"; at: number; message: string; kind?: ErrorKind; stderrTail?: string }
   /** The agent wants a login before it opens a session. */
   | { type: "auth_required"; at: number; methods: AuthMethod[]; message: string }
+  /** The agent took `session/set_model` (unstable): the model list's current model is now `modelId`. */
+  | { type: "model_set"; at: number; modelId: string }
   /** The agent was started again after a failure (the session id may change). */
   | { type: "restarted"; at: number };
 

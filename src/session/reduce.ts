@@ -200,6 +200,9 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "restarted":
       applyRestarted(d);
       break;
+    case "model_set":
+      s.models = { availableModels: s.models?.availableModels ?? [], currentModelId: ev.modelId };
+      break;
   }
 }
 

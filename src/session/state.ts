@@ -233,7 +233,8 @@ export interface SessionState {
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
   replayTail?: boolean;
   /** Why the session failed; `kind` is set when the failure says more than "it failed" (the agent never started). */
-  failure?: { message: string; stderrTail?: string; kind?: ErrorKind };
+  /** `inTranscript`: a notice in the transcript already says it, with the stderr tail (the agent exited). */
+  failure?: { message: string; stderrTail?: string; kind?: ErrorKind; inTranscript?: boolean };
   /** Set while the agent waits for a login: its auth methods. */
   auth?: { methods: AuthMethod[]; message: string };
   lastStopReason?: StopReason;

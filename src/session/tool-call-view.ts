@@ -53,6 +53,11 @@ export interface ToolCallView {
   lastAt?: number;
   startedAt: number;
   endedAt?: number;
+  /**
+   * Known only from a permission request: the agent never announced it (`tool_call`) and may never
+   * close it (a permission hook's own id). Once its turn has ended it is no open work.
+   */
+  askedOnly?: boolean;
   /** Replayed polls of this command (codex `write_stdin` calls) shown under it: their ids. */
   polls?: string[];
   /** Set on a poll: the command it belongs to. It has no transcript item of its own. */
@@ -76,6 +81,8 @@ export function displayStatus(tool: ToolCallView): ToolDisplayStatus {
   // "completed" with no exit status after a resume is the agent's guess; what conch's own log knew wins.
   if (tool.localStatus === "unknown" || tool.localStatus === "interrupted" || tool.localStatus === "ended_with_agent")
     return tool.localStatus;
+  // A call refused at the permission prompt "fails" at most agents: what happened is the refusal.
+  if (tool.status === "failed" && (tool.localStatus === "rejected" || tool.localStatus === "cancelled")) return tool.localStatus;
   if (tool.status === "completed" || tool.status === "failed") return tool.status;
   if (tool.localStatus) return tool.localStatus;
   return tool.detached ? "background" : tool.status;

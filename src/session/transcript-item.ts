@@ -25,7 +25,8 @@ export type TranscriptItem =
   | { kind: "shell"; id: string; terminalId: string; command: string; turnId?: string; history: boolean }
   /** `planId` for the identified plans of the unstable `plan_update`. */
   | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
-  | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string }
+  /** `failure`: it says why the session failed (the agent exited), which print mode reports once at the end. */
+  | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string; failure?: boolean }
   | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
 
 export type TurnOrigin = "user" | "agent" | "history";

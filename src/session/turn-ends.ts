@@ -15,6 +15,18 @@ export function closeOpenTools(d: Draft, status: "cancelled" | "interrupted", tu
   }
 }
 
+/**
+ * Calls known only from a permission request, in turns that have ended: the agent never said what
+ * became of them, so they are closed `unknown` rather than waited on (a refused one is already closed).
+ */
+export function closeAskedOnly(d: Draft, turnIds: Set<string>): void {
+  const asked = new Set(d.s.permissions.map((p) => p.toolCallId));
+  for (const tool of d.openTools()) {
+    if (!tool.askedOnly || !turnIds.has(tool.turnId) || asked.has(tool.toolCallId)) continue;
+    d.setTool({ ...tool, localStatus: "unknown", endedAt: d.at });
+  }
+}
+
 /** Stops waiting for the reports the agent owes: its turn was cancelled, or the process is gone. */
 export function abandonTasks(d: Draft): void {
   for (const task of Object.values(d.s.background)) {

@@ -63,3 +63,20 @@ export function safeOutput(text: string): string {
 export function safeLine(text: string): string {
   return safeText(text).replace(/\s*\n\s*/g, " ");
 }
+
+/**
+ * Program output as plain text, for a reader that is not a terminal (a script reading JSON): a line
+ * overwritten with `\r` as it ended up, every escape sequence and control character (but tab and
+ * line feed) dropped without a mark, colours too.
+ */
+export function strippedOutput(text: string): string {
+  if (!suspicious(text)) return text;
+  return text
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
+    .join("\n")
+    .replace(SEQUENCE, "")
+    .replace(CONTROL, "")
+    .replace(BIDI, "");
+}

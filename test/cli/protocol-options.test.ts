@@ -57,7 +57,7 @@ describe("a remote agent by URL", () => {
   });
 
   it("a command line that only mentions a URL is still a command line", () => {
-    expect(resolveAgent("my-agent --server ws://x:1").via).toBe("command");
+    expect(resolveAgent("node my-agent.js --server ws://x:1").via).toBe("command");
   });
 });
 

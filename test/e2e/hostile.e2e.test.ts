@@ -68,7 +68,7 @@ function sentToAgent(traceFile: string): { permissionAnswer?: string; cancelled:
 const exitOf = (screen: Screen) => Promise.race([screen.exited, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
 
 describe("every way out of the TUI answers what is pending, cancels the turn and stops the agent", () => {
-  it("kill -TERM with a permission pending: answered cancelled, session/cancel sent, no process left", async () => {
+  it("kill -TERM with a permission pending: answered cancelled, session/cancel sent, no process left, exit 130", async () => {
     const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
     const screen = start(["--agent", "demo", "--trace", trace], tmp("conch-e2e-project-"), terminalEnv());
     await screen.waitForText("conch demo agent", 15_000, "visible");
@@ -77,12 +77,16 @@ describe("every way out of the TUI answers what is pending, cancels the turn and
     const started = screen.descendants();
     expect(started.length).toBeGreaterThan(0);
     process.kill(screen.proc.pid, "SIGTERM");
-    expect(await exitOf(screen)).toBe(0);
+    // Ended by a signal: 130, as print mode does (quitting with the keys is 0).
+    expect(await exitOf(screen)).toBe(130);
     expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
+    // Its last frame is the one /quit leaves: no prompt still asking, no spinner still waiting on it.
+    await screen.settle();
+    expect(screen.visible()).not.toMatch(/Allow once|waiting for permission|message the agent/);
     await waitUntil(() => started.every((pid) => !alive(pid)), "every process conch started is gone", 5_000);
   });
 
-  it("kill -INT with a permission pending, the agent ignoring SIGTERM: answered, cancelled, and the agent is gone", async () => {
+  it("kill -INT with a permission pending, the agent ignoring SIGTERM: answered, cancelled, the agent gone, exit 130", async () => {
     const m = newMarker();
     markers.push(m);
     const trace = path.join(tmp("conch-e2e-trace-"), "t.jsonl");
@@ -97,7 +101,7 @@ describe("every way out of the TUI answers what is pending, cancels the turn and
     await screen.waitForText("Delete everything", 10_000, "visible");
     await waitUntil(() => markedProcesses(m).length >= 2, "the agent's daemon and grandchild run");
     process.kill(screen.proc.pid, "SIGINT");
-    expect(await exitOf(screen)).toBe(0);
+    expect(await exitOf(screen)).toBe(130);
     expect(sentToAgent(trace)).toEqual({ permissionAnswer: "cancelled", cancelled: true });
     await waitUntil(() => markedProcesses(m).length === 0, "nothing the agent started is left", 5_000);
   });

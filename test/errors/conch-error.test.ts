@@ -34,6 +34,7 @@ describe("the exit-code map", () => {
       permissionRefused: 5,
       refusal: 6,
       maxTokens: 7,
+      notSaved: 8,
       interrupted: 130,
     });
   });

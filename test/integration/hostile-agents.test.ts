@@ -1,26 +1,13 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { CONCH, ROOT, runConch, tempDir } from "../support/run-conch.js";
-import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
+import { describe, expect, it } from "vitest";
+import { CONCH, runConch, tempDir } from "../support/run-conch.js";
+import { markedProcesses } from "../support/marked-processes.js";
+import { hostile, markersKilledAfterEach } from "../support/hostile-fixture.js";
 import { waitUntil } from "../support/wait.js";
 
-const HOSTILE = path.join(ROOT, "test/fixtures/hostile-agent.mjs");
-
-/** The `--agent` command line of the hostile agent with `flags`; `marker` lands in its argv (and its children's). */
-const hostile = (marker: string, flags: string) => `${process.execPath} ${HOSTILE} ${flags} --marker ${marker}`;
-
-const markers: string[] = [];
-/** A marker this test's processes carry; whatever a failing test leaves behind is killed after it. */
-function marker(): string {
-  const m = newMarker();
-  markers.push(m);
-  return m;
-}
-afterEach(() => {
-  for (const m of markers.splice(0)) killMarked(m);
-});
+const marker = markersKilledAfterEach();
 
 /** Whether any process with the marker is left, after giving the kernel a moment to reap what conch killed. */
 async function leftOver(m: string): Promise<number[]> {

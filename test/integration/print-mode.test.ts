@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { replayAgent, runConch, tempDir } from "../support/run-conch.js";
+import { replayAgent, ROOT, runConch, tempDir } from "../support/run-conch.js";
 
 /** Pids of demo agent processes still alive (there must be none after conch exits). */
 async function demoAgentPids(stateDir: string): Promise<string[]> {
@@ -60,6 +60,27 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect(result.text).toContain("exit code 0");
   });
 
+  it("a call known only from a permission request does not hold the turn open once the turn ended", async () => {
+    // The demo's `hook` asks about a call it never announces and never closes; the stall timeout
+    // would end the wait after 20 s with the call "stalled".
+    const r = await runConch([
+      "-p",
+      "hook",
+      "--agent",
+      "demo",
+      "--permissions",
+      "approve-all",
+      "--stall-timeout",
+      "20",
+      "--output-format",
+      "json",
+    ]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.text).toContain("You allowed `git status`");
+    expect(result.toolCalls).toEqual([expect.objectContaining({ title: "git status", status: "unknown" })]);
+  }, 60_000);
+
   it("refuses a permission by policy, reports it and exits 5", async () => {
     const r = await runConch(["-p", "permission", "--agent", "demo"]);
     expect(r.code).toBe(5);
@@ -91,9 +112,10 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect((await runConch(["-p", "maxtokens", "--agent", "demo"])).code).toBe(7);
   });
 
-  it("--timeout cancels the turn and exits 3", async () => {
+  it("--timeout cancels the turn and exits 3, saying so in the seconds it was given", async () => {
     const r = await runConch(["-p", "slow", "--agent", "demo", "--timeout", "0.5"], { env: { CONCH_DEMO_DELAY_MS: "50" } });
     expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^conch: timed out after 0.5 s$/m);
   });
 
   it("--trace records every message both ways in the traces' format", async () => {
@@ -108,6 +130,32 @@ describe("conch -p against the demo agent as a real child process", () => {
     expect(lines.some((l) => l.dir === "client" && l.msg.method === "initialize")).toBe(true);
     expect(lines.some((l) => l.dir === "agent" && l.msg.method === "session/update")).toBe(true);
     expect(lines.every((l) => typeof l.t === "number")).toBe(true);
+  });
+
+  it("an --agent that is neither a preset nor on PATH says so and lists the presets, without starting anything: exit 1", async () => {
+    const r = await runConch(["-p", "hi", "--agent", "nosuchagent"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'conch: --agent nosuchagent: "nosuchagent" is neither an agent preset nor a program on PATH (presets: demo, claude, codex, gemini, opencode, goose; or give a command line or a ws:// URL)',
+    );
+  });
+
+  it("an agent given as a command line is called by that line until it names itself, then by its agentInfo", async () => {
+    const cwd = tempDir();
+    const stateDir = tempDir("conch-state-");
+    const demo = `${process.execPath} ${path.join(ROOT, "dist/demo/main.js")}`;
+    const ok = await runConch(["-p", "hello", "--agent", demo, "--output-format", "json"], { cwd, stateDir });
+    expect(JSON.parse(ok.stdout).agent).toBe("conch-demo");
+    const listed = JSON.parse((await runConch(["sessions", "--json"], { cwd, stateDir })).stdout) as { agent: string }[];
+    expect(listed.map((s) => s.agent)).toEqual(["conch-demo"]);
+    // Before it names itself: by the script its interpreter runs (`node` alone says nothing).
+    const dies = path.join(tempDir(), "my-agent.js");
+    writeFileSync(dies, "process.exit(3)");
+    const early = await runConch(["-p", "hi", "--agent", `${process.execPath} ${dies}`], { cwd, stateDir });
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(
+      `conch: agent ${path.basename(process.execPath)} my-agent.js exited with code 3 before it answered initialize`,
+    );
   });
 
   it("an agent command that does not exist fails with a clear message, exit 1", async () => {
@@ -151,11 +199,15 @@ describe("conch's command line", () => {
     expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it("an unknown flag prints a one-line error and the usage, exit 2", async () => {
-    const r = await runConch(["--bogus"]);
-    expect(r.code).toBe(2);
-    expect(r.stderr.split("\n")[0]).toContain("--bogus");
-    expect(r.stderr).toContain("Usage:");
+  it("an unknown flag is one line that points to --help, not the whole help: exit 2", async () => {
+    for (const args of [["--bogus"], ["-p", "hi", "--bogus"], ["-p", "--agent", "demo"]]) {
+      const r = await runConch(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr.trimEnd().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^conch: .*\(see conch --help\)$/);
+      expect(r.stderr).not.toContain("Usage:");
+    }
+    expect((await runConch(["--bogus"])).stderr).toContain("--bogus");
   });
 
   it("a missing argument is a usage error", async () => {

@@ -2,6 +2,7 @@
 // order, with what, and what the session shows; each request conch gives up is aborted.
 import { describe, expect, it } from "vitest";
 import type { RequestControl } from "../../src/acp/agent-connection.js";
+import { currentModel } from "../../src/session/config-options.js";
 import { FakeAgent, flush, startWithFake } from "./fake-agent.js";
 
 type Conn = Record<string, unknown>;
@@ -50,9 +51,35 @@ describe("model switches", () => {
     });
     let setModel = 0;
     conn(agent).setModel = async () => void setModel++;
+    // The agent answers with the options, the model option now "b" (its unstable list still says "a").
+    conn(agent).setConfigOption = async (_sid: string, configId: string, value: string) => {
+      agent.configCalls.push({ configId, value });
+      return {
+        configOptions: [
+          {
+            type: "select",
+            id: "m",
+            name: "Model",
+            category: "model",
+            currentValue: value,
+            options: [
+              { value: "a", name: "A" },
+              { value: "b", name: "B" },
+            ],
+          },
+        ],
+      };
+    };
+    // The answer comes while the agent's output is being read (a burst): its update waits for the burst's end.
+    agent.hooks.onBurst?.("start");
     await orch.setModel("b");
+    agent.hooks.onBurst?.("end");
+    await flush();
     expect(agent.configCalls).toEqual([{ configId: "m", value: "b" }]);
     expect(setModel).toBe(0);
+    // The model in use is the one the answer names, confirmed in one line (the footer reads the same).
+    expect(currentModel(orch.state)).toEqual({ id: "b", name: "B" });
+    expect(lastNotice(orch.state.items)).toBe("model: B (b)");
   });
 
   it("fall back to session/set_model when there is no model option", async () => {
@@ -64,6 +91,21 @@ describe("model switches", () => {
     await orch.setModel("b");
     expect(models).toEqual(["b"]);
     expect(agent.configCalls).toEqual([]);
+    // set_model answers {} (gemini): the agent took it, so "b" is the model in use now.
+    expect(currentModel(orch.state)).toEqual({ id: "b", name: "B" });
+    expect(lastNotice(orch.state.items)).toBe("model: B (b)");
+  });
+
+  it("a refused switch changes nothing and confirms nothing", async () => {
+    const { orch, agent } = await startWithFake({}, undefined, {
+      models: { currentModelId: "a", availableModels: [{ modelId: "a", name: "A" }] },
+    });
+    conn(agent).setModel = async () => {
+      throw Object.assign(new Error("Invalid model"), { code: -32602 });
+    };
+    expect(await orch.setModel("z")).toMatchObject({ kind: "setting-refused" });
+    expect(currentModel(orch.state)).toEqual({ id: "a", name: "A" });
+    expect(lastNotice(orch.state.items)).toMatch(/^could not switch to model z/);
   });
 });
 

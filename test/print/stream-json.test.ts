@@ -213,4 +213,85 @@ describe("mapping session events to stream-json lines", () => {
       { type: "plan", v: 1, entries: [{ content: "step", status: "completed", priority: "high" }] },
     ]);
   });
+
+  it("an empty text or thought chunk is no line (claude 0.23 opens every block with one)", () => {
+    const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: u as never } });
+    const lines = linesOf([
+      started,
+      { type: "prompt_sent", at, turnId: "t1", prompt: [{ type: "text", text: "go" }] },
+      update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "" } }),
+      update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "" } }),
+      update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }),
+    ]);
+    expect(lines.slice(2)).toEqual([{ type: "text", v: 1, delta: "hi" }]);
+  });
+
+  it("a command's output is in its terminal content once it exited: plain text, bounded, flagged when cut", () => {
+    const update = (u: object): SessionEvent => ({ type: "update", at, notification: { sessionId: "s1", update: u as never } });
+    const lines = linesOf([
+      started,
+      { type: "prompt_sent", at, turnId: "t1", prompt: [{ type: "text", text: "go" }] },
+      { type: "terminal_started", at, terminalId: "term1", command: "make", args: [], cwd: "/p" },
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "c1",
+        title: "make",
+        kind: "execute",
+        status: "in_progress",
+        content: [{ type: "terminal", terminalId: "term1" }],
+      }),
+      { type: "terminal_output", at, terminalId: "term1", data: "\u001b[32mcompiling\u001b[0m\r\n[..  ]\r[....]\r\ndone\r\n" },
+      { type: "terminal_exited", at, terminalId: "term1", exitCode: 0, signal: null },
+      update({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed" }),
+    ]);
+    const calls = lines.filter((l) => l.type === "tool_call");
+    expect(calls.map((l) => [l.type === "tool_call" && l.subtype, l.type === "tool_call" && l.content])).toEqual([
+      ["start", [{ type: "terminal", terminalId: "term1" }]],
+      // The exit changed what the call shows: a line says so, with the output.
+      ["update", [{ type: "terminal", terminalId: "term1", output: "compiling\n[....]\ndone\n", truncated: false }]],
+      ["update", undefined],
+    ]);
+    const flood: SessionEvent[] = [
+      started,
+      { type: "terminal_started", at, terminalId: "term2", command: "yes", args: [], cwd: "/p" },
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "c2",
+        title: "yes",
+        kind: "execute",
+        status: "in_progress",
+        content: [{ type: "terminal", terminalId: "term2" }],
+      }),
+      { type: "terminal_output", at, terminalId: "term2", data: "y\n".repeat(100_000) },
+      { type: "terminal_exited", at, terminalId: "term2", exitCode: 0, signal: null },
+    ];
+    const last = linesOf(flood).at(-1) as Extract<StreamJsonLine, { type: "tool_call" }>;
+    const term = last.content?.[0] as { output: string; truncated: boolean };
+    expect(term.truncated).toBe(true);
+    expect(term.output.length).toBeLessThanOrEqual(64 * 1024);
+    expect(term.output.endsWith("y\ny\n")).toBe(true);
+  });
+});
+
+describe("stream-json and json against the demo agent", () => {
+  it("a command's output reaches stream-json: the demo build log, with its first line", async () => {
+    const r = await runConch(["-p", "run", "--agent", "demo", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const outputs = parseLines(r.stdout)
+      .filter((l) => l.type === "tool_call")
+      .flatMap((l) => (l.content as { type: string; output?: string; truncated?: boolean }[] | undefined) ?? [])
+      .filter((c) => c.type === "terminal" && c.output !== undefined);
+    expect(outputs.length).toBeGreaterThan(0);
+    expect(outputs[0].output).toContain("==> conch demo build");
+    expect(outputs[0].output).not.toContain("\u001b");
+    expect(outputs[0].truncated).toBe(false);
+  });
+
+  it("a call refused by the --permissions policy is rejected in the result, as the README says", async () => {
+    const r = await runConch(["-p", "permission", "--agent", "demo", "--output-format", "json"]);
+    expect(r.code).toBe(5);
+    const result = JSON.parse(r.stdout);
+    expect(result.toolCalls).toEqual([expect.objectContaining({ status: "rejected" })]);
+    expect(result.permissionsDenied).toHaveLength(1);
+  });
 });

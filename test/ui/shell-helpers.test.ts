@@ -98,6 +98,12 @@ describe("status bar facts", () => {
     ]);
     expect(shortPath("/home/ada/project", "/home/ada")).toBe("~/project");
   });
+
+  it("names the agent as it named itself in initialize, before its session is open (a long load), not by its command line", () => {
+    const s = new FakeSession();
+    s.emit({ type: "agent_ready", info: { name: "claude-agent-acp", title: "Claude Agent", version: "0.23.1" } });
+    expect(barSegments(s.state, "/usr/bin/node /x/claude-agent-acp/dist/index.js", "/p")[0].text).toBe("Claude Agent");
+  });
 });
 
 describe("detaching from a draining turn", () => {

@@ -49,12 +49,17 @@ describe("the status line text per phase", () => {
     expect(describeStatus(r.state, ctx)).toMatchObject({ text: "loading history…" });
     const f = new FakeSession().open();
     f.emit({ type: "agent_exited", code: 1, signal: null, stderrTail: "Error: boom\n    at main", expected: false });
+    // The transcript holds the exit and its stderr tail: the status line points there, it does not repeat them.
+    expect(f.state.items.at(-1)).toMatchObject({ kind: "notice", text: "agent exited with code 1\nError: boom\n    at main" });
     expect(describeStatus(f.state, ctx)).toMatchObject({
       tone: "error",
-      text: "agent exited with code 1",
-      detail: ["Error: boom", "    at main"],
+      text: expect.stringMatching(/ stopped \(see above\)$/),
+      detail: [],
       hints: ["/restart to start the agent again"],
     });
+    const g = new FakeSession().open();
+    g.emit({ type: "failed", message: "could not open the session", stderrTail: "Error: boom" });
+    expect(describeStatus(g.state, ctx)).toMatchObject({ tone: "error", text: "could not open the session", detail: ["Error: boom"] });
   });
 
   it("offers Ctrl-T when a client terminal runs, except while it has the keys", () => {

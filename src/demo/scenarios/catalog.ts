@@ -3,6 +3,7 @@ import { crashScenario } from "./crash.js";
 import { editScenario } from "./edit.js";
 import { floodScenario } from "./flood.js";
 import { createHelpScenario } from "./help.js";
+import { hookScenario } from "./hook.js";
 import { interactiveScenario } from "./interactive.js";
 import { markdownScenario } from "./markdown.js";
 import { outsideScenario } from "./outside.js";
@@ -30,6 +31,7 @@ export const SCENARIOS: readonly Scenario[] = [
   markdownScenario,
   permissions2Scenario,
   permissionScenario,
+  hookScenario,
   interactiveScenario,
   backgroundScenario,
   editScenario,

@@ -3,7 +3,7 @@ import { AgentConnection, describeRpcError, type ClientHooks } from "../../acp/a
 import { Redactor, secretsPassedToAgent } from "../../acp/redact.js";
 import { TraceWriter } from "../../acp/trace-writer.js";
 import { AgentProcess, type AgentExit } from "../../agents/agent-process.js";
-import type { ResolvedAgent } from "../../agents/presets.js";
+import { agentCalled, type ResolvedAgent } from "../../agents/presets.js";
 import { ConchError } from "../../errors/conch-error.js";
 import type { ProcessSnapshot } from "../../session/agent-processes.js";
 import { processTableReadable } from "../../terminals/process-table.js";
@@ -108,7 +108,7 @@ export class AgentLink implements AgentPort {
     try {
       proc = new AgentProcess(opts.agent.command, opts.cwd, opts.logFile, redactor, onFailure);
     } catch (err) {
-      throw new AgentStartError(`could not start agent ${opts.agent.name}: ${(err as Error).message}`, "");
+      throw new AgentStartError(`could not start agent ${agentCalled(opts.agent)}: ${(err as Error).message}`, "");
     }
     const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, {
       onMessage: (dir, msg) => trace?.message(dir, msg),
@@ -116,9 +116,12 @@ export class AgentLink implements AgentPort {
     });
     proc.exited.then((exit) => trace?.note(`agent process ${n} exited ${describeExit(exit)}`));
     const died = proc.exited.then((exit) => {
-      throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
+      throw new AgentStartError(
+        `agent ${agentCalled(opts.agent)} exited ${describeExit(exit)} before it answered initialize`,
+        exit.stderrTail,
+      );
     });
-    const { abandoned, cleanup } = startLimits(opts, `agent ${opts.agent.name}`);
+    const { abandoned, cleanup } = startLimits(opts, `agent ${agentCalled(opts.agent)}`);
     try {
       const init = await Promise.race([conn.initialize({ terminals: opts.terminals }), died, abandoned]);
       return new AgentLink(proc, conn, init, n, trace);
@@ -131,8 +134,11 @@ export class AgentLink implements AgentPort {
       if (err instanceof StartAbandoned) throw new AgentStartError(err.message, proc.stderrTail());
       if (err instanceof AgentStartError) throw err;
       if (exit)
-        throw new AgentStartError(`agent ${opts.agent.name} exited ${describeExit(exit)} before it answered initialize`, exit.stderrTail);
-      throw new AgentStartError(`agent ${opts.agent.name} failed to initialize: ${describeRpcError(err)}`, proc.stderrTail());
+        throw new AgentStartError(
+          `agent ${agentCalled(opts.agent)} exited ${describeExit(exit)} before it answered initialize`,
+          exit.stderrTail,
+        );
+      throw new AgentStartError(`agent ${agentCalled(opts.agent)} failed to initialize: ${describeRpcError(err)}`, proc.stderrTail());
     } finally {
       cleanup();
     }

@@ -7,11 +7,21 @@ import type { EventSink } from "../ports.js";
 import { indexUpdateOf, SessionIndexKeeper } from "./session-index-keeper.js";
 import { TerminalOutputBudget } from "./terminal-output-budget.js";
 
+/** What a run that ends now was not able to keep: for print mode's result and exit code. */
+export interface RecordingReport {
+  /** Each problem with the log or the index, as told to the user. */
+  warnings: string[];
+  /** Set when this run's events are not all in the session log: why, for a person. */
+  lost?: string;
+}
+
 /** How the recorder tells the user something about the log: a notice in the session. */
 export type RecorderNotify = (level: "info" | "warning" | "error", text: string) => void;
 
 export interface RecorderOptions {
   agent: string;
+  /** The agent was given as a command line: the index names it as it names itself (`agentInfo`), not by its program. */
+  namedByAgent?: boolean;
   agentCommand: string[];
   cwd: string;
   root?: string;
@@ -40,6 +50,8 @@ export class SessionRecorder implements EventSink {
   private notify: RecorderNotify = () => undefined;
   private readonly terminalOutput = new TerminalOutputBudget();
   private reported = new Set<"log" | "index" | "event">();
+  /** Every problem told to the user, in order. */
+  private readonly problems: string[] = [];
   /** Set when this run is not recorded: another conch has the session, or the log gave out. */
   readOnlyBecause?: string;
   /** The lock of the session being resumed, until the first log opens. */
@@ -72,7 +84,7 @@ export class SessionRecorder implements EventSink {
     if (ev.type === "agent_ready") this.agentReady = ev;
     // Another session took this one's place (`/clear`, `/fork`, a restart that could not resume): a log of its own.
     if (ev.type === "session_started" && this.writer && ev.info.sessionId !== this.sessionId) this.leave();
-    if (ev.type === "session_started" && !this.writer && !this.readOnlyBecause) this.open(ev.info.sessionId, ev.at);
+    if (ev.type === "session_started" && !this.writer && !this.readOnlyBecause) this.open(ev.info.sessionId, ev.at, ev.info.agentName);
     if (this.readOnlyBecause) return;
     if (!this.writer) {
       this.held.push(ev);
@@ -100,6 +112,22 @@ export class SessionRecorder implements EventSink {
     if (update) this.index.update(update);
   }
 
+  /**
+   * Writes what is pending to the log and the index, and says what this run could not keep: for a
+   * run that ends now (print mode), which cannot wait for the disk to allow.
+   */
+  async report(): Promise<RecordingReport> {
+    this.sync();
+    await this.index.idle();
+    const unsaved = this.writer?.unsaved ?? 0;
+    const lost =
+      this.readOnlyBecause ??
+      (unsaved > 0
+        ? `the session log ${this.writer!.log.path} could not be written: the last ${unsaved} events of this run are not saved, so --resume cannot show all of it`
+        : undefined);
+    return { warnings: [...this.problems], ...(lost ? { lost } : {}) };
+  }
+
   /** Flushes the log and the index and frees the session lock; never throws. */
   async close(): Promise<void> {
     this.sync();
@@ -119,7 +147,7 @@ export class SessionRecorder implements EventSink {
     this.preLock = undefined;
   }
 
-  private open(id: string, at: number): void {
+  private open(id: string, at: number, agentName: string): void {
     const preLocked = this.preLock;
     // The lock taken before the agent started is used, or freed, once.
     this.preLock = undefined;
@@ -160,7 +188,8 @@ export class SessionRecorder implements EventSink {
     this.held = [];
     for (const ev of held) this.write(ev);
     const now = new Date(at).toISOString();
-    const { agent, agentCommand, cwd } = this.meta;
+    const { agentCommand, cwd } = this.meta;
+    const agent = this.meta.namedByAgent ? agentName : this.meta.agent;
     const control = this.control ? { control: this.control } : {};
     this.index.add({ id, agent, agentCommand, cwd, createdAt: now, updatedAt: now, messageCount: 0, ...control });
   }
@@ -184,6 +213,7 @@ export class SessionRecorder implements EventSink {
 
   private stopRecording(why: string, level: "warning" | "error"): void {
     this.readOnlyBecause = why;
+    this.problems.push(why);
     this.held = [];
     this.writer?.dropBacklog();
     this.notify(level, why);
@@ -197,6 +227,7 @@ export class SessionRecorder implements EventSink {
   private reportOnce(what: "log" | "index" | "event", level: "warning" | "error", text: string): void {
     if (this.reported.has(what)) return;
     this.reported.add(what);
+    this.problems.push(text);
     this.notify(level, text);
   }
 }

@@ -2,10 +2,37 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { contentText } from "../content-text.js";
 import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
-import { buildDisplay, PLAIN_RULES } from "./tool-display.js";
+import { buildDisplay, PLAIN_RULES, type DisplayRules } from "./tool-display.js";
 import { asRecord } from "../../json/record.js";
 
-const INTERNAL = /^\s*<(command-name|command-message|command-args|local-command-stdout|system-reminder)\b/;
+const INTERNAL =
+  /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder)\b|\[Request interrupted by user)/;
+/** Claude Code's notes to its model, appended to tool results and user messages: nothing for a person. */
+const SYSTEM_REMINDER = /\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
+
+const tagText = (text: string, tag: string) => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)?.[1].trim();
+
+/**
+ * Claude Code's internal user text as a person reads it: a slash command it replays as markup
+ * (`<command-name>/model</command-name>…<command-args>default</command-args>`) as `/model default`,
+ * its output as the text, the marker of an interrupted turn in words, a system reminder as nothing.
+ */
+function readClaudeInternal(raw: string): string {
+  const text = raw.replace(SYSTEM_REMINDER, "\n").trim();
+  const command = tagText(text, "command-name");
+  if (command !== undefined) return [command, tagText(text, "command-args")].filter(Boolean).join(" ");
+  const out = tagText(text, "local-command-stdout") ?? tagText(text, "local-command-stderr");
+  if (out !== undefined) return out;
+  if (/^\[Request interrupted by user/.test(text)) return "(interrupted by the user)";
+  return text;
+}
+
+/** The plain rules, without the system reminders Claude Code appends to what its tools return (a Read). */
+const CLAUDE_RULES: DisplayRules = {
+  ...PLAIN_RULES,
+  textBlock: (text, tool) => PLAIN_RULES.textBlock(text.replace(SYSTEM_REMINDER, "\n").replace(/\n+(?=(`{3,}|~{3,})\s*$)/, "\n"), tool),
+  rawOutputText: (rawOutput) => PLAIN_RULES.rawOutputText(rawOutput)?.replace(SYSTEM_REMINDER, "\n").trimEnd(),
+};
 const BACKGROUND_ID = /running in background with ID: (\S+?)\.?(\s|$)/;
 
 /** The background task a Bash call started: Claude Code names it in the tool response and the output text. */
@@ -15,6 +42,9 @@ function backgroundTaskId(update: { _meta?: unknown; rawOutput?: unknown }): str
   if (typeof id === "string" && id !== "") return id;
   return typeof update.rawOutput === "string" ? BACKGROUND_ID.exec(update.rawOutput)?.[1] : undefined;
 }
+
+/** A subagent's own words (0.25–0.9x send them) are its working, not the answer: its call shows its result. */
+const fromSubagent = (update: { _meta?: unknown }) => Boolean(asRecord(asRecord(update._meta)?.claudeCode)?.parentToolUseId);
 
 /** `_meta["_claude/origin"]` on the usage update that closes each turn (0.100): whose turn it was. */
 function turnOrigin(update: { _meta?: unknown }): "prompt" | "agent" | undefined {
@@ -30,11 +60,19 @@ function taskOfCall(ctx: NormalizeContext, toolCallId: string): string | undefin
 function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normalized[] {
   const u = update as SessionUpdate & Record<string, unknown>;
   switch (update.sessionUpdate) {
+    case "user_message_chunk": {
+      if (fromSubagent(update)) return [];
+      // A replayed prompt carries the reminders Claude Code added for its model: the person typed none of them.
+      const text = update.content.type === "text" ? update.content.text : undefined;
+      if (text !== undefined && text.includes("<system-reminder>")) {
+        const kept = text.replace(SYSTEM_REMINDER, "\n").trim();
+        return kept === "" ? [] : [{ update: { ...update, content: { ...update.content, type: "text", text: kept } } }];
+      }
+      return contentText(update.content) === "" ? [{ signal: "block_break" }] : [{ update }];
+    }
     case "agent_message_chunk":
     case "agent_thought_chunk":
-    case "user_message_chunk":
-      // A subagent's own words (0.25–0.9x send them) are its working, not the answer: its call shows its result.
-      if (asRecord(asRecord(update._meta)?.claudeCode)?.parentToolUseId) return [];
+      if (fromSubagent(update)) return [];
       // 0.23 opens every content block with an empty chunk: it only says a new block begins.
       return contentText(update.content) === "" ? [{ signal: "block_break" }] : [{ update }];
     case "usage_update": {
@@ -95,8 +133,9 @@ function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
     permissiveModes: ["bypassPermissions"],
     missingFileReadsAsEmpty: false,
     normalize: normalizeClaude,
-    display: (tool, ctx) => buildDisplay(tool, ctx, PLAIN_RULES),
+    display: (tool, ctx) => buildDisplay(tool, ctx, CLAUDE_RULES),
     isInternalUserText: (text) => INTERNAL.test(text),
+    readInternal: readClaudeInternal,
     // Everything a subagent (the Task/Agent tool) reports carries the id of the call that started it.
     subagentParent: (fields) => {
       const id = asRecord(asRecord(fields._meta)?.claudeCode)?.parentToolUseId;

@@ -113,6 +113,11 @@ export interface AgentProfile {
   /** Replayed user text that is the agent's internal context, not something the user typed. */
   isInternalUserText(text: string): boolean;
   /**
+   * Internal user text as a person reads it: markup the agent keeps for its model translated (a
+   * replayed slash command as `/model default`), or "" when nothing in it is for a person.
+   */
+  readInternal?(text: string): string;
+  /**
    * The call that started the subagent this new call belongs to, from the agent's own marker
    * (claude `_meta.claudeCode.parentToolUseId`, codex `_meta.codex.subagent`); undefined for the
    * agent's own calls. `fields` is the message that announced the call.

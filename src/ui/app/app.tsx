@@ -47,6 +47,8 @@ export interface AppProps {
   notify?: (message: string) => void;
   /** Called when the user quits, after Ink is told to exit. */
   onQuit?: () => void;
+  /** Given the app's quit once it is drawn: a signal quits as /quit does, its last frame without the prompt. */
+  takeQuit?: (quit: () => void) => void;
   /** The terminal was asked for bracketed paste (run-interactive does). */
   bracketedPaste?: boolean;
   /** Frame interval for state coalescing. */
@@ -117,6 +119,8 @@ function AppView(props: AppProps): React.ReactElement {
     props.onQuit?.();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [quitting]);
+  const { takeQuit } = props;
+  useEffect(() => takeQuit?.(quit), [takeQuit, quit]);
 
   const shell = useShell({
     port: session,

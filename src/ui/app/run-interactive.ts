@@ -69,26 +69,30 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   // The agent starts now; its start overlaps the UI's loading instead of following it. A start that
   // fails is a `failed` event in the session: the status line shows it, with /restart.
   const started: Promise<unknown> = input.interrupted ? Promise.resolve() : run.open().catch(() => undefined);
+  /** conch was told to end by a signal: it exits 130. */
+  let signalled = false;
   const stop = async (): Promise<void> => {
-    const force = setTimeout(() => process.exit(0), FORCE_EXIT_MS);
+    const force = setTimeout(() => process.exit(signalled ? EXIT.interrupted : EXIT.ok), FORCE_EXIT_MS);
     force.unref();
     await Promise.race([started, delay(START_SETTLE_MS)]);
     await run.close();
   };
 
   let ink: { unmount(): void } | undefined;
+  /** The app's own quit, once it is drawn: it takes the prompt and status lines off the screen first. */
+  let quitApp: (() => void) | undefined;
   const interrupted = new Promise<undefined>((resolve) => input.whenInterrupted(() => resolve(undefined)));
   // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
   // the agent stopped); a second one while that runs kills what is left at once.
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  let signalled = false;
   const onSignal = () => {
     if (signalled) {
       run.killNow();
       process.exit(EXIT.interrupted);
     }
     signalled = true;
-    if (ink) ink.unmount();
+    if (quitApp) quitApp();
+    else if (ink) ink.unmount();
     else input.interrupt();
   };
   for (const signal of signals) process.on(signal, onSignal);
@@ -124,6 +128,9 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       listSessions: run.listSessions,
       features,
       handoff: terminalHandoff(input, process.stdout),
+      takeQuit: (quit: () => void) => {
+        quitApp = quit;
+      },
     }),
     // The keys typed so far come first (InkInput is the part of a ReadStream Ink uses); the kitty
     // query was asked, and answered, at startup.
@@ -144,5 +151,6 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   input.close();
   await stop();
   offSignals();
-  return EXIT.ok;
+  // Ended by a signal, conch says so as print mode does, whatever was pending (answered `cancelled`).
+  return signalled ? EXIT.interrupted : EXIT.ok;
 }

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { modelOption, selectValues } from "../../session/config-options.js";
+import { currentModel } from "../../session/config-options.js";
 import type { SessionState } from "../../session/state.js";
 import { describeTasks, tasksOf } from "../../session/tasks.js";
 import { safeLine } from "../../text/terminal-safe.js";
@@ -12,7 +12,8 @@ export interface BarSegment {
 
 /** The agent's display name: what it said in `initialize`, else the preset name. */
 export function agentLabel(state: SessionState, fallback: string): string {
-  const info = state.info?.agentInfo;
+  // From `initialize` on (a load can take a while before the session says it again).
+  const info = state.info?.agentInfo ?? state.agent?.info;
   return info?.title || info?.name || state.info?.agentName || fallback;
 }
 
@@ -23,14 +24,9 @@ export function modeLabel(state: SessionState): string | undefined {
   return modes.availableModes?.find((m) => m.id === modes.currentModeId)?.name ?? modes.currentModeId;
 }
 
-/** The model in use: the unstable `models` field, else the `model` config option. */
+/** The model in use, as the agent last said (see `currentModel`). */
 export function modelLabel(state: SessionState): string | undefined {
-  const models = state.models;
-  if (models?.currentModelId) return models.availableModels.find((m) => m.modelId === models.currentModelId)?.name ?? models.currentModelId;
-  const opt = modelOption(state);
-  if (!opt) return undefined;
-  const current = String(opt.currentValue);
-  return selectValues(opt).find((v) => v.value === current)?.name ?? current;
+  return currentModel(state)?.name;
 }
 
 /** "ctx 42%" from the agent's last usage report. */

@@ -105,9 +105,22 @@ export function describeStatus(state: SessionState, ctx: StatusContext): StatusV
           tone: "error",
           text: state.failure.message || `${ctx.agentName} did not start`,
           detail: tailLines(state.failure.stderrTail),
-          hints: ["/restart to try again", `conch doctor --agent ${ctx.agentName} checks the setup`, "/quit"],
+          hints: [
+            "/restart to try again",
+            `conch doctor --agent ${/\s/.test(ctx.agentName) ? JSON.stringify(ctx.agentName) : ctx.agentName} checks the setup`,
+            "/quit",
+          ],
         };
       }
+      // Said once: when the transcript holds the failure with its stderr tail, the status line only points to it.
+      if (state.failure?.inTranscript)
+        return {
+          busy: false,
+          tone: "error",
+          text: `${agentLabel(state)} stopped (see above)`,
+          detail: [],
+          hints: ["/restart to start the agent again"],
+        };
       return {
         busy: false,
         tone: "error",
