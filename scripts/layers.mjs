@@ -60,11 +60,12 @@ export const UI = {
       attach: "`attach-app.tsx` + `run-attach.ts`: `conch attach`'s view, over the session `cli/attach-command.ts` follows from its log",
     },
     {
-      components: "the Ink views around the transcript, one each: input, prompts, queue, search, status",
+      components:
+        "the Ink views around the transcript, one each: input, prompts (`permission-block.tsx` sizes the permission prompt to what the rest of the frame leaves), queue, search, status, `picker-view.tsx` (/model, /config)",
     },
     {
       hooks:
-        "every hook: `use-keypress.tsx` (conch's one keypress dispatcher and its one `useInput`: `KeypressProvider` at the App's root; `useKeypress(handler, { isActive, priority })` for every view, by `KeyPriority`, a handler that returns true takes the key), `use-answer-once.ts` (the prompts' one rule against a second answer), `use-session-view.ts` (what the App and `conch attach` share: state per frame, the transcript printed, the live region sized under the chrome); `use-shell.ts` (the shell: view state, focus, the key-binding table dispatched in one place; the queue's keys in `queue-handlers.ts`) with `use-composer.ts` (what becomes of a written message: sent, steered, a conch command, Ctrl-G, Alt-V), `use-editor-store.ts`, `use-terminal-panes.ts`, `use-search-view.ts`, `use-tasks-view.ts` (the tasks view's keys, over `use-tasks.ts`'s list); `use-session-state.ts` (state and screens, one render per frame), `use-transcript.ts`, and the small ones",
+        "every hook: `use-keypress.tsx` (conch's one keypress dispatcher and its one `useInput`: `KeypressProvider` at the App's root; `useKeypress(handler, { isActive, priority })` for every view, by `KeyPriority`, a handler that returns true takes the key), `use-answer-once.ts` (the prompts' one rule against a second answer), `use-session-view.ts` (what the App and `conch attach` share: state per frame, the transcript printed, the live region sized under the chrome); `use-shell.ts` (the shell: view state, focus, the key-binding table dispatched in one place; the queue's keys in `queue-handlers.ts`, a picker's in `picker-handlers.ts`) with `use-composer.ts` (what becomes of a written message: sent, steered, a conch command, Ctrl-G, Alt-V), `use-editor-store.ts`, `use-terminal-panes.ts`, `use-search-view.ts`, `use-tasks-view.ts` (the tasks view's keys, over `use-tasks.ts`'s list); `use-session-state.ts` (state and screens, one render per frame), `use-transcript.ts` (a card whose terminal is still `parsing` is held back from the scrollback until its screen shows the last output), `use-printed-panel.ts` (a panel longer than its room, /help, is printed whole into the scrollback), and the small ones",
     },
     {
       commands:
@@ -86,7 +87,8 @@ export const UI = {
       editor: "the input editor: `editor-state.ts` (its reducer), `editor-keys.ts`",
       compose:
         "what a message is made of: `prompt-blocks.ts` (text, pasted images, @-mentions as blocks), `file-mentions.ts`, `clipboard-image.ts`, `external-editor.ts`",
-      decisions: "the pure state of the prompts a person answers: `permission-options.ts` (each option's keys), `question-form-state.ts`",
+      decisions:
+        "the pure state of the prompts a person answers: `permission-options.ts` (each option's keys), `question-form-state.ts`, `picker-state.ts` (a list to pick from: entries, filter, selection)",
     },
     {
       tty: "conch's own terminal: `terminal-input.ts` + `key-reads.ts` (conch's one reader of the terminal), `pty-keys.ts` (a key as the bytes a pane's program expects), `terminal-features.ts`",

@@ -10,6 +10,7 @@ import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import { SessionRecorder } from "../orchestrator/record/session-recorder.js";
 import type { TurnTiming } from "../session/quiet-period.js";
 import { RegistryTerminalService } from "../orchestrator/terminals/terminal-service.js";
+import { cardPaneSize } from "../ui/render/card-pane.js";
 import type { SessionEvent } from "../session/events.js";
 import { InterruptedRunsFold } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
@@ -106,6 +107,11 @@ export async function trustedConfig(cwd: string, trust: boolean | undefined, ask
   }
 }
 
+/** The size of a command's pane on this terminal, while it is one. */
+function paneSize(): { cols: number; rows: number } | undefined {
+  return process.stdout.isTTY && process.stdout.columns ? cardPaneSize(process.stdout.columns) : undefined;
+}
+
 /**
  * Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. The
  * config is read here unless given, through the trust gate (`askTrust`: see `trustedConfig`). A
@@ -197,7 +203,9 @@ export async function prepareSession(
     sink: recorder,
     loadHistory,
     startTimeoutMs: opts.startTimeoutMs ?? (config.ui.startTimeoutSeconds !== undefined ? config.ui.startTimeoutSeconds * 1000 : undefined),
-    terminals: (emit, root) => new RegistryTerminalService(emit, root),
+    // In the TUI a command starts at its pane's width: output it prints before the pane is first
+    // drawn (and resized) would be laid out for 80 columns and stay so in the scrollback and log.
+    terminals: (emit, root) => new RegistryTerminalService(emit, root, askTrust ? paneSize : undefined),
     preImages: new PreImageStore(root),
     rules,
     interactive: askTrust !== undefined,

@@ -114,7 +114,7 @@ function blockMarkdown(block: ToolBlock, state: SessionState): string | undefine
     }
     case "terminal": {
       const term = state.terminals[block.terminalId];
-      if (!term || term.outputTail === "") return undefined;
+      if (!term || term.outputTail === "") return block.output?.trim() ? fenced(plainOutput(block.output), "text") : undefined;
       const exit = term.exited
         ? term.signal
           ? ` (${term.signal})`
@@ -241,6 +241,8 @@ function itemMarkdown(item: TranscriptItem, state: SessionState, first: boolean)
     }
     case "plan":
       return planMarkdown(item.entries);
+    case "interrupted":
+      return "*⊘ interrupted*";
     case "notice":
       return quoted(`**${NOTICE_LABEL[item.level] ?? "Note"}:** ${safeText(item.text)}`);
     case "unknown":

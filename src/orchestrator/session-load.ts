@@ -31,9 +31,11 @@ export async function loadSession(
   gaveUp: AbortController,
 ): Promise<SessionInfo> {
   const { events, requests } = ctx;
-  events.dispatch({ type: "replay_started" });
   const { events: history, state: folded } = await ctx.history();
   const local = history.length ? localHistoryOf(folded ?? foldEvents(history)) : undefined;
+  // Before the agent's first replayed update; it carries the turns the person interrupted, which
+  // the replay does not say and conch's log does.
+  events.dispatch({ type: "replay_started", ...(local?.interrupted ? { interrupted: local.interrupted } : {}) });
   for (const ev of history) ctx.terminals?.observe?.(ev);
   try {
     const resp = await requests.run((ctl) => link.conn.loadSession(sessionId, base.cwd, setup, ctl), gaveUp);

@@ -3,6 +3,7 @@ import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import type { PromptUsage } from "./state.js";
+import { addInterruptedMark } from "./interrupted-marks.js";
 import { abandonTasks, beginDrain, closeAskedOnly, closeOpenTools, detachOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
 
 // A prompt's life in the fold: sent (from the input or the queue), steered into a running turn, answered.
@@ -83,6 +84,7 @@ export function applyPromptResponse(d: Draft, ev: EventOf<"prompt_response">): v
   if (stopReason === "cancelled" || s.phase === "cancelling") {
     detachOpenTools(d, ev.turnId, true);
     closeOpenTools(d, "cancelled", new Set([ev.turnId]));
+    if (stopReason === "cancelled") addInterruptedMark(d, ev.turnId, false);
     if (pending.length === 0) {
       abandonTasks(d);
       goIdle(d);

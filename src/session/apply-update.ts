@@ -7,6 +7,7 @@ import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from
 import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
+import { endReplayedTurn } from "./interrupted-marks.js";
 import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { readSignalNotification } from "./profiles/turn-signals.js";
@@ -41,6 +42,7 @@ export function currentTurn(d: Draft, history: boolean): string {
   const cur = d.turn(d.s.currentTurnId);
   if (history) {
     if (cur && cur.origin === "history") return cur.id;
+    endReplayedTurn(d);
     return d.openTurn(d.nextId("h"), "history", true);
   }
   if (cur && cur.origin === "agent" && cur.endedAt === undefined) return cur.id;
@@ -65,8 +67,9 @@ function appendChunk(
     item.kind === kind && (!messageId || !("messageId" in item) || !item.messageId || item.messageId === messageId);
   // A user chunk with no prompt in flight can only be replayed history (gemini replays after its load response).
   const hist = kind === "user" && d.s.pendingPrompts.length === 0 ? true : history;
-  const turnId =
-    kind === "user" && hist && !(last && last.kind === "user") ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
+  const opensTurn = kind === "user" && hist && !(last && last.kind === "user");
+  if (opensTurn) endReplayedTurn(d);
+  const turnId = opensTurn ? d.openTurn(d.nextId("h"), "history", true) : currentTurn(d, hist);
   const internal = kind === "user" && profile.isInternalUserText(text);
   if (internal && profile.readInternal) {
     text = profile.readInternal(text);

@@ -14,6 +14,7 @@ import type {
 import type { LocalHistory } from "./local-history.js";
 import type { ErrorKind } from "../errors/conch-error.js";
 import type { FileVersion, SessionInfo } from "./state.js";
+import type { InterruptedPrompt } from "./transcript-item.js";
 
 export type { FileVersion, ModelState, SessionInfo } from "./state.js";
 
@@ -105,7 +106,8 @@ export type SessionEvent =
   | { type: "tool_stalled"; at: number; toolCallId: string }
   /** Open work showed no sign of life for the stall timeout: conch stops waiting for it and says so. */
   | { type: "work_stalled"; at: number; kind: OpenWorkKind; id: string }
-  | { type: "replay_started"; at: number }
+  /** `interrupted`: the prompts conch's log saw interrupted, so the replay marks them as they were live. */
+  | { type: "replay_started"; at: number; interrupted?: InterruptedPrompt[] }
   /** `local` carries what conch's own log knew, to fill what the replay lacks. */
   | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }
   /** `blocks` keeps attachments (resource links, images) for when the message is sent. */
@@ -121,6 +123,9 @@ export type SessionEvent =
       args: string[];
       cwd: string;
       by?: "user";
+      /** The PTY's size: its output makes sense at this width (attach and resume rebuild the screen at it). */
+      cols?: number;
+      rows?: number;
     }
   /**
    * conch read the process table for the command of a call its turn left running, since the agent
@@ -136,6 +141,8 @@ export type SessionEvent =
   | { type: "remote_writer"; at: number; pid: number | null; did?: string }
   /** The person asked conch to stop a task: a terminal, or processes of the agent's tree (`taskId` as `tasksOf` names it). */
   | { type: "task_stop_requested"; at: number; taskId: string }
+  /** The PTY was resized (a pane of another width, a focused pane): later output is laid out for it. */
+  | { type: "terminal_resized"; at: number; terminalId: string; cols: number; rows: number }
   | { type: "terminal_output"; at: number; terminalId: string; data: string }
   | {
       type: "terminal_exited";

@@ -1,5 +1,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
+import { interruptedPromptsOf } from "./interrupted-marks.js";
+import type { InterruptedPrompt } from "./transcript-item.js";
 import { agentLabel, profileOf } from "./profiles/select-profile.js";
 import {
   displayStatus,
@@ -40,6 +42,8 @@ export interface LocalHistory {
   checkpoints?: CheckpointMark[];
   /** The session's folder as the log knew it: paths are shown relative to it even if the agent never reopened the session. */
   cwd?: string;
+  /** The prompts the person interrupted, which the replay does not say (it goes with `replay_started`). */
+  interrupted?: InterruptedPrompt[];
 }
 
 /** Extracts the local facts from the state folded from a session's own log. */
@@ -59,9 +63,11 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       status: displayStatus(t),
     };
   }
+  const interrupted = interruptedPromptsOf(local);
   return {
     tools,
     terminals: local.terminals,
+    ...(interrupted.length ? { interrupted } : {}),
     ...(local.writes || local.checkpoints ? { writes: local.writes ?? [], undone: local.undone ?? {} } : {}),
     ...(local.checkpoints ? { checkpoints: local.checkpoints } : {}),
     ...(local.info?.cwd ? { cwd: local.info.cwd } : {}),

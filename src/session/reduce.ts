@@ -6,6 +6,7 @@ import { applyCommandChecked, applyStopRequested, applyTerminalStarted } from ".
 import { appendTerminalOutput, exitTerminal } from "./apply-terminal.js";
 import { applyAgentSignal, applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
+import { endReplayedTurn } from "./interrupted-marks.js";
 import { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
@@ -132,8 +133,11 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "replay_started":
       s.replaying = true;
       s.phase = "replaying";
+      if (ev.interrupted?.length) s.replayMarks = { interrupted: ev.interrupted, seen: {} };
       break;
     case "replay_ended":
+      endReplayedTurn(d);
+      s.replayMarks = undefined;
       s.replaying = false;
       s.replayTail = !ev.error && profileOf(s).turns.replayOutlivesResponse;
       if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });
@@ -183,6 +187,9 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     }
     case "terminal_exited":
       exitTerminal(d, ev.terminalId, ev.exitCode, ev.signal);
+      break;
+    case "terminal_resized":
+      // Only the screens (terminals/) follow it: the state keeps no size.
       break;
     case "notice":
       d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: ev.level, text: ev.text });

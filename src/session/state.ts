@@ -14,7 +14,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { ErrorKind } from "../errors/conch-error.js";
 import type { ToolCallView } from "./tool-call-view.js";
-import type { TranscriptItem, TurnOrigin } from "./transcript-item.js";
+import type { ReplayMarks, TranscriptItem, TurnOrigin } from "./transcript-item.js";
 
 // The session state's parts that have modules of their own; the other layers read them from here.
 export { displayStatus, isFinalStatus, type LocalToolStatus, type ToolCallView, type ToolDisplayStatus } from "./tool-call-view.js";
@@ -228,6 +228,8 @@ export interface SessionState {
   /** Total of prompt usage across turns. */
   tokens: PromptUsage;
   replaying: boolean;
+  /** While a replay runs: which replayed turns conch's log saw interrupted, to mark them as they were live. */
+  replayMarks?: ReplayMarks;
   /** An empty chunk arrived: claude-agent-acp opens each content block with one, so the next text is a new block. */
   blockBreak?: boolean;
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */

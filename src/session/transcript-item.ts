@@ -25,8 +25,22 @@ export type TranscriptItem =
   | { kind: "shell"; id: string; terminalId: string; command: string; turnId?: string; history: boolean }
   /** `planId` for the identified plans of the unstable `plan_update`. */
   | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
+  /** The person interrupted the turn (Esc): what came before it is all there is. */
+  | { kind: "interrupted"; id: string; turnId: string; history: boolean }
   /** `failure`: it says why the session failed (the agent exited), which print mode reports once at the end. */
   | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string; failure?: boolean }
   | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
 
 export type TurnOrigin = "user" | "agent" | "history";
+
+/** A prompt whose turn the person interrupted (Esc), as conch's log knew it: its text, and which of the prompts with that text it was. */
+export interface InterruptedPrompt {
+  prompt: string;
+  nth: number;
+}
+
+/** While an agent replays a session: the prompts conch's log saw interrupted, and how often each prompt text was replayed so far. */
+export interface ReplayMarks {
+  interrupted: InterruptedPrompt[];
+  seen: Record<string, number>;
+}

@@ -3,6 +3,7 @@ import type { IDisposable, IPty } from "@lydell/node-pty";
 import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
 import { findExecutable, planCommand } from "./command-line.js";
 import { TerminalEvents } from "./terminal-events.js";
+import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import { OutputLog } from "./output-log.js";
 import { watchChildExit } from "./child-exit-watch.js";
 import { PtyExitDrain } from "./pty-exit-drain.js";
@@ -73,11 +74,14 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private readonly exitPromise: Promise<ExitStatus>;
   private resolveExit!: (status: ExitStatus) => void;
   private status: ExitStatus | null = null;
+  /** The exit is known and the frame with the command's final rows is not here yet. */
+  private finishing = false;
   private alive = true;
   private isReleased = false;
   private paused = false;
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exitDrain: PtyExitDrain;
+  private readonly resizeListeners = new ListenerSet<{ cols: number; rows: number }>();
   private readonly stopExitWatch: () => void;
 
   /** Starts the command; throws an Error for the agent when the program does not exist. */
@@ -133,6 +137,11 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     return this.status;
   }
 
+  /** Output is on its way to the screen thread, or the exit's final frame is. */
+  get parsing(): boolean {
+    return this.finishing || this.screen.pending > 0;
+  }
+
   /** True once `release()` was called: the agent is done with it, only the screen remains. */
   get released(): boolean {
     return this.isReleased;
@@ -182,10 +191,18 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     if (this.alive) this.pty.write(data);
   }
 
+  /** The PTY took a new size: the output after it is laid out for that size. */
+  onResize(listener: (size: { cols: number; rows: number }) => void): Unsubscribe {
+    return this.resizeListeners.add(listener);
+  }
+
   /** Resizes the PTY (the program gets SIGWINCH) and the screen. */
   resize(cols: number, rows: number): void {
+    const before = { cols: this.screen.cols, rows: this.screen.rows };
     this.screen.resize(cols, rows);
     if (!this.alive) return;
+    if (this.screen.cols !== before.cols || this.screen.rows !== before.rows)
+      this.resizeListeners.emit({ cols: this.screen.cols, rows: this.screen.rows });
     try {
       this.pty.resize(this.screen.cols, this.screen.rows);
     } catch {
@@ -234,7 +251,9 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     for (const subscription of this.ptySubscriptions) subscription.dispose();
     if (this.isReleased) this.forgetTreeAfterGrace();
     this.status = status;
-    void this.screen.flush().then(() => {
+    this.finishing = true;
+    void this.screen.keepFinalRows().then(() => {
+      this.finishing = false;
       this.exitListeners.emit(status);
       this.resolveExit(status);
     });

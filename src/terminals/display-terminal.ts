@@ -14,6 +14,8 @@ export class DisplayTerminal extends TerminalEvents implements Terminal {
   readonly screen: TerminalScreen;
   private currentCwd: string | null;
   private status: ExitStatus | null = null;
+  /** Writes (and an exit's flush) the emulator has not parsed yet. */
+  private inFlight = 0;
 
   constructor(
     readonly id: string,
@@ -35,6 +37,11 @@ export class DisplayTerminal extends TerminalEvents implements Terminal {
     return this.status;
   }
 
+  /** Output (or the exit) is written and not on the screen yet. */
+  get parsing(): boolean {
+    return this.inFlight > 0;
+  }
+
   /** Learns the cwd late (a repeated `terminal_info` may bring it). */
   setCwd(cwd: string): void {
     this.currentCwd = cwd;
@@ -44,7 +51,11 @@ export class DisplayTerminal extends TerminalEvents implements Terminal {
   write(data: string): void {
     if (data === "") return;
     this.outputListeners.emit(data);
-    this.screen.write(data, () => this.screenListeners.emit());
+    this.inFlight++;
+    this.screen.write(data, () => {
+      this.inFlight--;
+      this.screenListeners.emit();
+    });
   }
 
   /** Records the exit the agent reported; only the first one counts. */
@@ -53,7 +64,11 @@ export class DisplayTerminal extends TerminalEvents implements Terminal {
     const status: ExitStatus = { exitCode, signal };
     this.status = status;
     // Listeners see a screen that holds all output written before the exit.
-    void this.screen.flush().then(() => this.exitListeners.emit(status));
+    this.inFlight++;
+    void this.screen.flush().then(() => {
+      this.inFlight--;
+      this.exitListeners.emit(status);
+    });
   }
 
   /** Resolves once everything written so far is on the screen. */

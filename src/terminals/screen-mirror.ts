@@ -1,7 +1,7 @@
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import type { FromScreenThread, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
 import { screenThread, type ScreenThread } from "./screen-thread.js";
-import type { ScreenView } from "./terminal.js";
+import { KEPT_AFTER_EXIT, type ScreenView } from "./terminal.js";
 import {
   DEFAULT_COLS,
   DEFAULT_ROWS,
@@ -24,12 +24,15 @@ export class ScreenMirror implements ScreenView {
   private width: number;
   private height: number;
   private tail: ScreenLine[] = [];
+  private head: ScreenLine[] = [];
+  private content = 0;
   private window: (ScreenWindow & { lines: ScreenLine[] }) | null = null;
   private baseY = 0;
   private buffer: "normal" | "alternate" = "normal";
   private cursorAt = { x: 0, y: 0 };
   /** What the frames carry, as last asked of the thread. */
   private tailRows: number;
+  private headRows = 0;
   private askedWindow: ScreenWindow | null = null;
   private unparsed = 0;
   /** Output not yet posted: reads that arrive in one turn of the event loop go to the thread as one message. */
@@ -76,6 +79,11 @@ export class ScreenMirror implements ScreenView {
     return this.buffer;
   }
 
+  /** Rows from the top of the buffer through the last one with content, as of the latest frame. */
+  get contentRows(): number {
+    return this.content;
+  }
+
   /** Cursor position within the visible rows (0-based), as of the latest frame. */
   get cursor(): { x: number; y: number } {
     return { ...this.cursorAt };
@@ -108,6 +116,11 @@ export class ScreenMirror implements ScreenView {
   /** The rows to draw, from the latest frame. See {@link SnapshotOptions}. */
   snapshot(options: SnapshotOptions = {}): ScreenLine[] {
     const notice: ScreenLine[] = this.lostReason === null ? [] : [[{ text: `(${this.lostReason})`, dim: true }]];
+    if (options.head !== undefined) {
+      const rows = Math.max(0, Math.floor(options.head));
+      if (rows > this.headRows) this.ask(this.tailRows, this.askedWindow, rows);
+      return this.head.slice(0, rows);
+    }
     if (options.tail !== undefined) {
       const rows = Math.max(0, Math.floor(options.tail));
       if (rows > this.tailRows) this.ask(rows, this.askedWindow);
@@ -125,6 +138,16 @@ export class ScreenMirror implements ScreenView {
   /** Resolves once everything written so far is parsed and the latest frame shows it. */
   flush(): Promise<void> {
     return this.request("flush").then(() => undefined);
+  }
+
+  /**
+   * The command is over: the frames carry what its views may show of it from now on (a head and a
+   * tail of `KEPT_AFTER_EXIT`), and the returned flush resolves once that frame is here, so a pane
+   * printed once to the scrollback is printed whole.
+   */
+  keepFinalRows(): Promise<void> {
+    this.ask(Math.max(this.tailRows, KEPT_AFTER_EXIT.tail), this.askedWindow, Math.max(this.headRows, KEPT_AFTER_EXIT.head));
+    return this.flush();
   }
 
   /**
@@ -175,11 +198,12 @@ export class ScreenMirror implements ScreenView {
     });
   }
 
-  private ask(tailRows: number, window: ScreenWindow | null): void {
+  private ask(tailRows: number, window: ScreenWindow | null, headRows = this.headRows): void {
     if (this.disposed || this.lostReason !== null) return;
     this.tailRows = tailRows;
+    this.headRows = headRows;
     this.askedWindow = window;
-    this.post({ type: "view", id: this.id, tailRows, window });
+    this.post({ type: "view", id: this.id, tailRows, headRows, window });
   }
 
   /** Posts the waiting output, then `message`: the thread sees everything in the order it happened. */
@@ -197,6 +221,8 @@ export class ScreenMirror implements ScreenView {
     switch (message.type) {
       case "frame":
         this.tail = message.tail;
+        this.head = message.head;
+        this.content = message.contentRows;
         this.window = message.window;
         this.baseY = message.baseY;
         this.buffer = message.bufferType;

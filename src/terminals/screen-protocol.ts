@@ -11,8 +11,8 @@ export type ToScreenThread =
   | { type: "open"; id: number; cols: number; rows: number; scrollback: number; tailRows: number }
   | { type: "write"; id: number; data: string }
   | { type: "resize"; id: number; cols: number; rows: number }
-  /** Which rows the frames carry: the last `tailRows`, and `window` when a view is scrolled. */
-  | { type: "view"; id: number; tailRows: number; window: ScreenWindow | null }
+  /** Which rows the frames carry: the last `tailRows`, the first `headRows`, and `window` when a view is scrolled. */
+  | { type: "view"; id: number; tailRows: number; headRows: number; window: ScreenWindow | null }
   /** Answer `flushed` once everything written before it is parsed (and its frame sent). */
   | { type: "flush"; id: number; seq: number }
   | { type: "text"; id: number; seq: number }
@@ -31,6 +31,10 @@ export interface ScreenFrame {
   cursorY: number;
   /** The last rows up to the last one with content (see `SnapshotOptions.tail`), at most the asked `tailRows`. */
   tail: ScreenLine[];
+  /** The first rows of the buffer, at most the asked `headRows` (none unless asked). */
+  head: ScreenLine[];
+  /** Rows from the top of the buffer through the last one with content. */
+  contentRows: number;
   /** The asked window's rows, when one was asked. */
   window: (ScreenWindow & { lines: ScreenLine[] }) | null;
 }

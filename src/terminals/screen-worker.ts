@@ -35,6 +35,7 @@ function sendAcks(): void {
 class ScreenSource {
   private readonly screen: TerminalScreen;
   private tailRows: number;
+  private headRows = 0;
   private window: ScreenWindow | null = null;
   private dirty = false;
   private lastFrameAt = -Infinity;
@@ -62,8 +63,9 @@ class ScreenSource {
     this.sendFrame();
   }
 
-  view(tailRows: number, window: ScreenWindow | null): void {
+  view(tailRows: number, headRows: number, window: ScreenWindow | null): void {
     this.tailRows = tailRows;
+    this.headRows = headRows;
     this.window = window;
     this.sendFrame();
   }
@@ -112,6 +114,8 @@ class ScreenSource {
       cursorX: cursor.x,
       cursorY: cursor.y,
       tail: screen.snapshot({ tail: this.tailRows }),
+      head: this.headRows > 0 ? screen.snapshot({ head: this.headRows }) : [],
+      contentRows: screen.contentRows,
       window: window ? { ...window, lines: screen.snapshot({ scrollOffset: window.offset, rows: window.rows }) } : null,
     };
     send(frame);
@@ -135,7 +139,7 @@ port.on("message", (message: ToScreenThread) => {
       source.resize(message.cols, message.rows);
       break;
     case "view":
-      source.view(message.tailRows, message.window);
+      source.view(message.tailRows, message.headRows, message.window);
       break;
     case "flush":
       source.flush(() => send({ type: "flushed", id: message.id, seq: message.seq }));

@@ -26,6 +26,11 @@ export interface TerminalRegistryOptions {
   root?: string;
   cols?: number;
   rows?: number;
+  /**
+   * The size a client terminal starts at, asked when it is created: the pane a view will draw it
+   * in, so the command's first output is laid out for that width (else `cols` and `rows`).
+   */
+  size?: () => { cols: number; rows: number } | undefined;
   scrollback?: number;
   /** Output kept per terminal id whose `terminal_info` has not arrived yet (UTF-8 bytes). */
   pendingByteLimit?: number;
@@ -72,8 +77,7 @@ export class TerminalRegistry {
       env: params.env?.map(({ name, value }) => ({ name, value })),
       cwd,
       outputByteLimit: params.outputByteLimit,
-      cols: this.options.cols,
-      rows: this.options.rows,
+      ...(this.options.size?.() ?? { cols: this.options.cols, rows: this.options.rows }),
       scrollback: this.options.scrollback,
       killGraceMs: this.options.killGraceMs,
     });

@@ -30,6 +30,11 @@ export interface SnapshotOptions {
    * mostly empty pane; blank rows inside the output are kept because they are part of it.
    */
   tail?: number;
+  /**
+   * Head view: the first `head` rows of the buffer (scrollback included), never past the last row
+   * with content: with `tail`, what a finished command's pane shows of a long output.
+   */
+  head?: number;
   /** Scrolled view: how many rows up from the live bottom the window ends (0 = live). Clamped to the scrollback. */
   scrollOffset?: number;
   /** Height of the scrolled window; defaults to the terminal's rows. */
@@ -131,6 +136,11 @@ export class TerminalScreen implements ScreenView {
     return this.term.buffer.active.baseY;
   }
 
+  /** Rows from the top of the buffer through the last one with content (0 when nothing shows). */
+  get contentRows(): number {
+    return lastRowWithContent(this.term.buffer.active) + 1;
+  }
+
   /** Cursor position within the visible rows (0-based). */
   get cursor(): { x: number; y: number } {
     const buffer = this.term.buffer.active;
@@ -147,7 +157,10 @@ export class TerminalScreen implements ScreenView {
     const buffer = this.term.buffer.active;
     let start: number;
     let end: number;
-    if (options.tail !== undefined) {
+    if (options.head !== undefined) {
+      start = 0;
+      end = Math.min(lastRowWithContent(buffer) + 1, Math.max(0, Math.floor(options.head)));
+    } else if (options.tail !== undefined) {
       end = lastRowWithContent(buffer) + 1;
       start = Math.max(0, end - Math.max(0, Math.floor(options.tail)));
     } else {

@@ -9,12 +9,20 @@ export interface ExitStatus {
   signal: string | null;
 }
 
+/**
+ * The rows a finished client command's screen keeps for its views (a head and a tail; the middle
+ * is counted): what a pane can show of it once it is history. Views show at most these.
+ */
+export const KEPT_AFTER_EXIT = { head: 200, tail: 500 } as const;
+
 /** What a view reads of a terminal's screen: its size and its rows. */
 export interface ScreenView {
   /** Width in cells. */
   readonly cols: number;
   /** Height of the visible screen in rows. */
   readonly rows: number;
+  /** Rows from the top of the buffer (scrollback included) through the last one with content. */
+  readonly contentRows: number;
   /** The rows to draw, as styled segments. See {@link SnapshotOptions}. */
   snapshot(options?: SnapshotOptions): ScreenLine[];
 }
@@ -32,6 +40,11 @@ export interface Terminal {
   readonly screen: ScreenView;
   /** Null while the command runs (or, for a display terminal, until the agent reports an exit). */
   readonly exitStatus: ExitStatus | null;
+  /**
+   * Output or an exit reached the terminal and its screen does not show it yet (the emulator parses
+   * later, or on another thread): a view that draws it once for good waits until this is false.
+   */
+  readonly parsing: boolean;
   /** Resizes the screen (and the PTY, for a client terminal). */
   resize(cols: number, rows: number): void;
   /** Raw output as it arrives, before the screen has parsed it. */

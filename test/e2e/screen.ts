@@ -11,6 +11,11 @@ export interface ScreenOptions {
   env: NodeJS.ProcessEnv;
   cols?: number;
   rows?: number;
+  /**
+   * Behave like tmux (its `scroll-on-clear`, on by default) and terminals that keep a cleared screen:
+   * clearing from the top-left corner to the end moves the screen into the scrollback first.
+   */
+  scrollOnClear?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,6 +38,8 @@ export class Screen {
   readonly clipboard: string[] = [];
   /** Every byte the program wrote, as text. */
   raw = "";
+  /** With `scrollOnClear`: the rows a clear of the whole screen moved into the scrollback, in order. */
+  readonly clearedIntoHistory: string[] = [];
 
   constructor(opts: ScreenOptions) {
     const cols = opts.cols ?? 100;
@@ -59,6 +66,17 @@ export class Screen {
       this.notifications.push(text);
       return true;
     });
+    if (opts.scrollOnClear) {
+      this.term.parser.registerCsiHandler({ final: "J" }, (params) => {
+        const buffer = this.term.buffer.active;
+        if ((params[0] ?? 0) !== 0 || buffer.cursorX !== 0 || buffer.cursorY !== 0) return false;
+        const rows: string[] = [];
+        for (let y = 0; y < this.term.rows; y++) rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+        while (rows.length > 0 && rows[rows.length - 1] === "") rows.pop();
+        this.clearedIntoHistory.push(...rows);
+        return false;
+      });
+    }
     // Answer what the program asks the terminal (cursor position, device attributes), as a terminal would.
     this.term.onData((data) => this.proc.write(data));
     this.exited = new Promise((resolve) => {

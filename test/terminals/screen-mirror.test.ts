@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ClientTerminal, type ClientTerminalOptions } from "../../src/terminals/client-terminal.js";
 import { ScreenMirror } from "../../src/terminals/screen-mirror.js";
 import { ScreenThread } from "../../src/terminals/screen-thread.js";
-import { TerminalScreen } from "../../src/terminals/terminal-screen.js";
+import { TerminalScreen, type ScreenLine } from "../../src/terminals/terminal-screen.js";
 import { waitUntil } from "../support/wait.js";
 
 // A client terminal's emulator runs on the screen thread; what the pane reads is the latest frame
@@ -92,8 +92,8 @@ describe("a client terminal's screen, parsed on the screen thread", () => {
   });
 
   it("brings a scrolled window and a taller tail with the next frame, and tells the view", async () => {
-    const terminal = run({ command: "sh", args: ["-c", "for i in $(seq 1 100); do echo row $i; done"], cols: 30, rows: 5 });
-    await terminal.waitForExit();
+    const terminal = run({ command: "sh", args: ["-c", "for i in $(seq 1 100); do echo row $i; done; read x"], cols: 30, rows: 5 });
+    await waitUntil(() => terminal.screen.snapshot({ tail: 1 })[0]?.[0]?.text === "row 100", "the output");
     const screen = await sameBytesDirectly(terminal, 30, 5);
     let changes = 0;
     terminal.onScreenChange(() => changes++);
@@ -106,6 +106,24 @@ describe("a client terminal's screen, parsed on the screen thread", () => {
     expect(terminal.screen.snapshot({ tail: 20 }).length).toBeLessThan(20);
     await waitUntil(() => changes > 0, "a frame with the taller tail");
     expect(terminal.screen.snapshot({ tail: 20 })).toEqual(screen.snapshot({ tail: 20 }));
+  });
+
+  it("keeps a finished command's first and last rows and counts them all, once its exit is reported", async () => {
+    const terminal = run({ command: "sh", args: ["-c", "for i in $(seq 1 1000); do echo row $i; done"], cols: 30, rows: 5 });
+    let seen: { head: string[]; tail: string[]; rows: number } | undefined;
+    const text = (lines: ScreenLine[]) => lines.map((line) => line.map((s) => s.text).join(""));
+    terminal.onExit(() => {
+      seen = {
+        head: text(terminal.screen.snapshot({ head: 2 })),
+        tail: text(terminal.screen.snapshot({ tail: 400 })),
+        rows: terminal.screen.contentRows,
+      };
+    });
+    await terminal.waitForExit();
+    expect(seen?.head).toEqual(["row 1", "row 2"]);
+    expect(seen?.tail).toHaveLength(400);
+    expect(seen?.tail.at(-1)).toBe("row 1000");
+    expect(seen?.rows).toBe(1000);
   });
 
   it("reflows on resize and sends the new rows", async () => {

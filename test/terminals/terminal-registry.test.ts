@@ -136,6 +136,17 @@ describe("TerminalRegistry: client terminals", () => {
     expect(terminals.get(created.id)).toBe(created);
   });
 
+  it("starts a command at the size its pane will have when it is asked, so its first output is laid out for it", async () => {
+    let width = 116;
+    const terminals = registry({ root, size: () => ({ cols: width, rows: 10 }) });
+    const first = terminals.clientTerminal((await terminals.createClientTerminal({ command: "sh", args: ["-c", "stty size"] })).id);
+    await first.waitForExit();
+    expect(first.output().output.trim()).toBe("10 116");
+    width = 36;
+    const second = await terminals.createClientTerminal({ command: "true" });
+    expect([second.screen.cols, second.screen.rows]).toEqual([36, 10]);
+  });
+
   it("accepts a cwd inside the root, relative or absolute", async () => {
     const terminals = registry({ root });
     for (const cwd of ["sub", path.join(root, "sub")]) {

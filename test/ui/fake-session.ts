@@ -4,7 +4,7 @@ import type { Intents } from "../../src/orchestrator/orchestrator.js";
 import { sendsAtOnce } from "../../src/orchestrator/turn-machine.js";
 import type { UndoAnswer } from "../../src/session/undo-plan.js";
 import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
-import { reduce } from "../../src/session/reduce.js";
+import { reduce, reduceBatch } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
 
 /** One intent the UI called, for assertions. */
@@ -28,7 +28,8 @@ class FakeSessionCore {
   private clock = Date.now();
   private turn = 0;
 
-  constructor() {
+  /** `inPlace`: fold changing the state's collections in place (a state read earlier sees the change), as the orchestrator did before its states were frozen snapshots: a handler must read what it needs before its intent. */
+  constructor(private readonly inPlace = false) {
     const behaviours = this.behaviours();
     for (const name of INTENT_NAMES) {
       const behaviour = behaviours[name] as ((...args: unknown[]) => unknown) | undefined;
@@ -71,7 +72,8 @@ class FakeSessionCore {
 
   emit(input: SessionEventInput): void {
     this.clock = Math.max(this.clock + 1, Date.now());
-    this.state = reduce(this.state, { ...input, at: this.clock } as SessionEvent);
+    const ev = { ...input, at: this.clock } as SessionEvent;
+    this.state = this.inPlace ? reduceBatch(this.state, [ev], { transient: true }) : reduce(this.state, ev);
     for (const fn of this.listeners) fn(this.state);
   }
 
@@ -137,7 +139,7 @@ class FakeSessionCore {
 
 /** The fake session: its core and every intent (a `SessionPort`). */
 export type FakeSession = FakeSessionCore & Intents;
-export const FakeSession = FakeSessionCore as new () => FakeSession;
+export const FakeSession = FakeSessionCore as new (inPlace?: boolean) => FakeSession;
 
 /** Lets Ink's input parser, effects and timers run. */
 export const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));

@@ -13,7 +13,7 @@ import type { SessionEvent, SessionEventInput } from "../../session/events.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { ClientTerminal } from "../../terminals/client-terminal.js";
 import type { Unsubscribe } from "../../terminals/listener-set.js";
-import { TerminalRegistry, type AnyTerminal } from "../../terminals/terminal-registry.js";
+import { TerminalRegistry, type AnyTerminal, type TerminalRegistryOptions } from "../../terminals/terminal-registry.js";
 import { readTerminalMeta } from "../../session/terminal-meta.js";
 import type { TerminalService } from "../ports.js";
 
@@ -38,16 +38,27 @@ export class RegistryTerminalService implements TerminalService {
   private replayed = new Set<string>();
   private flushTimer?: NodeJS.Timeout;
 
+  /** `size`: what a new client terminal starts at (the pane a view will draw it in). */
   constructor(
     private readonly emit: (ev: SessionEventInput) => void,
     root: string,
+    size?: TerminalRegistryOptions["size"],
   ) {
-    this.registry = new TerminalRegistry({ root });
+    this.registry = new TerminalRegistry({ root, size });
   }
 
-  /** Feeds display terminals from an event's tool call `_meta`; called for live and logged events. */
+  /**
+   * Feeds display terminals from an event's tool call `_meta`, and rebuilds a logged client
+   * terminal's screen at the size its command had; called for live and logged events.
+   */
   observe(ev: SessionEvent): void {
-    if (ev.type === "update") {
+    if (ev.type === "terminal_started" && !this.registry.get(ev.terminalId)) {
+      // A client terminal from a previous process (attach, resume): shown read-only at its size.
+      const replay = this.registry.openDisplayTerminal(ev.terminalId, ev.cwd || undefined);
+      if (replay && ev.cols && ev.rows) replay.resize(ev.cols, ev.rows);
+    } else if (ev.type === "terminal_resized" && this.registry.get(ev.terminalId)?.kind === "display") {
+      this.registry.get(ev.terminalId)?.resize(ev.cols, ev.rows);
+    } else if (ev.type === "update") {
       const u = ev.notification.update as { sessionUpdate?: string; _meta?: Record<string, unknown> | null };
       if ((u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u._meta) {
         // A replay that shows a command's terminal (codex 2.x) brings all its output: it replaces
@@ -113,8 +124,14 @@ export class RegistryTerminalService implements TerminalService {
   /** Mirrors a client terminal into the session as events; returns its id. */
   private mirror(term: ClientTerminal, command: string, args: string[], by?: "user"): string {
     const id = term.id;
-    this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "", ...(by ? { by } : {}) });
+    const { cols, rows } = term.screen;
+    this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "", cols, rows, ...(by ? { by } : {}) });
     term.onOutput((data) => this.buffer(id, data));
+    term.onResize((size) => {
+      // The output before the resize was laid out for the old size: it goes to the log first.
+      this.flush(id);
+      this.emit({ type: "terminal_resized", terminalId: id, ...size });
+    });
     term.onExit((status) => {
       this.flush(id);
       this.emit({ type: "terminal_exited", terminalId: id, exitCode: status.exitCode, signal: status.signal });

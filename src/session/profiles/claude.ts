@@ -1,6 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { contentText } from "../content-text.js";
-import type { AgentProfile, Normalized, NormalizeContext } from "./profile.js";
+import type { AgentProfile, Normalized, NormalizeContext, ToolBlock, ToolDisplay } from "./profile.js";
+import type { ToolCallView } from "../state.js";
 import { normalizePlain, plainExitStatus } from "./generic.js";
 import { buildDisplay, PLAIN_RULES, type DisplayRules } from "./tool-display.js";
 import { asRecord } from "../../json/record.js";
@@ -116,6 +117,20 @@ function normalizeClaude(update: SessionUpdate, ctx: NormalizeContext): Normaliz
   return normalizePlain(update);
 }
 
+/**
+ * Claude's Edit shows `old_string` → `new_string` as its diff until the edit is done (the request,
+ * the card while it waits): the changed lines only, not the file, so their line numbers are unknown.
+ */
+function markExcerpts(tool: ToolCallView, display: ToolDisplay): ToolDisplay {
+  const input = asRecord(tool.rawInput);
+  const from = input?.old_string;
+  const to = input?.new_string;
+  if (typeof from !== "string" || typeof to !== "string") return display;
+  const excerpt = (b: ToolBlock) => b.type === "diff" && b.oldText === from && b.newText === to;
+  if (!display.blocks.some(excerpt)) return display;
+  return { ...display, blocks: display.blocks.map((b) => (excerpt(b) ? { ...b, excerpt: true } : b)) };
+}
+
 function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
   return {
     id: variant === "0.100" ? "claude-agent-acp" : "claude-agent-acp-0.23",
@@ -133,7 +148,7 @@ function claudeProfile(variant: "0.100" | "0.23"): AgentProfile {
     permissiveModes: ["bypassPermissions"],
     missingFileReadsAsEmpty: false,
     normalize: normalizeClaude,
-    display: (tool, ctx) => buildDisplay(tool, ctx, CLAUDE_RULES),
+    display: (tool, ctx) => markExcerpts(tool, buildDisplay(tool, ctx, CLAUDE_RULES)),
     isInternalUserText: (text) => INTERNAL.test(text),
     readInternal: readClaudeInternal,
     // Everything a subagent (the Task/Agent tool) reports carries the id of the call that started it.

@@ -42,8 +42,10 @@ export type ToolBlock =
   | { type: "prose"; text: string }
   /** What the tool returned or printed: shown verbatim, never as markdown. */
   | { type: "output"; text: string }
-  | { type: "diff"; path: string; oldText?: string | null; newText: string }
-  | { type: "terminal"; terminalId: string }
+  /** `excerpt`: the texts are only the lines that change, not the file: at which line is not known. */
+  | { type: "diff"; path: string; oldText?: string | null; newText: string; excerpt?: boolean }
+  /** A terminal's pane; `output` is what the agent reports it printed, for a pane whose screen got none. */
+  | { type: "terminal"; terminalId: string; output?: string }
   /** A non-text content block (image, audio, resource), as a short marker. */
   | { type: "media"; text: string };
 

@@ -98,7 +98,13 @@ export function buildDisplay(tool: ToolCallView, ctx: DisplayContext, rules: Dis
       .map((b) => (b.type === "output" ? b.text : b.type === "terminal" ? (ctx.terminals[b.terminalId]?.outputTail ?? "") : ""))
       .join("\n");
     const repeats = squash(shownOutput).includes(squash(raw));
-    if (visible.length === 0 || (tool.kind === "execute" && !repeats)) blocks.push({ type: "output", text: raw });
+    if (visible.length === 0 || (tool.kind === "execute" && !repeats)) {
+      // A pane whose terminal never got the bytes (codex 0.16 reports them only in rawOutput) shows
+      // them itself: one pane, not an empty one with the output under it.
+      const empty = blocks.findIndex((b) => b.type === "terminal" && !ctx.terminals[b.terminalId]?.outputTail);
+      if (empty >= 0) blocks[empty] = { ...(blocks[empty] as Extract<ToolBlock, { type: "terminal" }>), output: raw };
+      else blocks.push({ type: "output", text: raw });
+    }
   }
   return { title: rules.title(tool), command, cwd: tool.kind === "execute" ? rules.cwd(tool) : undefined, blocks };
 }

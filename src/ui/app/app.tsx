@@ -3,7 +3,8 @@ import { Box, Text, useApp } from "ink";
 import { InputEditor } from "../components/input-editor.js";
 import { InputNotes } from "../components/input-notes.js";
 import { AuthPicker } from "../components/auth-picker.js";
-import { PermissionPrompt } from "../components/permission-prompt.js";
+import { PermissionBlock } from "../components/permission-block.js";
+import { PickerView } from "../components/picker-view.js";
 import { QuestionForm } from "../components/question-form.js";
 import { QueueView } from "../components/queue-view.js";
 import { SearchView } from "../components/search-view.js";
@@ -14,6 +15,8 @@ import { StatusPanel } from "../components/status-panel.js";
 import { UndoPrompt } from "../components/undo-prompt.js";
 import { useAttention } from "../hooks/use-attention.js";
 import { KeypressProvider } from "../hooks/use-keypress.js";
+import { useMeasuredHeight } from "../hooks/use-measured-height.js";
+import { usePrintedPanel } from "../hooks/use-printed-panel.js";
 import { CLEAR_SCREEN } from "../hooks/use-reprint-on-resize.js";
 import { useSessionView } from "../hooks/use-session-view.js";
 import { useShell } from "../hooks/use-shell.js";
@@ -24,12 +27,11 @@ import { allSlashCommands } from "../commands/slash-commands.js";
 import type { AgentCommand } from "../../agents/agent-process.js";
 import type { SessionPort } from "../session-port.js";
 import { footer } from "../shell/key-bindings.js";
-import { IDLE_PLACEHOLDER } from "./instant-prompt.js";
+import { inputPlaceholder } from "./instant-prompt.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { hasLiveBackground } from "../../session/profiles/display-of.js";
 import { stateAtQuit } from "../../session/turn-ends.js";
 import { paneRows } from "../render/pane-rows.js";
-import { requestViewOf } from "../render/request-view.js";
 import { LiveRegion } from "../transcript/live-region.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
@@ -91,9 +93,8 @@ function AppView(props: AppProps): React.ReactElement {
   // Quitting draws one last frame without the input and status lines, so the shell prompt follows the
   // transcript; it stops the agent, so that frame shows what ran on in its session as ended with it.
   const [quitting, setQuitting] = useState(false);
-  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, liveMax, loose } = useSessionView(
-    session,
-    {
+  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, chromeHeight, liveMax, loose } =
+    useSessionView(session, {
       frameMs: props.frameMs,
       features,
       expanded,
@@ -102,10 +103,10 @@ function AppView(props: AppProps): React.ReactElement {
       // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
       running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
       drawn: quitting ? stateAtQuit : undefined,
-    },
-  );
+    });
   useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
+  const [promptRef, promptHeight] = useMeasuredHeight();
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);
@@ -154,6 +155,9 @@ function AppView(props: AppProps): React.ReactElement {
   useEffect(() => {
     sizeRunningTerminals(state, access, width, shell.terminalFocus ? { id: shell.terminalFocus.id, rows: focusRows } : undefined);
   });
+  const opening = state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start";
+  const panelLines = Math.max(3, Math.floor(rows / 2));
+  const panelPrinted = usePrintedPanel(shell.panel, panelLines, width, write);
 
   return (
     <Box flexDirection="column" width={width}>
@@ -168,17 +172,7 @@ function AppView(props: AppProps): React.ReactElement {
           maxRows={liveMax}
         />
       ) : shell.tasks && !shell.terminalFocus ? (
-        <TasksView
-          tasks={shell.taskList.tasks}
-          selected={shell.taskList.selected}
-          width={width}
-          maxRows={liveMax}
-          now={Date.now()}
-          terminal={(id) => access?.get(id)}
-          confirmingStop={shell.tasks.confirming !== null}
-          opened={shell.tasks.opened !== null}
-          hint={footer(["move-selection", "open-task", "stop-task", "find-task-card", "leave-tasks"])}
-        />
+        <TasksView {...shell.taskList} view={shell.tasks} width={width} maxRows={liveMax} terminal={(id) => access?.get(id)} />
       ) : focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>
           <Text>
@@ -201,24 +195,21 @@ function AppView(props: AppProps): React.ReactElement {
           extra={loose}
           preview={transcript.plan.preview}
           maxRows={asking ? Math.min(liveMax, ASKING_LIVE_ROWS) : liveMax}
+          width={width}
         />
       )}
       {quitting ? null : (
         <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
           {state.permissions.length > 0 && libsReady ? (
-            <Box flexDirection="column">
-              {/* A big diff must not push the prompt past the screen's height: its options, at the bottom, stay in view. */}
-              <PermissionPrompt
-                requests={state.permissions.map((p) => requestViewOf(state, p))}
-                width={width}
-                maxRows={Math.max(8, rows - 8)}
-                isActive={shell.focus === "permission"}
-                onAnswer={shell.answerPermission}
-              />
-              <Text dimColor>
-                {`  ${shell.focus === "permission" ? footer([["cancel", "cancels the turn"], "skip-permission"]) : footer(["return-to-permission"])}`}
-              </Text>
-            </Box>
+            <PermissionBlock
+              state={state}
+              width={width}
+              rows={rows}
+              rest={Math.max(0, chromeHeight - promptHeight) + ASKING_LIVE_ROWS}
+              isActive={shell.focus === "permission"}
+              onAnswer={shell.answerPermission}
+              blockRef={promptRef}
+            />
           ) : null}
           {state.questions.length > 0 ? (
             <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
@@ -241,11 +232,7 @@ function AppView(props: AppProps): React.ReactElement {
             width={width}
             maxShown={Math.max(2, Math.floor(rows / 5))}
             isActive={shell.focus === "queue"}
-            waitsFor={
-              state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start"
-                ? "the session opens"
-                : undefined
-            }
+            waitsFor={opening ? "the session opens" : undefined}
             {...shell.queue}
           />
           {shell.undo ? (
@@ -257,8 +244,17 @@ function AppView(props: AppProps): React.ReactElement {
               onAnswer={shell.answerUndo}
             />
           ) : null}
-          {shell.panel ? (
-            <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={Math.max(3, Math.floor(rows / 2))} />
+          {shell.picker ? (
+            <PickerView
+              picker={shell.picker}
+              width={width}
+              maxRows={panelLines + 4}
+              isActive={shell.focus === "picker"}
+              {...shell.pickerKeys}
+            />
+          ) : null}
+          {shell.panel && !panelPrinted ? (
+            <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={panelLines} />
           ) : null}
           <StatusLine view={status} width={width} />
           <InputEditor
@@ -272,15 +268,7 @@ function AppView(props: AppProps): React.ReactElement {
             files={files}
             bracketedPaste={props.bracketedPaste === true}
             prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
-            placeholder={
-              state.phase === "failed"
-                ? "/restart to try again · /quit to leave"
-                : state.phase === "starting"
-                  ? "type away: messages wait until the agent is ready"
-                  : busy
-                    ? "queue a message (sent when the turn ends)"
-                    : IDLE_PLACEHOLDER
-            }
+            placeholder={inputPlaceholder(state.phase, busy)}
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}
           />

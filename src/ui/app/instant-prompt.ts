@@ -5,6 +5,13 @@ import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
 /** What the empty input says while the agent is idle (or starting, here). */
 export const IDLE_PLACEHOLDER = `message the agent · ${footer(["slash-menu", "mention"])}`;
 
+/** What the empty input says, by where the session is: failed, starting, busy (a message is queued) or idle. */
+export function inputPlaceholder(phase: string, busy: boolean): string {
+  if (phase === "failed") return "/restart to try again · /quit to leave";
+  if (phase === "starting") return "type away: messages wait until the agent is ready";
+  return busy ? "queue a message (sent when the turn ends)" : IDLE_PLACEHOLDER;
+}
+
 /** Lines the placeholder takes: a blank line, the prompt, the status bar. */
 const LINES = 3;
 
@@ -82,8 +89,10 @@ export class InstantPrompt {
   erase(): void {
     if (this.erased) return;
     this.erased = true;
-    // Back to the start of the placeholder's first line, then clear everything below it.
-    this.out.write(`\r\x1b[${LINES - 1}A\x1b[J`);
+    // Line by line, from the last up to the first, where the cursor stays. Not "clear to the end of
+    // the screen": from the screen's top-left corner that clears the whole screen, which tmux (its
+    // scroll-on-clear) and some terminals keep in the scrollback, above the transcript.
+    this.out.write(`\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(LINES - 1)}`);
   }
 
   private width(): number {

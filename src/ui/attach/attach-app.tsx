@@ -86,6 +86,7 @@ function AttachView(props: AttachAppProps): React.ReactElement {
         extra={loose}
         preview={transcript.plan.preview}
         maxRows={liveMax}
+        width={width}
       />
       <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
         <StatusLine view={view} width={width} />

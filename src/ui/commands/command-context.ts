@@ -1,6 +1,7 @@
 import type { UndoPlan } from "../../session/undo-plan.js";
 import type { SessionState } from "../../session/state.js";
 import type { SessionPort } from "../session-port.js";
+import type { PickerState } from "../decisions/picker-state.js";
 
 /** What conch's own commands may do to the view and the session. */
 export interface CommandContext {
@@ -22,4 +23,6 @@ export interface CommandContext {
   openTasks?(): void;
   /** Attaches the clipboard's image to the message being written (/paste-image). */
   pasteImage?(): void;
+  /** Opens a list to pick from (/model, /config), where the app has one. */
+  openPicker?(picker: PickerState): void;
 }

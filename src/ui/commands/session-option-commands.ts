@@ -2,6 +2,7 @@ import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { optionValueText, selectValues } from "../../session/config-options.js";
 import { findModelChoice, modelGroups, modelSettings, type ModelGroup } from "../../session/model-choices.js";
 import { isPermissiveMode, modeTitle } from "../../session/session-modes.js";
+import { openPicker, type PickerItem, type PickerState } from "../decisions/picker-state.js";
 import type { CommandContext } from "./command-context.js";
 
 // `/mode`, `/model` and `/config`: the protocol's session modes, model choice and config options,
@@ -50,6 +51,51 @@ function optionLine(o: SessionConfigOption): string {
   return `${o.id} = ${optionValueText(o)} · ${values}${o.name && o.name !== o.id ? ` · ${o.name}` : ""}`;
 }
 
+/**
+ * The `/model` picker: every choice, the current one marked; a model the agent pairs with efforts
+ * (codex-acp 2.x) is one entry per effort, which typing filters ("5.5 high").
+ */
+function modelPicker(groups: readonly ModelGroup[]): PickerState {
+  const items = groups.flatMap((g): PickerItem[] =>
+    g.efforts.length
+      ? g.efforts.map((e) => ({ id: e.id, label: `${g.name} · ${e.name}`, detail: e.id, current: e.current }))
+      : [{ id: g.id, label: g.name, detail: g.name === g.id ? undefined : g.id, current: g.current }],
+  );
+  return openPicker("model (its settings: /config)", items, { kind: "model" });
+}
+
+/** The `/config` picker: the session's options with their values; choosing one lists its values. */
+export function configPicker(options: readonly SessionConfigOption[]): PickerState {
+  const items = options.map((o): PickerItem => ({
+    id: o.id,
+    label: o.name || o.id,
+    detail: `${optionValueText(o)}${o.name && o.name !== o.id ? ` · ${o.id}` : ""}`,
+  }));
+  return openPicker("session options", items, { kind: "config" });
+}
+
+/** The values of one option to pick from (on and off for a switch), the current one marked. */
+export function configValuePicker(option: SessionConfigOption): PickerState {
+  const items: PickerItem[] =
+    option.type === "boolean"
+      ? [
+          { id: "on", label: "on", current: option.currentValue === true },
+          { id: "off", label: "off", current: option.currentValue === false },
+        ]
+      : selectValues(option).map((v) => ({
+          id: v.value,
+          label: v.name,
+          detail: v.name === v.value ? undefined : v.value,
+          current: v.value === String(option.currentValue),
+        }));
+  return openPicker(option.name || option.id, items, { kind: "config-value", optionId: option.id });
+}
+
+/** A value picked for an option, as the session takes it: a switch's on/off as true/false. */
+export function pickedConfigValue(option: SessionConfigOption | undefined, picked: string): string | boolean {
+  return option?.type === "boolean" ? picked === "on" : picked;
+}
+
 /** One model as a line: the current marker, its name and id, and its efforts when it has pairs. */
 function modelLine(g: ModelGroup): string {
   const mark = g.current ? "●" : "○";
@@ -63,6 +109,7 @@ export function runModel(args: string, ctx: CommandContext): void {
   const groups = modelGroups(state);
   const tuning = modelSettings(state);
   if (!groups.length && !tuning.length) return ctx.show("this agent does not offer a model choice");
+  if (!args && groups.length && ctx.openPicker) return ctx.openPicker(modelPicker(groups));
   const paired = groups.some((g) => g.efforts.length > 0);
   if (!args) {
     return ctx.show([
@@ -89,10 +136,12 @@ export function runConfig(args: string, ctx: CommandContext): void {
   const options = ctx.state.configOptions;
   if (!options.length) return ctx.show("this agent has no session options");
   const [id, ...rest] = args.split(/\s+/).filter(Boolean);
+  if (!id && ctx.openPicker) return ctx.openPicker(configPicker(options));
   if (!id) return ctx.show(["session options (/config <id> <value>; a switch takes on, off or toggle):", ...options.map(optionLine)]);
   const option = options.find((o) => o.id === id);
   if (!option) return ctx.show(`no option "${id}": ${options.map((o) => o.id).join(", ")}`, "error");
   const value = rest.join(" ");
+  if (!value && ctx.openPicker) return ctx.openPicker(configValuePicker(option));
   if (!value) return ctx.show(optionLine(option));
   if (option.type === "boolean") {
     const next = booleanValue(value, option.currentValue);

@@ -39,8 +39,24 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
 
   const options = first?.options ?? [];
   const inner = Math.max(10, width - 4);
+  const keys = optionKeys(options);
+  const waiting = requests.length - 1;
+  const letters = keys
+    .map((k) => k.letter)
+    .filter(Boolean)
+    .join("/");
+  const hint = `${footer([["move-selection", "select"], "confirm-option", ["answer-permission", letters || "1-9"]])}${
+    waiting > 0 ? ` · ${waiting} more waiting` : ""
+  }`;
+  // The border, the blank row above the options, the options and the hint are never cut.
+  // Wrapped here, not by Ink: Ink keeps the space it broke at, which starts the next row when the
+  // row before filled the width exactly.
+  const names = options.map((o) => wrapRows(safeLine(o.name), inner - OPTION_GUTTER));
+  const hintRows = wrapRows(hint, inner);
+  const fixed = 3 + names.reduce((n, rows) => n + rows.length, 0) + hintRows.length;
+  const room = (props.maxRows ?? Infinity) - fixed;
   // Drawn again only when what the request shows changed, not on every frame of a spinner.
-  const request = useMemo(() => (view ? requestRows(view, inner) : []), [view, inner]);
+  const request = useMemo(() => (view ? requestRows(view, inner, room) : []), [view, inner, room]);
   const index = first && cursor?.key === first.key ? cursor.index : defaultOption(options);
 
   useKeypress(
@@ -66,19 +82,7 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   );
 
   if (!first) return null;
-  const keys = optionKeys(options);
-  const waiting = requests.length - 1;
-  const letters = keys
-    .map((k) => k.letter)
-    .filter(Boolean)
-    .join("/");
-  const hint = `${footer([["move-selection", "select"], "confirm-option", ["answer-permission", letters || "1-9"]])}${
-    waiting > 0 ? ` · ${waiting} more waiting` : ""
-  }`;
-  // The border, the blank row above the options, the options and the hint are never cut.
-  const fixed =
-    3 + options.reduce((n, o) => n + wrapRows(safeLine(o.name), inner - OPTION_GUTTER).length, 0) + wrapRows(hint, inner).length;
-  const details = clipRequestRows(request, (props.maxRows ?? Infinity) - fixed);
+  const details = clipRequestRows(request, room);
 
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={color("warning")} paddingX={1}>
@@ -98,13 +102,13 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
                 <Text dimColor={!selected}>{label}</Text>
               </Box>
               <Text bold={selected} color={selected ? color(role) : undefined}>
-                {safeLine(option.name)}
+                {names[i].join("\n")}
               </Text>
             </Box>
           );
         })}
       </Box>
-      <Text dimColor>{hint}</Text>
+      <Text dimColor>{hintRows.join("\n")}</Text>
     </Box>
   );
 }

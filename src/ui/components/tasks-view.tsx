@@ -3,21 +3,19 @@ import { Box, Text } from "ink";
 import type { Task } from "../../session/tasks.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { tasksViewRows } from "../render/task-rows.js";
+import { footer } from "../shell/key-bindings.js";
+import type { TasksViewState } from "../shell/shell-state.js";
 
 /** Props of the tasks view. */
 export interface TasksViewProps {
   tasks: readonly Task[];
+  /** The selected task, within the list. */
   selected: number;
+  /** The view's state: a stop waiting for y, a pane opened. */
+  view: TasksViewState;
   width: number;
   maxRows: number;
-  now: number;
   terminal?: (id: string) => Terminal | undefined;
-  /** A stop of the selected task waits for y. */
-  confirmingStop: boolean;
-  /** The selected task's whole pane is shown. */
-  opened: boolean;
-  /** The keys this view takes, from the key table. */
-  hint: string;
 }
 
 /** Every piece of work of the session, alive or recently ended, with what can be done about each. */
@@ -25,16 +23,20 @@ export function TasksView(props: TasksViewProps): React.ReactElement {
   const rows = tasksViewRows(props.tasks, {
     width: props.width,
     selected: props.selected,
-    now: props.now,
+    // The list is read again at least once a second while the view is open: the times move with it.
+    now: Date.now(),
     terminal: props.terminal,
-    confirmingStop: props.confirmingStop,
-    opened: props.opened,
+    confirmingStop: props.view.confirming !== null,
+    opened: props.view.opened !== null,
     maxRows: Math.max(4, props.maxRows - 1),
   });
   return (
     <Box flexDirection="column" width={props.width} marginTop={1}>
       <Text>{rows.join("\n")}</Text>
-      <Text dimColor wrap="truncate-end">{`  ${props.hint}`}</Text>
+      <Text
+        dimColor
+        wrap="truncate-end"
+      >{`  ${footer(["move-selection", "open-task", "stop-task", "find-task-card", "leave-tasks"])}`}</Text>
     </Box>
   );
 }

@@ -29,10 +29,14 @@ export function queueHandlers(ctx: {
       store.dispatch({ type: "set", text: m.text });
     },
     onRemove: (m: QueuedMessage) => {
+      // Read before the intent: a session whose state is reduced in place (the orchestrator's was)
+      // has the queue one shorter after it, and the index would land one too far up.
+      const at = state.queue.findIndex((q) => q.id === m.id);
+      const left = state.queue.length - 1;
       port.removeQueued(m.id);
       if (editingQueuedId === m.id) dispatch({ type: "queue-edit-ended" });
-      const left = state.queue.length - 1;
-      dispatch({ type: "queue-selected", index: left > 0 ? Math.min(queueSelected ?? 0, left - 1) : null });
+      // The message that took its place (the one before, when it was the last) keeps the keys.
+      dispatch({ type: "queue-selected", index: left > 0 ? Math.min(at >= 0 ? at : (queueSelected ?? 0), left - 1) : null });
     },
     onLeave: () => dispatch({ type: "queue-selected", index: null }),
   };

@@ -11,8 +11,8 @@ export function useMeasuredHeight(): [RefObject<DOMElement | null>, number] {
   // After every render on purpose: any render may change the laid-out height.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
-    if (!ref.current) return;
-    const h = measureElement(ref.current).height;
+    // An element no longer drawn takes no rows (its last height would be counted against the rest).
+    const h = ref.current ? measureElement(ref.current).height : 0;
     if (h !== height) setHeight(h);
   });
   return [ref, height];

@@ -46,6 +46,8 @@ export interface SessionView {
   reprint(): void;
   /** The chrome under the live region: its measured height leaves `liveMax` rows to the live region. */
   chromeRef: RefObject<DOMElement | null>;
+  /** The chrome's measured height (a prompt in it takes what the rest leaves). */
+  chromeHeight: number;
   liveMax: number;
   /** Rows of running terminals no call shows. */
   loose: string[];
@@ -58,7 +60,7 @@ export interface SessionView {
  */
 export function useSessionView(session: SessionSource, opts: SessionViewOptions): SessionView {
   const { write } = useStdout();
-  const { state } = useSessionState(session, opts.frameMs);
+  const { state, screens } = useSessionState(session, opts.frameMs);
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs(opts.wantsLibs(state));
@@ -78,6 +80,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     ready: libsReady,
     promptMarks: opts.features.promptMarks,
     links: opts.features.hyperlinks,
+    screens,
   });
   const reprint = useCallback(() => {
     write(CLEAR_SCREEN);
@@ -87,5 +90,5 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const [chromeRef, chromeHeight] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
   const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
-  return { state, width, rows, write, libsReady, access, running, ticker, transcript, reprint, chromeRef, liveMax, loose };
+  return { state, width, rows, write, libsReady, access, running, ticker, transcript, reprint, chromeRef, chromeHeight, liveMax, loose };
 }

@@ -12,6 +12,7 @@ import type { TerminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
 import { shellCommandFor, type Focus, type KeyCommand } from "../shell/key-bindings.js";
 import { queueHandlers, type QueueHandlers } from "./queue-handlers.js";
+import { pickerHandlers, type PickerHandlers } from "./picker-handlers.js";
 import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
 import { hitKey, type SearchHit } from "../search/transcript-search.js";
@@ -22,9 +23,6 @@ import { useTasksView } from "./use-tasks-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
 import { KeyPriority, useKeypress } from "./use-keypress.js";
 import { nextCycleMode } from "../../session/session-modes.js";
-
-export type { Focus } from "../shell/key-bindings.js";
-export type { Panel } from "../shell/shell-state.js";
 
 /** How long a first Ctrl-C waits for the second. */
 const CTRL_C_WINDOW_MS = 2000;
@@ -60,6 +58,7 @@ export interface Shell extends ShellState {
   /** Keys the editor does not use itself; true when the shell handled it. */
   onEditorKey(input: string, key: Key): boolean;
   queue: QueueHandlers;
+  pickerKeys: PickerHandlers;
   /** Position of the queued message being edited, or -1. */
   editingIndex: number;
   runningTerminals: string[];
@@ -74,7 +73,6 @@ export interface Shell extends ShellState {
   searchHits: SearchHit[];
   /** The hit the search view shows, or -1 when there is none. */
   searchIndex: number;
-  /** The session's tasks while the tasks view is open, and the one selected. */
   taskList: ReturnType<typeof useTasksView>;
 }
 
@@ -137,6 +135,7 @@ export function useShell(opts: ShellOptions): Shell {
     askUndo: (plan) => dispatch({ type: "undo-asked", plan }),
     openSearch: (query) => dispatch({ type: "search-opened", query }),
     openTasks: () => dispatch({ type: "tasks-opened" }),
+    openPicker: (picker) => dispatch({ type: "picker-opened", picker }),
   };
   const composer = useComposer({
     shell,
@@ -282,6 +281,7 @@ export function useShell(opts: ShellOptions): Shell {
     submit: composer.submit,
     onEditorKey,
     queue: queueHandlers({ port, state, shell, dispatch, store }),
+    pickerKeys: pickerHandlers({ port, state, dispatch }),
     editingIndex: editingQueuedId ? state.queue.findIndex((m) => m.id === editingQueuedId) : -1,
     runningTerminals: running,
     expanded,

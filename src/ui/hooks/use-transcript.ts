@@ -2,6 +2,7 @@ import { useCallback, useEffect, useInsertionEffect, useMemo, useRef, useState }
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { RowCache, type RowOptions } from "../transcript/row-cache.js";
 import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
+import { toolTerminalIds } from "../transcript/settled-items.js";
 
 /**
  * A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. The
@@ -23,6 +24,8 @@ export interface TranscriptOptions extends RowOptions {
   ready: boolean;
   /** Mark prompts and answers in the scrollback (OSC 133). */
   promptMarks?: boolean;
+  /** Moves when a terminal screen changed: an item held for its pane's last output may print now. */
+  screens?: number;
 }
 
 /** The transcript as the app draws it. */
@@ -36,6 +39,13 @@ export interface TranscriptView {
   skipPrinted(): void;
   /** Prints everything again from the top (the screen was cleared, e.g. after a resize). */
   reprint(): void;
+}
+
+/** A tool call whose terminal's screen does not show all its output yet: printed once, it would miss the last lines. */
+function paneStillParsing(item: TranscriptItem, state: SessionState, terminal: RowOptions["terminal"]): boolean {
+  if (item.kind !== "tool" || !terminal) return false;
+  const tool = state.toolCalls[item.toolCallId];
+  return tool !== undefined && toolTerminalIds(tool).some((id) => terminal(id)?.parsing === true);
 }
 
 /**
@@ -52,6 +62,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     (item, w) => cache.current!.settled(item, stateRef.current, { ...optsRef.current, width: w }),
     undefined,
     (item, w) => cache.current!.stable(item, w),
+    (item, s) => paneStillParsing(item, s, optsRef.current.terminal),
   );
   printer.current.marks = opts.promptMarks === true;
   const stateRef = useRef(state);
@@ -81,7 +92,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
       return next;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [state, width, expanded, slice, opts.ready],
+    [state, width, expanded, slice, opts.ready, opts.screens],
   );
 
   // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback at once.

@@ -1,5 +1,5 @@
 import type { ScreenLine } from "../../terminals/terminal-screen.js";
-import type { ExitStatus, Terminal } from "../../terminals/terminal.js";
+import { KEPT_AFTER_EXIT, type ExitStatus, type ScreenView, type Terminal } from "../../terminals/terminal.js";
 import { inkColor } from "./screen-colors.js";
 import { paint } from "./style.js";
 import { cellWidth, truncateRow } from "./text.js";
@@ -41,7 +41,10 @@ function paneElapsed(ms: number): string {
 
 /** What a pane shows besides the screen. */
 export interface PaneOptions {
-  /** Screen rows (the border adds two). */
+  /**
+   * Screen rows (the border adds two): a running command's last rows; of a finished one, the most
+   * rows shown (the whole output when it fits, else its head and tail around a count of the rest).
+   */
   rows: number;
   /** Outer width, border included. */
   width: number;
@@ -51,6 +54,37 @@ export interface PaneOptions {
   title?: string;
   /** Milliseconds the command has run, while it runs. */
   elapsedMs?: number;
+  /**
+   * The call is over though the terminal never reported an exit (cancelled, stalled): this word
+   * takes the place of the running time, which would stand still on a finished card.
+   */
+  ended?: string;
+  /** Rows shown when the screen has none (output the agent reported elsewhere), already cut to the inner width. */
+  emptyRows?: string[];
+}
+
+/** The line that stands for the rows a finished pane leaves out: never a silent cut. */
+export function hiddenLinesRow(hidden: number): string {
+  return paint(`… ${hidden} line${hidden === 1 ? "" : "s"} hidden (Ctrl-R/export shows all)`, { dim: true });
+}
+
+/**
+ * A finished command's output as pane rows: all of it when it fits in `max` rows, else its first
+ * rows, a line counting the rest, and its last rows (the end of a log is what people read first).
+ */
+function finishedRows(screen: ScreenView, max: number, width: number): string[] {
+  const total = Math.min(screen.contentRows, KEPT_AFTER_EXIT.head + KEPT_AFTER_EXIT.tail);
+  const hiddenBeyondKept = screen.contentRows - total;
+  if (total <= max && hiddenBeyondKept === 0) return screen.snapshot({ tail: total }).map((l) => screenRowAnsi(l, width));
+  const room = Math.max(2, Math.min(max, total) - 1);
+  const head = Math.min(KEPT_AFTER_EXIT.head, Math.max(1, Math.floor(room / 4)));
+  const tail = Math.min(KEPT_AFTER_EXIT.tail, room - head);
+  const hidden = screen.contentRows - head - tail;
+  return [
+    ...screen.snapshot({ head }).map((l) => screenRowAnsi(l, width)),
+    truncateRow(hiddenLinesRow(hidden), width),
+    ...screen.snapshot({ tail }).map((l) => screenRowAnsi(l, width)),
+  ];
 }
 
 function clip(text: string, max: number): string {
@@ -70,7 +104,7 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   const status = terminal.exitStatus;
   const focused = opts.focused === true;
   const border = { role: focused ? ("focus" as const) : ("border" as const), dim: !focused };
-  const state = exitLabel(status) ?? paneElapsed(opts.elapsedMs ?? 0);
+  const state = exitLabel(status) ?? opts.ended ?? paneElapsed(opts.elapsedMs ?? 0);
   const scroll = opts.scrollOffset ? ` ↑${opts.scrollOffset}` : "";
   const fixed = 3 + 1 + 1 + state.length + scroll.length + 3;
   let room = Math.max(0, width - fixed);
@@ -78,7 +112,7 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
   room -= title.length;
   const cwd = terminal.cwd && room > 6 ? clip(terminal.cwd, room - 3) : "";
   room -= cwd ? cwd.length + 3 : 0;
-  const stateRole = status === null ? "muted" : status.exitCode === 0 ? "success" : "error";
+  const stateRole = status === null ? (opts.ended ? "warning" : "muted") : status.exitCode === 0 ? "success" : "error";
   const top =
     paint("╭─ ", border) +
     paint(title, { bold: focused }) +
@@ -88,12 +122,19 @@ export function paneRows(terminal: Terminal, opts: PaneOptions): string[] {
     (scroll ? paint(scroll, { role: "warning" }) : "") +
     paint(" ─╮", border);
   const offset = opts.scrollOffset ?? 0;
-  const lines = offset > 0 ? terminal.screen.snapshot({ scrollOffset: offset, rows }) : terminal.screen.snapshot({ tail: rows });
   const side = paint("│", border);
+  const lines =
+    offset > 0
+      ? terminal.screen.snapshot({ scrollOffset: offset, rows }).map((l) => screenRowAnsi(l, inner))
+      : status || opts.ended
+        ? finishedRows(terminal.screen, rows, inner)
+        : terminal.screen.snapshot({ tail: rows }).map((l) => screenRowAnsi(l, inner));
   const body =
-    lines.length === 0
-      ? [paint(status ? "(no output)" : "(waiting for output)", { dim: true })]
-      : lines.map((l) => screenRowAnsi(l, inner));
+    lines.length > 0
+      ? lines
+      : opts.emptyRows?.length
+        ? opts.emptyRows
+        : [paint(status || opts.ended ? "(no output)" : "(waiting for output)", { dim: true })];
   const framed = body.map((row) => `${side}${row}${" ".repeat(Math.max(0, inner - cellWidth(row)))}${side}`);
   return [truncateRow(top, width), ...framed, paint(`╰${"─".repeat(inner)}╯`, border)];
 }

@@ -13,13 +13,43 @@ const REQUEST_DIFF_LINES = 40;
 /** Lines of the agent's reason or of output shown in a permission request. */
 const REQUEST_TEXT_LINES = 6;
 
+/** How tightly a request is drawn: each step leaves out more of what is not the change itself. */
+interface Fit {
+  context: number;
+  noHunkHeaders?: boolean;
+  /** No blank rows between the parts. */
+  tight?: boolean;
+  /** Diff lines per diff (changes first: with no context, all of them are changes). */
+  diffLines?: number;
+}
+
+const FITS: Fit[] = [{ context: 3 }, { context: 1 }, { context: 0 }, { context: 0, noHunkHeaders: true, tight: true }];
+
 /**
  * What a permission request would do, as rows of at most `width` cells: the tool, its command and
- * cwd, its diffs, its paths, the agent's reason; its raw input when it says nothing else.
+ * cwd, its diffs, its paths, the agent's reason; its raw input when it says nothing else. With
+ * `maxRows`, a request that does not fit gives up the context around its changes, then its hunk
+ * headers and blank rows, then its last changed lines: the lines being approved come first.
  */
-export function requestRows(view: RequestView, width: number): string[] {
+export function requestRows(view: RequestView, width: number, maxRows = Infinity): string[] {
+  let rows: string[] = [];
+  for (const fit of FITS) {
+    rows = requestRowsAt(view, width, fit);
+    if (rows.length <= maxRows) return rows;
+  }
+  const last = FITS[FITS.length - 1];
+  const diffs = view.display.blocks.filter((b) => b.type === "diff").length;
+  if (diffs === 0) return rows;
+  const bare = requestRowsAt(view, width, { ...last, diffLines: 0 }).length;
+  // Each diff keeps its header and a "… N more lines" row; what is left goes to its lines.
+  const each = Math.max(1, Math.floor((maxRows - bare - diffs) / diffs));
+  return requestRowsAt(view, width, { ...last, diffLines: each });
+}
+
+function requestRowsAt(view: RequestView, width: number, fit: Fit): string[] {
   const { display, locations, rawInput, cwd } = view;
   const kind: ToolKind = display.kind ?? "other";
+  const gap = fit.tight ? [] : [""];
 
   const command = kind === "execute" ? (display.command ?? display.title) : undefined;
   const commandCwd = kind === "execute" ? (display.cwd ?? cwd) : undefined;
@@ -36,12 +66,19 @@ export function requestRows(view: RequestView, width: number): string[] {
     paint(safeLine(display.title), { bold: true });
   const rows = wrapRows(head, width);
   if (command !== undefined) {
-    rows.push("", ...hang(paint("$ ", { role: "accent" }), "  ", paint(safeText(command), { bold: true }), width));
+    rows.push(...gap, ...hang(paint("$ ", { role: "accent" }), "  ", paint(safeText(command), { bold: true }), width));
     if (commandCwd) rows.push(...wrapRows(paint(`in ${safeLine(commandCwd)}`, { dim: true }), width));
   }
   for (const d of diffs) {
     const oldText = d.oldText === null || d.oldText === undefined ? d.oldText : safeText(d.oldText);
-    rows.push("", ...diffRows(safeLine(relativePath(d.path, cwd)), oldText, safeText(d.newText), width, REQUEST_DIFF_LINES));
+    rows.push(
+      ...gap,
+      ...diffRows(safeLine(relativePath(d.path, cwd)), oldText, safeText(d.newText), width, fit.diffLines ?? REQUEST_DIFF_LINES, {
+        context: fit.context,
+        noHunkHeaders: fit.noHunkHeaders,
+        excerpt: d.excerpt,
+      }),
+    );
   }
   if (paths.length > 0) {
     rows.push(
@@ -55,7 +92,7 @@ export function requestRows(view: RequestView, width: number): string[] {
   }
   for (const t of texts) {
     rows.push(
-      "",
+      ...gap,
       ...(t.type === "prose"
         ? clippedMarkdownRows(t.text, width, false, REQUEST_TEXT_LINES)
         : clippedOutputRows(t.text, width, false, REQUEST_TEXT_LINES)),

@@ -15,8 +15,30 @@ export function cellWidth(text: string): number {
 export function wrapRows(text: string, width: number): string[] {
   const w = Math.max(1, width);
   // Most text is ASCII, styled or not: wrapped the same way without measuring every word's
-  // graphemes (which made drawing a long resumed transcript cost seconds).
-  return wrapAscii(text, w) ?? wrapAnsi(text, w, { hard: true, trim: false, wordWrap: true }).split("\n");
+  // graphemes (which made drawing a long resumed transcript cost seconds). `trim: false` keeps a
+  // line's own indentation (code, nested lists); it also keeps the space a line broke at, which
+  // starts the next row when the row before filled the width exactly: that space is dropped.
+  // wrap-ansi reads CRLF as one break; each line is wrapped alone, as wrap-ansi does.
+  return (text.includes("\r") ? text.replace(/\r\n/g, "\n") : text)
+    .split("\n")
+    .flatMap((line) =>
+      (wrapAscii(line, w) ?? wrapAnsi(line, w, { hard: true, trim: false, wordWrap: true }).split("\n")).flatMap((row, i) =>
+        i === 0 ? [row] : withoutBreakSpace(row),
+      ),
+    );
+}
+
+/** Styles and links that open a row before its first cell. */
+const LEADING_ESCAPES = /^((?:\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\))*) /;
+/** Colour and attribute sequences (SGR), which take no cells. */
+const SGR = /\u001b\[([0-9;]*)m/g;
+
+/** A row wrapped after its line's first, without the space the line broke at; none when that space was all of it. */
+function withoutBreakSpace(row: string): string[] {
+  const m = LEADING_ESCAPES.exec(row);
+  if (!m) return [row];
+  const rest = m[1] + row.slice(m[0].length);
+  return rest.replace(SGR, "") === "" ? [] : [rest];
 }
 
 /** One row cut to `width` cells, ending with "…" when something was cut. */

@@ -89,3 +89,6 @@ export const PLAN_ICONS = { pending: "☐", in_progress: "◐", completed: "☑"
 
 /** Prompt marker for user messages. */
 export const USER_PROMPT = "›";
+
+/** The end of a turn the person interrupted (Esc): an answer cut off there must not look finished. */
+export const INTERRUPTED_MARK = "⊘ interrupted";

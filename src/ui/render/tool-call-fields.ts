@@ -53,11 +53,24 @@ export function clipMarkdown(text: string, max: number): { text: string; hidden:
   return { text: kept.join("\n"), hidden: lines.length - Math.max(0, max) };
 }
 
-/** The last `max` lines of plain output (a terminal's tail), and how many were left out above. */
+/** Of a running command's output, the last `max` lines, and how many were left out above. */
 export function tailLines(text: string, max: number): { text: string; hidden: number } {
   const lines = stripControl(text).replace(/\n+$/, "").split("\n");
   if (lines.length <= max) return { text: lines.join("\n"), hidden: 0 };
   return { text: lines.slice(-max).join("\n"), hidden: lines.length - max };
+}
+
+/**
+ * Of a finished command's output, every line when they fit in `max` rows; else its first lines,
+ * how many are left out, and its last lines (the marker takes a row of the `max`).
+ */
+export function headTailLines(text: string, max: number): { head: string[]; hidden: number; tail: string[] } {
+  const lines = stripControl(text).replace(/\n+$/, "").split("\n");
+  if (lines.length <= max) return { head: lines, hidden: 0, tail: [] };
+  const room = Math.max(2, max - 1);
+  const head = Math.max(1, Math.floor(room / 4));
+  const tail = room - head;
+  return { head: lines.slice(0, head), hidden: lines.length - head - tail, tail: lines.slice(-tail) };
 }
 
 /**

@@ -3,16 +3,18 @@ import type { ToolBlock, ToolDisplay } from "../../session/profiles/profile.js";
 import { safeLine, safeOutput, safeText } from "../../text/terminal-safe.js";
 import { fileLink, NO_FEATURES } from "../tty/terminal-features.js";
 import { displayStatus } from "../../session/state.js";
+import { KEPT_AFTER_EXIT } from "../../terminals/terminal.js";
 import type { ToolCardView } from "./item-view.js";
 import { KIND_ICONS, SPINNER_FRAMES, STATUS_LOOK } from "./theme.js";
-import { clipMarkdown, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
+import { clipMarkdown, headTailLines, permissionLabel, relativePath, tailLines } from "./tool-call-fields.js";
 import { diffRows } from "./diff-rows.js";
 import { subagentRows } from "./subagent-rows.js";
 import { markdownRows } from "./markdown-rows.js";
-import { paneRows } from "./pane-rows.js";
+import { hiddenLinesRow, paneRows } from "./pane-rows.js";
 import { paint } from "./style.js";
 import { cellWidth, hang, prefixRows, truncateRow, wrapRows } from "./text.js";
 import type { DrawContext } from "./draw-context.js";
+import { LIVE_TERMINAL_ROWS } from "./card-pane.js";
 
 /** A display with the agent's strings made safe to print (blocks are made safe where they are drawn). */
 function safeDisplay(d: ToolDisplay): ToolDisplay {
@@ -48,10 +50,11 @@ function expandTabs(text: string): string {
 const TEXT_LINES = 10;
 /** Diff lines shown when collapsed. */
 const DIFF_LINES = 20;
-/** Rows of a running terminal, and of a finished one when collapsed. */
-export const LIVE_TERMINAL_ROWS = 10;
-const DONE_TERMINAL_ROWS = 3;
+/** The most rows of a finished command's output in its card: all of it up to this, else head and tail. */
+const DONE_TERMINAL_ROWS = 20;
 const EXPANDED_TERMINAL_ROWS = 40;
+/** Expanded, a finished command shows all that its screen keeps. */
+const EXPANDED_DONE_TERMINAL_ROWS = KEPT_AFTER_EXIT.head + KEPT_AFTER_EXIT.tail;
 
 const more = (hidden: number, what = "more line") => paint(`… ${hidden} ${what}${hidden === 1 ? "" : "s"}`, { dim: true });
 
@@ -69,8 +72,26 @@ export function clippedOutputRows(text: string, width: number, expanded: boolean
   return [...shown.flatMap((l) => wrapRows(l, width)), ...(lines.length > shown.length ? [more(lines.length - shown.length)] : [])];
 }
 
+/** A call that will not run on: what its pane says instead of a running timer, when the terminal never reported an exit. */
+function endedWord(card: ToolCardView): string | undefined {
+  const status = displayStatus(card.call);
+  if (status === "in_progress" || status === "pending" || status === "background") return undefined;
+  return STATUS_LOOK[status]?.word || "ended";
+}
+
+/** The call was refused, or its permission withdrawn: its command never ran. */
+function neverRan(card: ToolCardView): boolean {
+  const p = card.call.permission;
+  return (
+    card.call.localStatus === "rejected" ||
+    p?.outcome === "cancelled" ||
+    p?.optionKind === "reject_once" ||
+    p?.optionKind === "reject_always"
+  );
+}
+
 function terminalRows(
-  terminalId: string,
+  block: Extract<ToolBlock, { type: "terminal" }>,
   card: ToolCardView,
   ctx: DrawContext,
   width: number,
@@ -78,17 +99,50 @@ function terminalRows(
   startedAt: number | undefined,
 ): string[] {
   const expanded = ctx.expanded === true;
-  const live = ctx.terminal?.(terminalId);
-  const known = card.terminals[terminalId];
+  const live = ctx.terminal?.(block.terminalId);
+  const known = card.terminals[block.terminalId];
+  const ended = endedWord(card);
+  const reported = block.output !== undefined && block.output.trim() !== "" ? block.output : undefined;
   if (live) {
     const done = live.exitStatus !== null;
-    const rows = expanded ? EXPANDED_TERMINAL_ROWS : done ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS;
+    // A call that is over while its terminal never said anything: no empty pane with a stopped clock.
+    if (!done && ended && live.screen.contentRows === 0 && !reported) return [emptyEnding(card, ended)];
+    const rows =
+      done || ended
+        ? expanded
+          ? EXPANDED_DONE_TERMINAL_ROWS
+          : DONE_TERMINAL_ROWS
+        : expanded
+          ? EXPANDED_TERMINAL_ROWS
+          : LIVE_TERMINAL_ROWS;
     const elapsedMs = startedAt !== undefined ? Math.max(0, (ctx.now ?? Date.now()) - startedAt) : 0;
-    return paneRows(live, { rows, width, title: safeLine(known?.command ?? title ?? "terminal"), elapsedMs });
+    return paneRows(live, {
+      rows,
+      width,
+      title: safeLine(known?.command ?? title ?? "terminal"),
+      elapsedMs,
+      ended,
+      emptyRows: reported ? clippedOutputRows(reported, width - 2, expanded, rows) : undefined,
+    });
   }
-  if (!known || known.outputTail === "") return [];
-  const tail = tailLines(safeOutput(known.outputTail), expanded ? Infinity : known.exited ? DONE_TERMINAL_ROWS : LIVE_TERMINAL_ROWS);
-  return [...(tail.hidden > 0 ? [more(tail.hidden, "earlier line")] : []), ...tail.text.split("\n").map((l) => truncateRow(l, width))];
+  const tail = known?.outputTail || reported || "";
+  if (tail === "") return known && ended && !known.exited ? [emptyEnding(card, ended)] : [];
+  const output = safeOutput(tail);
+  if (known?.exited !== false || ended) {
+    const kept = headTailLines(output, expanded ? Infinity : DONE_TERMINAL_ROWS);
+    return [...kept.head, ...(kept.hidden > 0 ? [hiddenLinesRow(kept.hidden)] : []), ...kept.tail].map((l) => truncateRow(l, width));
+  }
+  const running = tailLines(output, expanded ? Infinity : LIVE_TERMINAL_ROWS);
+  return [
+    ...(running.hidden > 0 ? [more(running.hidden, "earlier line")] : []),
+    ...running.text.split("\n").map((l) => truncateRow(l, width)),
+  ];
+}
+
+/** The line that stands for a pane whose command printed nothing and will not run on. */
+function emptyEnding(card: ToolCardView, ended: string): string {
+  const words = neverRan(card) ? "(not run)" : displayStatus(card.call) === "completed" ? "(no output)" : `(no output · ${ended})`;
+  return paint(words, { dim: true });
 }
 
 function blockRows(
@@ -114,9 +168,10 @@ function blockRows(
         safeText(block.newText),
         width,
         expanded ? undefined : DIFF_LINES,
+        { excerpt: block.excerpt },
       );
     case "terminal":
-      return terminalRows(block.terminalId, card, ctx, width, title, startedAt);
+      return terminalRows(block, card, ctx, width, title, startedAt);
   }
 }
 
@@ -151,7 +206,8 @@ export function toolCardRows(card: ToolCardView, ctx: DrawContext): string[] {
     rows[0] = `${rows[0]}${" ".repeat(Math.max(0, width - wordWidth - cellWidth(rows[0])))} ${paint(look.word, { role: look.role })}`;
   const body: string[] = [];
   const diffPaths = new Set(display.blocks.flatMap((b) => (b.type === "diff" ? [b.path] : [])));
-  const locations = tool.locations.filter((l) => !diffPaths.has(l.path) || typeof l.line === "number");
+  // A file whose diff is shown: the diff says where (a location's line is only where its first hunk starts).
+  const locations = tool.locations.filter((l) => !diffPaths.has(l.path));
   if (locations.length > 0) {
     const shown = locations.map((l) =>
       linked(ctx, safeLine(`${relativePath(l.path, cwd)}${typeof l.line === "number" ? `:${l.line}` : ""}`), l.path),

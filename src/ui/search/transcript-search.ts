@@ -55,7 +55,7 @@ function toolTexts(state: SessionState, tool: ToolCallView): SearchText[] {
     else if (block.type === "diff")
       texts.push(searchText("output", [block.path, block.oldText ?? "", block.newText].map(safeText).join("\n")));
     else if (block.type === "terminal") {
-      const tail = state.terminals[block.terminalId]?.outputTail;
+      const tail = state.terminals[block.terminalId]?.outputTail || block.output;
       if (tail) texts.push(searchText("output", plainOutput(tail)));
     }
   }

@@ -126,7 +126,7 @@ export const INPUT_KEYS: readonly KeyBinding[] = [
   {
     command: "clear-input",
     keys: "Ctrl-C",
-    where: ["input", "queue", "permission", "question", "auth", "undo", "search", "tasks"],
+    where: ["input", "queue", "permission", "question", "auth", "undo", "search", "tasks", "picker"],
     does: "clear the input; twice in a row: quit",
     shell: true,
     match: ctrl("c"),

@@ -88,6 +88,7 @@ const PLACE: Record<KeyPlace, string> = {
   undo: "the undo prompt",
   search: "the search",
   tasks: "the tasks view",
+  picker: "the /model or /config list",
   attach: "`conch attach`",
 };
 

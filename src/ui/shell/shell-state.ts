@@ -2,6 +2,7 @@ import type { UndoPlan } from "../../session/undo-plan.js";
 import type { SessionState } from "../../session/state.js";
 import type { PastedImage } from "../compose/prompt-blocks.js";
 import type { Focus } from "./key-bindings.js";
+import { movedPicker, typedPicker, type PickerState } from "../decisions/picker-state.js";
 
 /** A message panel under the input (command output, help). */
 export interface Panel {
@@ -50,6 +51,8 @@ export interface ShellState {
   images: PastedImage[];
   /** Outputs of the user's own commands attached to the message being written, likewise by label. */
   outputs: { label: string; terminalId: string }[];
+  /** A list to pick from (/model, /config), while it is open. */
+  picker: PickerState | null;
 }
 
 /** What can happen to the shell's view state. */
@@ -82,12 +85,17 @@ export type ShellAction =
   | { type: "task-stop-asked"; taskId: string | null }
   | { type: "task-pane-toggled"; taskId: string }
   | { type: "tasks-closed" }
-  /** Ctrl-C: the undo prompt, the search and the tasks view close. */
+  /** Ctrl-C: the undo prompt, the search, the tasks view and a picker close. */
   | { type: "views-closed" }
   | { type: "image-pasted"; image: PastedImage }
   | { type: "output-attached"; label: string; terminalId: string }
   /** The message went (or was thrown away): its images and outputs go with it. */
-  | { type: "images-cleared" };
+  | { type: "images-cleared" }
+  | { type: "picker-opened"; picker: PickerState }
+  | { type: "picker-moved"; by: number }
+  /** Keys typed into the filter, a backspace erasing. */
+  | { type: "picker-typed"; keys: string }
+  | { type: "picker-closed" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -103,6 +111,7 @@ export const INITIAL_SHELL: ShellState = {
   tasks: null,
   images: [],
   outputs: [],
+  picker: null,
 };
 
 /** The shell's view state after an action. Pure. */
@@ -174,7 +183,9 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
     case "tasks-closed":
       return state.tasks ? { ...state, tasks: null } : state;
     case "views-closed":
-      return state.undo || state.search || state.tasks ? { ...state, undo: null, search: null, tasks: null } : state;
+      return state.undo || state.search || state.tasks || state.picker
+        ? { ...state, undo: null, search: null, tasks: null, picker: null }
+        : state;
     case "image-pasted":
       return { ...state, images: [...state.images, action.image] };
     case "output-attached":
@@ -184,17 +195,26 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       };
     case "images-cleared":
       return state.images.length || state.outputs.length ? { ...state, images: [], outputs: [] } : state;
+    case "picker-opened":
+      return { ...state, picker: action.picker, panel: null };
+    case "picker-moved":
+      return state.picker ? { ...state, picker: movedPicker(state.picker, action.by) } : state;
+    case "picker-typed":
+      return state.picker ? { ...state, picker: typedPicker(state.picker, action.keys) } : state;
+    case "picker-closed":
+      return state.picker ? { ...state, picker: null } : state;
   }
 }
 
 /**
- * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, the search
+ * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, a picker, the search
  * view, the tasks view, a selected queued message, then the first permission request (unless the user stepped away from it), a question,
  * a login, and otherwise the input.
  */
 export function focusOf(shell: ShellState, session: SessionState, runningTerminals: readonly string[]): Focus {
   if (shell.terminalFocus && runningTerminals.includes(shell.terminalFocus.id)) return "terminal";
   if (shell.undo) return "undo";
+  if (shell.picker) return "picker";
   if (shell.search) return "search";
   if (shell.tasks) return "tasks";
   if (shell.queueSelected !== null && session.queue.length > 0) return "queue";

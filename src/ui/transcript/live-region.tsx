@@ -2,6 +2,7 @@ import React from "react";
 import { Text } from "ink";
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { paint } from "../render/style.js";
+import { truncateRow } from "../render/text.js";
 import { heldBy, liveRows } from "./live-rows.js";
 
 /** Props of the live region. */
@@ -17,6 +18,8 @@ export interface LiveRegionProps {
   /** The newest rows of a backlog still being written, shown until the writer reaches them. */
   preview?: string[];
   maxRows: number;
+  /** The line that says what is above is cut to it, so it takes one row. */
+  width?: number;
 }
 
 /**
@@ -32,6 +35,7 @@ export function LiveRegion({
   extra = [],
   preview = [],
   maxRows,
+  width,
 }: LiveRegionProps): React.ReactElement | null {
   const budget = Math.max(2, maxRows - extra.length);
   const live = liveRows(items, rowsOf, budget, continued);
@@ -45,5 +49,6 @@ export function LiveRegion({
       { dim: true },
     );
   }
-  return <Text>{(header ? [header, ...rows] : rows).join("\n")}</Text>;
+  const top = header && width !== undefined ? truncateRow(header, width) : header;
+  return <Text>{(top ? [top, ...rows] : rows).join("\n")}</Text>;
 }

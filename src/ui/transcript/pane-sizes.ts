@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import type { TerminalAccess } from "../../terminals/terminal-access.js";
-import { LIVE_TERMINAL_ROWS } from "../render/tool-card-rows.js";
+import { cardPaneSize } from "../render/card-pane.js";
 import { toolTerminalIds } from "./settled-items.js";
 
 /** Rows of a pane for a running client terminal that no tool call shows. */
@@ -18,7 +18,8 @@ export function looseTerminals(state: SessionState): { id: string; title: string
 /**
  * Gives each running terminal the size it is drawn at, so a program formats its output for the
  * pane: inside a tool card (two cells of indent, two of border), a pane of its own (two of border),
- * or the focused pane. A finished command's screen is history: it is not reflowed.
+ * or the focused pane. A finished command's screen is history: it is not reflowed; nor is the
+ * screen of a command run by another conch, rebuilt from its log at the size it had.
  */
 export function sizeRunningTerminals(
   state: SessionState,
@@ -32,10 +33,13 @@ export function sizeRunningTerminals(
     if (view.exited) continue;
     const terminal = access.get(view.terminalId);
     if (!terminal || terminal.exitStatus) continue;
+    // A command another conch ran (attach, resume): its log says the size its output was laid out for.
+    if (view.source === "client" && terminal.kind !== "client") continue;
     const focused = focus?.id === view.terminalId;
     const own = focused || loose.has(view.terminalId);
-    const cols = Math.max(1, own ? width - 2 : width - 4);
-    const rows = focused ? focus.rows : own ? LOOSE_PANE_ROWS : LIVE_TERMINAL_ROWS;
+    const card = cardPaneSize(width);
+    const cols = own ? Math.max(1, width - 2) : card.cols;
+    const rows = focused ? focus.rows : own ? LOOSE_PANE_ROWS : card.rows;
     if (terminal.screen.cols !== cols || terminal.screen.rows !== rows) terminal.resize(cols, rows);
   }
 }

@@ -45,6 +45,7 @@ export function isSettled(state: SessionState, index: number): boolean {
   switch (item.kind) {
     case "turn":
     case "user":
+    case "interrupted":
     case "notice":
     case "unknown":
       return true;

@@ -53,6 +53,8 @@ export class TranscriptPrinter {
     private readonly rowsOf: (item: TranscriptItem, width: number) => string[],
     private readonly now: () => number = () => performance.now(),
     private readonly stableOf?: (item: TranscriptItem, width: number) => readonly string[],
+    /** A settled item that is not ready to print yet: its pane's last output is still being parsed. */
+    private readonly holds: (item: TranscriptItem, state: SessionState) => boolean = () => false,
   ) {}
 
   /** How many of a live item's rows are in the scrollback already (the stable part of a streaming message). */
@@ -95,7 +97,7 @@ export class TranscriptPrinter {
   /** Index after the last item of the settled prefix that starts at the printed mark. */
   private settledEnd(state: SessionState): number {
     let end = this.printed;
-    while (end < state.items.length && isSettled(state, end)) end++;
+    while (end < state.items.length && isSettled(state, end) && !this.holds(state.items[end], state)) end++;
     return end;
   }
 

@@ -164,7 +164,9 @@ describe("PermissionPrompt", () => {
     const lines = (view.lastFrame() ?? "").split("\n");
     expect(lines.length).toBeLessThanOrEqual(20);
     expect(lines.join("\n")).toContain("Write big.txt");
-    expect(lines.join("\n")).toMatch(/⋮ \d+ more lines of the request/);
+    // The diff gives up its last lines (its first changes stay), and says how many.
+    expect(lines.join("\n")).toMatch(/… \d+ more lines/);
+    expect(lines.join("\n")).toContain("new line 1");
     expect(lines.join("\n")).toMatch(/› 2 y\s+Allow/);
     expect(lines.at(-2)).toContain("↑↓ select · enter confirm");
     view.unmount();
@@ -181,6 +183,15 @@ describe("PermissionPrompt", () => {
     expect(frame).not.toContain("\u001b]0;");
     expect(frame).not.toContain("\u001b[2J");
     expect(frame).toContain("Yes␛ please");
+    view.unmount();
+  });
+
+  it("an option name that fills its row exactly goes on under itself, with no space before the next word (40 columns)", () => {
+    const view = render(<PermissionPrompt requests={[requestViewOf(state, codex)]} width={40} isActive onAnswer={vi.fn()} />);
+    const rows = (view.lastFrame() ?? "").split("\n");
+    // "No, and tell Codex what to do" fills the option's 29 cells; the hint fills the prompt's 36.
+    expect(rows, rows.join("\n")).toContain("│   3 n  No, and tell Codex what to do │");
+    expect(rows, rows.join("\n")).toContain(`${"│        differently".padEnd(39)}│`);
     view.unmount();
   });
 

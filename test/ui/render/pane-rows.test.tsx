@@ -58,6 +58,40 @@ describe("a terminal pane's rows", () => {
     expect(scrolled).toContain("↑10");
   });
 
+  it("shows a finished command's whole output when it fits, not only its last rows", async () => {
+    const term = new DisplayTerminal("t", { cols: 38, rows: 4 });
+    term.write(["==> build", "compiling 10 modules", "[##########] 100%", "warning: unused", "build ok"].join("\r\n"));
+    term.exit(0, null);
+    await term.flush();
+    const rows = plainRows(paneRows(term, { rows: 20, width: 40 })).split("\n");
+    expect(rows.slice(1, -1).map((r) => r.slice(1, -1).trimEnd())).toEqual([
+      "==> build",
+      "compiling 10 modules",
+      "[##########] 100%",
+      "warning: unused",
+      "build ok",
+    ]);
+  });
+
+  it("shows a long finished output as head and tail around a count of the hidden lines", async () => {
+    const term = new DisplayTerminal("t", { cols: 38, rows: 4 });
+    term.write(Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\r\n"));
+    term.exit(1, null);
+    await term.flush();
+    const inside = plainRows(paneRows(term, { rows: 20, width: 60 }))
+      .split("\n")
+      .slice(1, -1)
+      .map((r) => r.slice(1, -1).trimEnd());
+    expect(inside).toHaveLength(20);
+    expect(inside[0]).toBe("line 1");
+    expect(inside.at(-1)).toBe("line 100");
+    const marker = inside.findIndex((r) => r.startsWith("…"));
+    const shown = inside.length - 1;
+    expect(inside[marker]).toBe(`… ${100 - shown} lines hidden (Ctrl-R/export shows all)`);
+    expect(inside[marker - 1]).toBe(`line ${marker}`);
+    expect(inside[marker + 1]).toBe(`line ${100 - (inside.length - marker - 2)}`);
+  });
+
   it("maps palette indexes and RGB colours to colour names the rows can paint", () => {
     expect(inkColor(1)).toBe("red");
     expect(inkColor(9)).toBe("redBright");
@@ -115,7 +149,10 @@ describe("running terminals on screen", () => {
       status: "in_progress",
       content: [{ type: "terminal", terminalId: "card" }],
     });
-    const terms = ["card", "loose", "done"].map((id) => new DisplayTerminal(id, { cols: 80, rows: 24 }));
+    // Stand-ins for this conch's own PTYs (a display terminal's screen, a client terminal's kind).
+    const terms = ["card", "loose", "done"].map((id) =>
+      Object.defineProperty(new DisplayTerminal(id, { cols: 80, rows: 24 }), "kind", { value: "client" }),
+    );
     const [card, loose, done] = terms;
     sizeRunningTerminals(s.state, accessTo(terms), 50, undefined);
     // A card indents its pane by two cells; every pane has a border of one cell a side.
@@ -125,5 +162,9 @@ describe("running terminals on screen", () => {
     expect([done.screen.cols, done.screen.rows]).toEqual([80, 24]);
     sizeRunningTerminals(s.state, accessTo(terms), 50, { id: "card", rows: 20 });
     expect([card.screen.cols, card.screen.rows]).toEqual([48, 20]);
+    // A command another conch runs (attach), rebuilt from its log: the log says its size.
+    const replay = new DisplayTerminal("card", { cols: 116, rows: 10 });
+    sizeRunningTerminals(s.state, accessTo([replay]), 50, undefined);
+    expect([replay.screen.cols, replay.screen.rows]).toEqual([116, 10]);
   });
 });

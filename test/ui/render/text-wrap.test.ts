@@ -8,7 +8,17 @@ import { atColorLevel } from "./plain-rows.js";
 
 beforeAll(() => loadRenderLibs());
 
-const slow = (text: string, width: number) => wrapAnsi(text, Math.max(1, width), { hard: true, trim: false, wordWrap: true }).split("\n");
+/** wrap-ansi's rows, less the space a line broke at when it starts a row (see wrapRows). */
+const slow = (text: string, width: number) =>
+  text.split("\n").flatMap((line) =>
+    wrapAnsi(line, Math.max(1, width), { hard: true, trim: false, wordWrap: true })
+      .split("\n")
+      .flatMap((row, i) => {
+        if (i === 0) return [row];
+        const cut = row.replace(/^((?:\u001b\[[0-9;]*m)*) /, "$1");
+        return cut.replace(/\u001b\[[0-9;]*m/g, "") === "" && cut !== row ? [] : [cut];
+      }),
+  );
 
 const CODE = `export function greet(name: string): string {
   // a comment with "quotes" and 'more'
@@ -33,4 +43,17 @@ describe("wrapRows: lines that fit are not re-measured, and come out as wrap-ans
       for (const text of samples)
         for (const width of [4, 20, 40, 80, 200]) expect(wrapRows(text, width), JSON.stringify({ text, width })).toEqual(slow(text, width));
     }));
+});
+
+describe("wrapRows at a row that fills the width exactly", () => {
+  it("the next row starts with the next word, not with the space between them", () => {
+    const text = "The command is waiting for you: focus the terminal pane and type your name, then Enter.";
+    expect(wrapRows(text, 80)).toEqual(["The command is waiting for you: focus the terminal pane and type your name, then", "Enter."]);
+    expect(wrapRows("aaaa bbbb", 4)).toEqual(["aaaa", "bbbb"]);
+    expect(wrapRows(paint("aaaa bbbb", { bold: true }), 4).map((r) => r.replace(/\u001b\[[0-9;]*m/g, ""))).toEqual(["aaaa", "bbbb"]);
+  });
+
+  it("keeps a line's own indentation", () => {
+    expect(wrapRows("    indented code that is long", 12)[0]).toBe("    indented");
+  });
 });

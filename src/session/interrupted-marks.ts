@@ -1,0 +1,51 @@
+import type { Draft } from "./draft.js";
+import type { SessionState, TranscriptItem } from "./state.js";
+import type { InterruptedPrompt } from "./transcript-item.js";
+
+/** Marks the end of a turn the person interrupted: an answer cut off by Esc must not look finished. */
+export function addInterruptedMark(d: Draft, turnId: string, history: boolean): void {
+  d.addItem({ kind: "interrupted", id: d.nextId("i"), turnId, history });
+}
+
+/** The prompts of the interrupted turns in a session folded from conch's own log, in order. */
+export function interruptedPromptsOf(local: SessionState): InterruptedPrompt[] {
+  const cut = new Set(local.turns.filter((t) => t.origin === "user" && t.stopReason === "cancelled").map((t) => t.id));
+  const seen = new Map<string, number>();
+  const out: InterruptedPrompt[] = [];
+  const counted = new Set<string>();
+  for (const item of local.items) {
+    if (item.kind !== "user" || item.internal || item.steered || counted.has(item.turnId)) continue;
+    counted.add(item.turnId);
+    const prompt = item.text.trim();
+    const nth = seen.get(prompt) ?? 0;
+    seen.set(prompt, nth + 1);
+    if (cut.has(item.turnId)) out.push({ prompt, nth });
+  }
+  return out;
+}
+
+/** The prompt that opened a turn: its first user message that is not agent context. */
+function promptOf(items: readonly TranscriptItem[], turnId: string): string | undefined {
+  let found: string | undefined;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item.turnId !== turnId) break;
+    if (item.kind === "user" && !item.internal) found = item.text.trim();
+  }
+  return found;
+}
+
+/**
+ * A replayed turn is over (the next one opens, or the replay ends): when conch's log saw it
+ * interrupted, it ends with the same mark it had live. Turns are matched by prompt text and order.
+ */
+export function endReplayedTurn(d: Draft): void {
+  const marks = d.s.replayMarks;
+  const turn = d.turn(d.s.currentTurnId);
+  if (!marks || !turn || turn.origin !== "history") return;
+  const prompt = promptOf(d.s.items, turn.id);
+  if (prompt === undefined) return;
+  const nth = marks.seen[prompt] ?? 0;
+  d.s.replayMarks = { ...marks, seen: { ...marks.seen, [prompt]: nth + 1 } };
+  if (marks.interrupted.some((p) => p.prompt === prompt && p.nth === nth)) addInterruptedMark(d, turn.id, true);
+}
