@@ -38,6 +38,9 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
   }
   const { orchestrator, recorder, agent, mode } = prepared;
   const control = await startControl(orchestrator, recorder);
+  // A reader that goes away (`conch -p … | head -2`) makes stdout fail with EPIPE: the run is then
+  // stopped as by Ctrl-C (the agent stopped, the log closed), with no stack trace and no more writes.
+  let readerGone = false;
   const code = await runPrint(
     { prompt, mode: cmd.mode, model: cmd.model, outputFormat: cmd.outputFormat, timeoutMs: cmd.timeoutMs, policy },
     {
@@ -51,19 +54,27 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
       agent,
     },
     {
-      out: (t) => process.stdout.write(t),
+      out: (t) => {
+        if (!readerGone) process.stdout.write(t);
+      },
       rawOut: !process.stdout.isTTY,
       err: (t) => process.stderr.write(t),
       onInterrupt: (handler) => {
         // Every signal that would end conch ends the run instead: the agent is stopped, never orphaned.
         const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
         for (const signal of signals) process.on(signal, handler);
+        const onStdoutError = () => {
+          if (readerGone) return;
+          readerGone = true;
+          handler();
+        };
+        process.stdout.on("error", onStdoutError);
         return () => {
           for (const signal of signals) process.off(signal, handler);
         };
       },
     },
   );
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  if (!readerGone) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   return code;
 }

@@ -47,8 +47,9 @@ describe("the workspace boundary under a symlink swapped between check and open"
     const { root, outside } = hostileWorkspace();
     stopSwapper = (await startSymlinkSwapper(root, "d", outside)).stop;
     let written = 0;
-    // Ten at a time: more writes in flight, more of them straddle a swap.
-    for (let batch = 0; batch < 80; batch++) {
+    // Ten at a time: more writes in flight, more of them straddle a swap. At least 80 batches, and on
+    // until one write has landed inside (on a loaded machine every write of 80 batches can meet the link).
+    for (let batch = 0; batch < 80 || (written === 0 && batch < 2000); batch++) {
       const writes = Array.from({ length: 10 }, (_, i) =>
         writeTextFile(root, { sessionId: sid, path: path.join(root, `d/new-${batch}-${i}.txt`), content: "agent text" }),
       );
