@@ -56,6 +56,8 @@ export interface ClientHooks {
   onUpdate(n: SessionNotification): void;
   /** The updates between "start" and "end" came in one read of the agent's output. */
   onBurst?(phase: "start" | "end"): void;
+  /** A person types while the agent's output is read (the TUI): reads pause so keys get a turn (`WireTaps.paceReads`). */
+  paceReads?: boolean;
   /**
    * A permission request, keyed by direction and id ("agent:<id>") because agents reuse the
    * client's small integer ids. `signal` aborts when the agent withdraws it (`$/cancel_request`).

@@ -16,6 +16,7 @@ export function connectionTaps(hooks: ClientHooks, taps: WireTaps): WireTaps {
   return {
     onMessage: taps.onMessage,
     onBurst: (phase) => hooks.onBurst?.(phase),
+    paceReads: hooks.paceReads,
     onMalformed: (line, error) => {
       taps.onMalformed?.(line, error);
       // A flood of them would bury the transcript: the first few are shown, then a count now and then.

@@ -13,6 +13,12 @@ export interface WireTaps {
    */
   onBurst?(phase: "start" | "end"): void;
   /**
+   * Reading pauses once a turn of the event loop has spent `READ_BUDGET_MS` on the agent's output,
+   * until what was read is handled: for a UI whose keys must not wait behind a flood. Print mode,
+   * with no keys to wait, reads all it can in one go.
+   */
+  paceReads?: boolean;
+  /**
    * Return true to take an incoming message away from the SDK. conch uses it for `session/update`,
    * which the SDK would reject with -32602 when the kind is newer than the SDK.
    */
@@ -96,7 +102,7 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
           taps.onBurst?.("end");
         }
         if (start < chunk.length) parts.push(chunk.slice(start));
-        if (performance.now() - turnStart > READ_BUDGET_MS && !stdout.isPaused()) {
+        if (taps.paceReads && performance.now() - turnStart > READ_BUDGET_MS && !stdout.isPaused()) {
           stdout.pause();
           // After the batch read so far is handled (its setImmediate came first).
           setImmediate(() => stdout.resume());

@@ -77,6 +77,7 @@ class OrchestratorCore {
       decisions,
       hooks: {
         onBurst: (phase) => events.onBurst(phase),
+        paceReads: opts.interactive === true,
         onPermission: (req, key, signal) => this.permissions.ask(req, key, signal),
         onQuestion: (req, key, signal) => this.questions.ask(req, key, signal),
         onQuestionComplete: (id) => dispatch({ type: "notice", level: "info", text: `the agent says the request ${id} is complete` }),

@@ -40,3 +40,42 @@ describe("the agent's message stream", () => {
     expect(written.map((m) => m.method ?? m.result.outcome.outcome)).toEqual(["session/cancel", "cancelled"]);
   });
 });
+
+describe("reading a flood paced for a UI (paceReads)", () => {
+  /** 40 reads of 50 messages, each message taking ~0.5 ms to handle; whether a timer (a key) got a turn before the last was read. */
+  async function flood(paceReads: boolean) {
+    const stdout = new PassThrough({ highWaterMark: 1 });
+    const seen: number[] = [];
+    let keyAt = -1;
+    const stream = agentMessageStream(stdout, new PassThrough(), {
+      paceReads,
+      onMessage: (dir, msg) => {
+        if (dir !== "agent") return;
+        const until = performance.now() + 0.5;
+        while (performance.now() < until);
+        seen.push((msg as { id: number }).id);
+      },
+    });
+    setImmediate(() => (keyAt = seen.length));
+    for (let r = 0; r < 40; r++)
+      stdout.write(Array.from({ length: 50 }, (_, i) => `{"jsonrpc":"2.0","id":${r * 50 + i},"result":{}}\n`).join(""));
+    stdout.end();
+    const reader = stream.readable.getReader();
+    while (!(await reader.read()).done);
+    return { seen, keyAt };
+  }
+
+  it("pauses between reads so other work runs before the flood is all read, and loses or reorders nothing", async () => {
+    const paced = await flood(true);
+    expect(paced.seen).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    expect(paced.keyAt).toBeGreaterThan(0);
+    expect(paced.keyAt).toBeLessThan(2000);
+  });
+
+  it("print mode (no pacing) reads what is there in one go", async () => {
+    const plain = await flood(false);
+    expect(plain.seen).toHaveLength(2000);
+    // The other work's turn came only once all was read (or after the test looked).
+    expect([-1, 2000]).toContain(plain.keyAt);
+  });
+});
