@@ -7,7 +7,7 @@ import { describeModes, type RunMode } from "./support/scenario.js";
  * The tasks view's data under real agents: conch's Orchestrator drives the agent (support/tasks-driver.mjs)
  * and says at each point what the tasks view would list, from the session and the agent's process
  * table. gemini-cli 0.61.0 never uses client terminals (`terminal: false` in every trace): the client
- * terminal's case runs with conch's demo agent (test/orchestrator/tasks-agent-exit.test.ts).
+ * terminal's case runs with conch's demo agent (test/integration/tasks-agent-exit.test.ts).
  */
 const DRIVER = path.join(ROOT, "test/agents/support/tasks-driver.mjs");
 
