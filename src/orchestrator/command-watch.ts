@@ -70,7 +70,10 @@ export class CommandWatch {
     const { events } = this.ports;
     const tops = processesRunning(snap.processes, commandOf(events.state, tool), snap.rootPid);
     if (tops.length === 0) {
-      events.dispatch({ type: "command_checked", toolCallId: tool.toolCallId, running: false });
+      // An agent whose outliving calls report (codex-acp 2.x) says how the command ended: a command
+      // not found (one that ran elsewhere, or a replay's, which never ran) is its word to give.
+      if (!profileOf(events.state).turns.outlivingCallsReport)
+        events.dispatch({ type: "command_checked", toolCallId: tool.toolCallId, running: false });
       return;
     }
     const members = tops.flatMap((p) => subtreeOf(snap.processes, p.pid)).map((p) => ({ pid: p.pid, start: p.start }));

@@ -17,6 +17,7 @@ afterEach(async () => {
 
 const CMD = "sleep 1; echo tick; sleep 6; echo done";
 const CODEX = { agentInfo: { name: "codex-acp", version: "0.16.0" } };
+const CODEX2 = { agentInfo: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" } };
 
 describe("what the agent does not say: the process table at a turn's end", () => {
   it("codex 0.16's race (its exec's end lost, as in the fixture: c4-meta without the `completed` update): the card ends, it is not left running", async () => {
@@ -126,5 +127,27 @@ describe("what the agent does not say: the process table at a turn's end", () =>
         (i) => i.kind === "notice" && /left running after its turn, has ended: it is no longer among Codex's processes/.test(i.text),
       ),
     ).toBe(true);
+  });
+
+  it("codex 2.x reports its outliving calls' ends: a command not found at the turn's end is left to its word, not called ended", async () => {
+    const probe = { running: () => [], stop: async () => undefined };
+    const { orch, agent } = await startWithFake({ processProbe: probe }, CODEX2);
+    running.push(orch);
+    (agent as unknown as { processes: () => unknown }).processes = () => ({ rootPid: 10, at: Date.now(), processes: [] });
+    orch.send("Run it");
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "c1",
+      title: CMD,
+      kind: "execute",
+      status: "in_progress",
+      rawInput: { command: CMD },
+    });
+    agent.respond(0);
+    const s = await untilState(orch, (st) => st.phase === "idle");
+    expect(displayStatus(s.toolCalls.c1)).toBe("background");
+    agent.update({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed" });
+    const done = await untilState(orch, (st) => displayStatus(st.toolCalls.c1) === "completed");
+    expect(done.toolCalls.c1.localStatus).toBeUndefined();
   });
 });
