@@ -30,8 +30,8 @@ export function StatusBar({ state, agentName, cwd, width, keyHints = true }: Sta
           <Text key={s.key}>
             {i > 0 ? <Text dimColor>{" · "}</Text> : null}
             <Text
-              color={s.key === "agent" ? color("accent") : s.key === "mode" ? color("heading") : undefined}
-              dimColor={s.key !== "agent" && s.key !== "mode"}
+              color={s.key === "agent" || s.key === "tasks" ? color("accent") : s.key === "mode" ? color("heading") : undefined}
+              dimColor={s.key !== "agent" && s.key !== "mode" && s.key !== "tasks"}
               bold={s.key === "agent"}
             >
               {s.text}

@@ -15,6 +15,7 @@ const STEPS: Step[] = [
   { drop: "context" },
   { drop: "cwd" },
   { drop: "model" },
+  { drop: "tasks" },
   { drop: "mode" },
 ];
 
