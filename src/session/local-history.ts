@@ -113,6 +113,9 @@ function fillTool(d: Draft, id: string, facts: LocalToolFacts): void {
   if (next.content.length === 0 && facts.content.length) next.content = facts.content;
   if (next.locations.length === 0 && facts.locations.length) next.locations = facts.locations;
   if (!next.terminalId && facts.terminalId) next.terminalId = facts.terminalId;
+  // Refused or cancelled before it ran: the replay's "failed" (claude: "Tool permission request failed") is that.
+  if (next.status === "failed" && !next.localStatus && (facts.status === "cancelled" || facts.status === "rejected"))
+    next.localStatus = facts.status;
   const exitedInPoll = (next.polls ?? []).some((pid) => {
     const poll = d.tool(pid);
     return poll !== undefined && profile.hasExitStatus(poll);

@@ -170,4 +170,46 @@ describe("local history after a refused call", () => {
     ]);
     expect(resumed.terminals.x.exited).toBe(true);
   });
+
+  it("a call cancelled at its permission (claude s5: Esc, or quitting), which the replay calls failed ('Tool permission request failed: AbortError'), is cancelled after a resume too", () => {
+    const local: SessionEvent[] = [
+      { type: "prompt_sent", at: 1, turnId: "t1", prompt: [{ type: "text", text: "Create the marker file" }] },
+      {
+        type: "update",
+        at: 2,
+        notification: {
+          sessionId: "s",
+          update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch cancel-me.txt", kind: "execute", status: "pending" },
+        },
+      },
+      {
+        type: "permission_asked",
+        at: 3,
+        key: "agent:0",
+        request: {
+          sessionId: "s",
+          toolCall: { toolCallId: "x", title: "touch cancel-me.txt", kind: "execute" },
+          options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }],
+        },
+      },
+      { type: "cancel_requested", at: 4 },
+      { type: "permission_answered", at: 5, key: "agent:0", outcome: { outcome: "cancelled" }, source: "cancel" },
+      { type: "prompt_response", at: 6, turnId: "t1", response: { stopReason: "cancelled" } },
+    ];
+    expect(displayStatus(foldEvents(local).toolCalls.x)).toBe("cancelled");
+    const resumed = foldEvents([
+      { type: "replay_started", at: 10 },
+      {
+        type: "update",
+        at: 11,
+        history: true,
+        notification: {
+          sessionId: "s",
+          update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch cancel-me.txt", status: "failed" },
+        },
+      },
+      { type: "replay_ended", at: 12, local: localHistoryOf(foldEvents(local)) },
+    ]);
+    expect(displayStatus(resumed.toolCalls.x)).toBe("cancelled");
+  });
 });
