@@ -115,6 +115,15 @@ describe("conch's TUI in a real terminal, driving the demo agent", () => {
     await screen.waitForText("message the agent", 5_000, "visible");
   });
 
+  it("Ctrl-T and the keys after it in one read (tmux send-keys C-t Ada Enter): the keys go to the terminal it focused, not into a queued message", async () => {
+    await screen.submit("interactive");
+    await screen.waitForText("ctrl-t focus terminal", 5_000, "visible");
+    await screen.type("\x14Ada\r");
+    await screen.waitForText("Hello, Ada");
+    await screen.waitForText("message the agent", 5_000, "visible");
+    expect(screen.text()).not.toMatch(/1\. Ada|› Ada/);
+  });
+
   it("rings the bell and posts a notification when a turn of more than 5 s ends", async () => {
     expect(screen.bells).toBe(0);
     await screen.submit("slow");
