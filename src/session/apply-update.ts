@@ -77,7 +77,7 @@ function appendChunk(
   // Replayed internal context is its own message, never glued to the prompt.
   const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
   if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {
-    d.updateItem(last.id, (item) => ({ ...item, text: (item as { text: string }).text + text }) as TranscriptItem);
+    d.appendText(last.id, text);
     return;
   }
   // Agents open blocks with filler (blank lines): not content.

@@ -28,6 +28,8 @@ import {
 export class Draft {
   readonly s: SessionState;
   private copied = new Set<string>();
+  /** The text item this draft copied last (`appendText`): not in any state handed out yet. */
+  private ownText?: TranscriptItem;
 
   constructor(
     state: SessionState,
@@ -83,6 +85,22 @@ export class Draft {
     if (idx === undefined) return;
     const items = this.items;
     items[idx] = patch(items[idx]);
+  }
+
+  /**
+   * Adds to the text of a message: the item is copied once per draft, and its copy, which no state
+   * has been handed out with yet, is added to in place (a burst of 300 chunks, one copy, not 300).
+   */
+  appendText(id: string, text: string): void {
+    const idx = itemPosition(this.s, id);
+    if (idx === undefined) return;
+    const items = this.items;
+    const item = items[idx] as TranscriptItem & { text: string };
+    if (item === this.ownText) {
+      item.text += text;
+      return;
+    }
+    this.ownText = items[idx] = { ...item, text: item.text + text } as TranscriptItem;
   }
 
   tool(id: string): ToolCallView | undefined {

@@ -31,9 +31,17 @@ export function profileFor(info: Implementation | null | undefined): AgentProfil
   return genericProfile;
 }
 
+/** Each `agentInfo`'s profile, read once: the fold asks for every update of a flood. */
+const known = new WeakMap<Implementation, AgentProfile>();
+
 /** The profile of the session's agent, from what it said in `initialize`. */
 export function profileOf(state: Pick<SessionState, "agent" | "info">): AgentProfile {
-  return profileFor(state.agent?.info ?? state.info?.agentInfo);
+  const info = state.agent?.info ?? state.info?.agentInfo;
+  if (!info) return genericProfile;
+  if (typeof info !== "object") return profileFor(info);
+  let profile = known.get(info);
+  if (!profile) known.set(info, (profile = profileFor(info)));
+  return profile;
 }
 
 /** How to name the session's agent in a sentence: its family's name, else what it calls itself. */
