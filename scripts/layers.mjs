@@ -111,7 +111,7 @@ export const ORCHESTRATOR = {
     agent:
       "`agent-link.ts` (an agent process over stdio) and `remote-agent-link.ts` (an agent behind a `ws://` or `http://` URL, over the SDK's experimental clients), both an `AgentPort`, chosen by `connect-agent.ts`; `AgentStartError`",
     record:
-      "`session-recorder.ts` (the `EventSink`: routes events to each session's own log), `log-writer.ts` (writes one log, a burst in one write, and keeps a full disk's events in memory), `session-index-keeper.ts` (keeps the index), `terminal-output-budget.ts` (a flooding terminal logs its head and last screen)",
+      "`session-recorder.ts` (the `EventSink`: routes events to each session's own log; a flushed batch's runs of chunks joined by `session/chunk-join.ts`), `log-writer.ts` (writes one log, a burst in one write, and keeps a full disk's events in memory), `session-index-keeper.ts` (keeps the index), `terminal-output-budget.ts` (a flooding terminal logs its head and last screen)",
     terminals: "`terminal-service.ts`: the `TerminalService` over the terminal registry",
     undo: "`edit-history.ts` (the agent's writes kept for `/undo`, and `/undo`, `/redo`), `turn-undo.ts` (a turn's files checked against the disk, put back or deleted, confined like the agent's writes), `turn-checkpoints.ts` (asks the store for a checkpoint when the session opens, before each prompt goes out (the turn driver's `beforePrompt`), after each call that may change files and when the turn ends; each is a `checkpoint` event), `checkpoint-undo.ts` (a turn's span of checkpoints → the same `UndoPlan` for every writer; `/redo` is the span read the other way)",
     rules:
