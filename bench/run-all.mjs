@@ -23,6 +23,7 @@ const BENCHES = [
   { name: "memory", file: "memory.mjs" },
   { name: "pty", file: "pty.mjs" },
   { name: "flood", file: "flood.mjs" },
+  { name: "attach", file: "attach.mjs" },
   { name: "print-vs-acpx", file: "print-vs-acpx.mjs" },
   // Owned by another engineer; it takes --seconds and --json and prints its own result object.
   { name: "stream", file: "stream.mjs", extra: ["--seconds", "10"], foreign: true },

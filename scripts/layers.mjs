@@ -19,6 +19,8 @@ export const SRC = {
     "the session's rules: a core (the intents facade, the event queue, the turn driver and machine, the opener, the desks) and rooms for the adapters and the permission rules (below)",
   store:
     "the session log (JSONL, versioned), the index, the locks, the state dir, the pre-image store and the checkpoints (a shadow git repository) for `/undo`, the remembered permission rules",
+  control:
+    "`conch attach --write`'s control socket: where a running conch listens (0700 directory, 0600 socket and token), the one-line protocol, the server that runs another terminal's intents, the client and the `RemoteSession` it drives the App through",
   ui: "the TUI, a stack of folders (below)",
   print: "print mode (`conch -p`): text, result and stream-json output",
   export: "the transcript as Markdown (`/export`, `conch export`)",
@@ -63,7 +65,7 @@ export const UI = {
     },
     {
       hooks:
-        "every hook: `use-keypress.tsx` (conch's one keypress dispatcher and its one `useInput`: `KeypressProvider` at the App's root; `useKeypress(handler, { isActive, priority })` for every view, by `KeyPriority`, a handler that returns true takes the key), `use-answer-once.ts` (the prompts' one rule against a second answer), `use-session-view.ts` (what the App and `conch attach` share: state per frame, the transcript printed, the live region sized under the chrome); `use-shell.ts` (the shell: view state, focus, the key-binding table dispatched in one place; the queue's keys in `queue-handlers.ts`, a picker's in `picker-handlers.ts`) with `use-composer.ts` (what becomes of a written message: sent, steered, a conch command, Ctrl-G, Alt-V), `use-editor-store.ts`, `use-terminal-panes.ts`, `use-search-view.ts`; `use-session-state.ts` (state and screens, one render per frame), `use-transcript.ts` (a card whose terminal is still `parsing` is held back from the scrollback until its screen shows the last output), `use-printed-panel.ts` (a panel longer than its room, /help, is printed whole into the scrollback), and the small ones",
+        "every hook: `use-keypress.tsx` (conch's one keypress dispatcher and its one `useInput`: `KeypressProvider` at the App's root; `useKeypress(handler, { isActive, priority })` for every view, by `KeyPriority`, a handler that returns true takes the key), `use-answer-once.ts` (the prompts' one rule against a second answer), `use-session-view.ts` (what the App and `conch attach` share: state per frame, the transcript printed, the live region sized under the chrome); `use-shell.ts` (the shell: view state, focus, the key-binding table dispatched in one place; the queue's keys in `queue-handlers.ts`, a picker's in `picker-handlers.ts`) with `use-composer.ts` (what becomes of a written message: sent, steered, a conch command, Ctrl-G, Alt-V), `use-editor-store.ts`, `use-terminal-panes.ts`, `use-search-view.ts`, `use-tasks-view.ts` (the tasks view's keys, over `use-tasks.ts`'s list); `use-session-state.ts` (state and screens, one render per frame), `use-transcript.ts` (a card whose terminal is still `parsing` is held back from the scrollback until its screen shows the last output), `use-printed-panel.ts` (a panel longer than its room, /help, is printed whole into the scrollback), and the small ones",
     },
     {
       commands:
@@ -73,7 +75,7 @@ export const UI = {
       status: "`status-text.ts` (the status line's words), `session-facts.ts`, `attention.ts`",
       transcript:
         "settled vs live: `settled-items.ts` says what can no longer change, `transcript-printer.ts` writes it to the scrollback in transcript order, `row-cache.ts` keeps an item's rows while its view is the same object, `live-rows.ts` + `live-region.tsx` give Ink the rows that fit, `pane-sizes.ts` sizes running terminals and finds the ones no call shows",
-      search: "`transcript-search.ts`, `highlight-rows.ts`",
+      search: "`transcript-search.ts`, `highlight-rows.ts`, `task-card.ts` (a task's card as the search view shows it)",
     },
     {
       shell:

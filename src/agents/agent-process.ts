@@ -13,6 +13,7 @@ import {
   trackProcessTree,
   type ProcessRoot,
 } from "../terminals/process-tree.js";
+import { describeProcessTree, type ProcessInfo } from "../terminals/process-table.js";
 
 /** How to start an agent: a program and its arguments, run in `cwd` with `env` added. */
 export interface AgentCommand {
@@ -202,6 +203,14 @@ export class AgentProcess {
     const exit = await this.exited;
     this.forgetTree();
     return exit;
+  }
+
+  /**
+   * The agent's whole tree as the process table shows it now (Linux): the agent, what it runs, and
+   * what it left behind (found by its tag). Empty when the table cannot be read.
+   */
+  processes(): ProcessInfo[] {
+    return this.root ? describeProcessTree(this.root) : [];
   }
 
   /** Kills the agent and its tree at once, synchronously: for process exit paths. */

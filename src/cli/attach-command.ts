@@ -32,6 +32,10 @@ export async function runAttachCommand(cmd: Extract<Command, { kind: "attach" }>
     process.stderr.write(`conch: ${messageOf(err)}\n`);
     return exitCodeOf(err);
   }
+  if (cmd.write) {
+    const { runAttachWriteCommand } = await import("./attach-write-command.js");
+    return runAttachWriteCommand(rec);
+  }
   const root = resolveStateDir();
   const session = new FollowedSession(rec.cwd);
   let writer: WriterView = writerNow(rec.id, root, undefined);

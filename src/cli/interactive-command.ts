@@ -2,6 +2,7 @@ import { agentCalled } from "../agents/presets.js";
 import { exitCodeOf, EXIT, messageOf } from "../errors/conch-error.js";
 import type { StartupTerminal } from "../ui/app/startup-terminal.js";
 import type { Command } from "./parse-args.js";
+import { startControl } from "./control-setup.js";
 import { prepareSession } from "./session-setup.js";
 import { sessionTable } from "./sessions-command.js";
 
@@ -26,12 +27,13 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
     return exitCodeOf(err);
   }
   const { orchestrator, recorder, agent, mode, cwd } = prepared;
-  const { runInteractive } = await import("../ui/app/run-interactive.js");
+  const [{ runInteractive }, control] = await Promise.all([import("../ui/app/run-interactive.js"), startControl(orchestrator, recorder)]);
   return runInteractive(
     {
       port: orchestrator,
       open: () => orchestrator.start(mode),
       close: async () => {
+        control?.close();
         await orchestrator.shutdown();
         await recorder.close();
       },

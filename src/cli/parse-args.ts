@@ -32,7 +32,7 @@ export type Command =
   | { kind: "sessions"; action: "list" | "delete"; id?: string; json: boolean; cwd?: string; all: boolean; agent?: string }
   | { kind: "agents"; json: boolean; probe: boolean; name?: string; agent?: string; registry?: boolean; refresh?: boolean }
   | { kind: "export"; id: string; output?: string; force: boolean }
-  | { kind: "attach"; id: string }
+  | { kind: "attach"; id: string; write: boolean }
   | { kind: "undo"; id: string; turn?: string; dryRun: boolean }
   | { kind: "doctor"; agent?: string; json: boolean };
 
@@ -57,6 +57,7 @@ export const USAGE = `Usage:
   conch export <id> [-o file]         a stored session as Markdown (stdout, or a new file; --force replaces)
   conch undo <id> [turn] [--dry-run]  put back what a session's last turn (or turn N) changed in its files
   conch attach <id>                   follow a session another conch is running, read-only
+  conch attach --write <id>           the same, and act in it: answer, queue, steer, cancel (same keys)
   conch doctor [--agent <agent>]      check Node, node-pty, the terminal, agents, the state dir
 
 Options:
@@ -135,6 +136,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
         refresh: { type: "boolean" },
         output: { type: "string", short: "o" },
         force: { type: "boolean" },
+        write: { type: "boolean" },
         "dry-run": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -155,6 +157,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (v.registry && v.probe) throw new UsageError("--registry lists the registry; to probe one of its agents: conch agents --probe <id>");
   if ((v.output !== undefined || v.force) && (pos[0] !== "export" || v.print))
     throw new UsageError("--output and --force go with `conch export`");
+  if (v.write && (pos[0] !== "attach" || v.print)) throw new UsageError("--write goes with `conch attach`");
   if (pos[0] === "sessions" && !v.print) {
     const action = pos[1] === "delete" || pos[1] === "rm" ? "delete" : "list";
     if (pos[1] && pos[1] !== "list" && action !== "delete") throw new UsageError(`unknown sessions command: ${pos[1]}`);
@@ -191,7 +194,7 @@ export function parseCommandLine(argv: string[], cwd = process.cwd()): Command {
   if (pos[0] === "attach" && !v.print) {
     if (!pos[1]) throw new UsageError("attach needs a session id (conch sessions lists them)");
     if (pos.length > 2) throw new UsageError(`unexpected argument: ${pos[2]}`);
-    return { kind: "attach", id: pos[1] };
+    return { kind: "attach", id: pos[1], write: !!v.write };
   }
   if (pos[0] === "doctor" && !v.print) return { kind: "doctor", agent: v.agent, json: !!v.json };
 

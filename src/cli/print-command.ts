@@ -3,6 +3,7 @@ import { EXIT, exitCodeOf, messageOf } from "../errors/conch-error.js";
 import { runPrint } from "../print/run-print.js";
 import type { Command } from "./parse-args.js";
 import { readStdin } from "./read-stdin.js";
+import { startControl } from "./control-setup.js";
 import { prepareSession } from "./session-setup.js";
 
 /**
@@ -36,6 +37,7 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
     return exitCodeOf(err);
   }
   const { orchestrator, recorder, agent, mode } = prepared;
+  const control = await startControl(orchestrator, recorder);
   // A reader that goes away (`conch -p … | head -2`) makes stdout fail with EPIPE: the run is then
   // stopped as by Ctrl-C (the agent stopped, the log closed), with no stack trace and no more writes.
   let readerGone = false;
@@ -44,7 +46,10 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
     {
       session: orchestrator,
       open: () => orchestrator.start(mode),
-      closeLog: () => recorder.close(),
+      closeLog: () => {
+        control?.close();
+        return recorder.close();
+      },
       keep: () => recorder.report(),
       agent,
     },

@@ -25,6 +25,7 @@ const STATUS_WORD: Record<ToolDisplayStatus, string> = {
   interrupted: "interrupted",
   ended_with_agent: "ended with the agent (no exit status)",
   background: "running in the agent's session",
+  ended: "ended (the agent did not report how)",
 };
 
 const STATUS_ICON: Partial<Record<ToolDisplayStatus, string>> = {
@@ -138,7 +139,9 @@ function permissionWords(permission: ToolCallView["permission"]): string | undef
       ? " by policy"
       : permission.rule
         ? ` by rule \`${safeLine(permission.rule.text)}\` ${safeLine(permission.rule.from)}`
-        : "";
+        : permission.via === "attached"
+          ? " from another terminal"
+          : "";
   const word = { allow_once: "allowed once", allow_always: "always allowed", reject_once: "rejected", reject_always: "always rejected" }[
     permission.optionKind ?? ""
   ];
@@ -244,6 +247,11 @@ function itemMarkdown(item: TranscriptItem, state: SessionState, first: boolean)
       return quoted(`**${NOTICE_LABEL[item.level] ?? "Note"}:** ${safeText(item.text)}`);
     case "unknown":
       return `*An update conch does not know: ${codeSpan(safeLine(item.updateKind))}*`;
+    case "shell": {
+      // The user's own command: theirs, not sent to the agent unless they attached it.
+      const output = blockMarkdown({ type: "terminal", terminalId: item.terminalId }, state);
+      return [`### ! ${codeSpan(safeLine(item.command))}`, "*your own command*", ...(output ? [output] : [])].join("\n\n");
+    }
   }
 }
 

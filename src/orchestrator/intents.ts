@@ -33,6 +33,10 @@ export const INTENTS = {
   planUndo: "edits",
   planRedo: "edits",
   applyUndo: "edits",
+  // The work in the person's hands: task-desk.ts (the tasks view, a stop, `!cmd`).
+  listTasks: "tasks",
+  stopTask: "tasks",
+  runCommand: "tasks",
 } as const;
 
 /** An intent's name. */

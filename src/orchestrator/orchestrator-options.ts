@@ -13,7 +13,7 @@ import type { PreImageStore } from "../store/pre-image-store.js";
 import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import type { RuleBook } from "./rules/rule-book.js";
-import type { AgentPort, EventSink, TerminalService } from "./ports.js";
+import type { AgentPort, EventSink, ProcessProbe, TerminalService } from "./ports.js";
 import type { TurnTiming } from "../session/quiet-period.js";
 
 /** What the composition root (cli/) gives an orchestrator: the agent, the workspace, and the ports it writes to. */
@@ -50,4 +50,6 @@ export interface OrchestratorOptions {
   /** A person is there to answer (the TUI), whatever the policy: an `ask` rule asks them. */
   interactive?: boolean;
   now?: () => number;
+  /** Looks at and stops processes of the agent's tree; defaults to the process table. Tests pass a fake. */
+  processProbe?: ProcessProbe;
 }

@@ -16,6 +16,7 @@ import { closeSession } from "./session-close.js";
 import { SessionOpener, type OpenMode } from "./session-opener.js";
 import { SessionSettings } from "./session-settings.js";
 import { SessionSwitch } from "./session-switch.js";
+import { TaskDesk } from "./task-desk.js";
 import { TurnDriver } from "./turn-driver.js";
 import { DEFAULT_TIMING, type TurnTiming } from "../session/quiet-period.js";
 import { INTENT_NAMES, INTENTS, type IntentName } from "./intents.js";
@@ -42,6 +43,7 @@ class OrchestratorCore {
   private readonly questions: QuestionDesk;
   private readonly turns: TurnDriver;
   private readonly opener: SessionOpener;
+  private readonly tasks: TaskDesk;
   private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
   private resumed?: Promise<ResumedLog>;
@@ -54,6 +56,7 @@ class OrchestratorCore {
       now,
       observe: (ev) => {
         this.opener.terminals?.observe?.(ev);
+        this.tasks.observe(ev);
         this.checkpoints?.observe(ev);
       },
       decide: () => this.turns.decide(),
@@ -90,10 +93,12 @@ class OrchestratorCore {
       turn: { halt: () => this.turns.halt() },
     });
     const agent = this.opener;
+    this.tasks = new TaskDesk({ events, agent, terminals: () => this.opener.terminals, probe: opts.processProbe });
     const cps = this.checkpoints;
     const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing };
     const checkpointing = cps && { beforePrompt: cps.beforePrompt.bind(cps), beforeSettle: cps.beforeSettle.bind(cps) };
-    this.turns = new TurnDriver({ ...turnPorts, ...checkpointing }, opts.history);
+    const beforeResponse = this.tasks.watch.beforeResponse.bind(this.tasks.watch);
+    this.turns = new TurnDriver({ ...turnPorts, ...checkpointing, beforeResponse }, opts.history);
     Object.assign(
       this,
       intentsOf({
@@ -105,6 +110,7 @@ class OrchestratorCore {
         settings: new SessionSettings({ events, agent, requests: this.requests }),
         edits,
         rules: rules ?? NO_RULES,
+        tasks: this.tasks,
       }),
     );
   }
@@ -166,6 +172,7 @@ class OrchestratorCore {
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
   shutdown(): Promise<void> {
+    this.tasks.watch.clear();
     // The turn's last checkpoint is logged before the log closes (a print run exits at once).
     this.stopped ??= (this.checkpoints?.recorded(2000) ?? Promise.resolve()).then(() =>
       closeSession({
@@ -202,6 +209,7 @@ interface IntentParts {
   settings: SessionSettings;
   edits: EditHistory;
   rules: Pick<RuleGate, "permissionRules" | "removePermissionRule">;
+  tasks: TaskDesk;
 }
 
 /** The rules of a session that has none (its options gave no rule book): none in force, none to remove. */

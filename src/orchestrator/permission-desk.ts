@@ -59,15 +59,15 @@ export class PermissionDesk {
     });
   }
 
-  /** The person's answer to one pending permission (`null` = cancelled); the others stay pending. */
-  answerPermission(key: string, optionId: string | null): void {
+  /** The person's answer to one pending permission (`null` = cancelled), here or from another terminal (`via`); the others stay pending. */
+  answerPermission(key: string, optionId: string | null, via?: "attached"): void {
     const resolve = this.pending.get(key);
     if (!resolve) return;
     this.pending.delete(key);
     const asked = this.events.state.permissions.find((p) => p.key === key);
     const outcome: RequestPermissionOutcome = optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" };
     const option = asked?.options.find((o) => o.optionId === optionId);
-    this.events.dispatch({ type: "permission_answered", key, outcome, source: "user" });
+    this.events.dispatch({ type: "permission_answered", key, outcome, source: "user", ...(via ? { via } : {}) });
     // "Always allow" is conch's to keep, as a rule for this project, whatever the agent does with its own option.
     if (option?.kind === "allow_always" && this.rules) this.rules.remember(key);
     else if (option?.kind === "allow_always" && asked) this.rememberedKinds.add(asked.request.toolCall.kind ?? "other");

@@ -2,6 +2,7 @@ import type { InitializeResponse } from "@agentclientprotocol/sdk";
 import type { AgentConnection, RequestControl, TerminalHost } from "../acp/agent-connection.js";
 import type { TerminalAccess } from "../terminals/terminal-access.js";
 import type { AgentCommand, AgentExit } from "../agents/agent-process.js";
+import type { ProcessSnapshot } from "../session/agent-processes.js";
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 
@@ -37,6 +38,8 @@ export interface AgentPort {
   killNow(): void;
   /** Resolves once everything sent so far has reached the agent. */
   flush?(): Promise<void>;
+  /** The agent's process tree now (a local agent on Linux); undefined where it cannot be read. */
+  processes?(): ProcessSnapshot | undefined;
 }
 
 /** Where the orchestrator writes its events: the durable session log (the recorder). */
@@ -52,9 +55,27 @@ export interface EventSink {
 export interface TerminalService extends TerminalHost, TerminalAccess {
   /** Runs a login command in a pane the user can type into; resolves with its exit. */
   runLogin?(command: AgentCommand, cwd: string): Promise<{ exitCode: number | null; signal: string | null }>;
+  /** Runs the user's own command line (`!cmd`) in the session's folder, in a pane of its own; resolves with its terminal id. */
+  runUserCommand?(line: string): Promise<string>;
+  /** The agent is gone: the terminals it created are stopped (the user's own commands run on). */
+  stopAgentTerminals?(): void;
   /** Sees every event (live and from the log), to keep display terminals' screens current. */
   observe?(ev: SessionEvent): void;
   dispose(): void;
+}
+
+/** Where processes are looked at and stopped (the process table); tests pass a fake one. */
+export interface ProcessProbe {
+  /** The members still running as the same processes (pid and start time). */
+  running(members: readonly ProcessMember[]): ProcessMember[];
+  /** SIGTERM, then SIGKILL after a grace period; resolves once none is left. */
+  stop(members: readonly ProcessMember[]): Promise<void>;
+}
+
+/** A process named so that a later process with the same pid is never taken for it. */
+export interface ProcessMember {
+  pid: number;
+  start: string;
 }
 
 /** The clock: milliseconds since the epoch. Tests pass a fake one. */

@@ -113,6 +113,12 @@ export class SessionOpener implements AgentSlot {
     });
     link.exited.then((exit) => {
       if (this.link !== link) return;
+      const unasked = !(exit.expected || this.closing);
+      if (unasked) {
+        // Nothing it started is followed any more: its terminals and what it left running stop now, not at quit.
+        this.terminals?.stopAgentTerminals?.();
+        void link.stop().catch(() => undefined);
+      }
       events.dispatch({
         type: "agent_exited",
         code: exit.code,

@@ -31,6 +31,8 @@ export interface TurnDriverPorts {
   decisions: PendingDecisions[];
   now: Clock;
   timing: TurnTiming;
+  /** A turn is about to answer (not cancelled): what its open calls became is asked before the answer is folded. */
+  beforeResponse?(turnId: string): void;
   /** Runs before a prompt goes out, once its turn is known (a checkpoint of the workspace). */
   beforePrompt?: (turnId: string) => Promise<void>;
   /** Runs before a turn is over (its last checkpoint): what the person does once it is idle is theirs. */
@@ -200,7 +202,10 @@ export class TurnDriver {
   private sendPrompt(link: NonNullable<AgentSlot["link"]>, sessionId: string, turnId: string, prompt: ContentBlock[]): void {
     const { events } = this.ports;
     link.conn.prompt(sessionId, prompt).then(
-      (response) => events.dispatch({ type: "prompt_response", turnId, response }),
+      (response) => {
+        if (response.stopReason !== "cancelled") this.ports.beforeResponse?.(turnId);
+        events.dispatch({ type: "prompt_response", turnId, response });
+      },
       async (err) => {
         // A prompt that fails because the agent died is reported once, by agent_exited.
         await Promise.race([link.exited, new Promise((r) => setTimeout(r, 300))]);

@@ -22,6 +22,7 @@ const FINAL: ReadonlySet<ToolDisplayStatus> = new Set([
   "stalled",
   "unknown",
   "interrupted",
+  "ended",
   "ended_with_agent",
 ]);
 

@@ -44,6 +44,7 @@ export function applyPermissionClosed(d: Draft, ev: EventOf<"permission_answered
       optionName: option?.name,
       optionKind: option?.kind,
       source: ev.source,
+      ...(ev.via ? { via: ev.via } : {}),
       ...(ev.rule ? { rule: { text: ev.rule.text, from: ev.rule.from } } : {}),
     },
     // The answer is the call's latest sign of life: a person's slow answer is no stall of the agent's.

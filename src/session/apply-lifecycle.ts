@@ -48,6 +48,7 @@ export function applyAgentExited(d: Draft, ev: EventOf<"agent_exited">): void {
   s.agentBackground = undefined;
   for (const t of Object.values(s.terminals)) if (!t.exited && t.source === "display") exitTerminal(d, t.terminalId, null, null);
   s.phase = "failed";
+  s.agentExitedAt = ev.at;
   endOpenTurns(d);
   d.addItem({
     kind: "notice",

@@ -29,7 +29,7 @@ export function exitTerminal(d: Draft, terminalId: string, exitCode: number | nu
     d.orphans()[terminalId] = { ...o, exit: { exitCode, signal } };
     return;
   }
-  d.terminals()[terminalId] = { ...t, exited: true, exitCode, signal };
+  d.terminals()[terminalId] = { ...t, exited: true, exitCode, signal, endedAt: t.endedAt ?? d.at };
 }
 
 /** Opens a terminal view and applies whatever arrived for it before it was announced. */

@@ -4,6 +4,7 @@ import { applyTerminalMeta } from "./apply-terminal.js";
 import type { ToolCallView } from "./state.js";
 import { metaWithoutTerminalStreams, readTerminalMeta } from "./terminal-meta.js";
 import { profileOf } from "./profiles/select-profile.js";
+import { endWords, noteDetachedEnd } from "./apply-command.js";
 
 type ToolCallFields = ToolCall | ToolCallUpdate;
 
@@ -89,6 +90,8 @@ export function upsertToolCall(
   d.setTool(tool);
   applyTerminalMeta(d, tmeta, id, history);
   if (tool.pollOf) resolveFromPoll(d, tool, profile.hasExitStatus(tool));
+  // The agent reports the end of a call its turn left running: its card said "running".
+  if (old?.detached && !tool.detached && !history) noteDetachedEnd(d, tool, endWords(d, tool));
   return tool;
 }
 

@@ -2,6 +2,7 @@ import type { ContentBlock, PlanEntry, SessionNotification, SessionUpdate } from
 import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable";
 import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
 import { exitTerminal } from "./apply-terminal.js";
+import { noteDetachedEnd } from "./apply-command.js";
 import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
 import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
 import { contentText } from "./content-text.js";
@@ -182,6 +183,7 @@ function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
       d.setTool({ ...tool, status: sig.exitCode === 0 ? "completed" : "failed", detached: false, endedAt: d.at });
       if (tool.terminalId && s.terminals[tool.terminalId] && !s.terminals[tool.terminalId].exited)
         exitTerminal(d, tool.terminalId, sig.exitCode, null);
+      if (tool.detached) noteDetachedEnd(d, tool, `exit ${sig.exitCode}`);
       if (s.pendingPrompts.length === 0) s.backgroundEndedAt = d.at;
       return;
     }

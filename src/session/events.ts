@@ -81,6 +81,8 @@ export type SessionEvent =
       key: string;
       outcome: RequestPermissionOutcome;
       source: PermissionAnswerSource;
+      /** The person answered from another terminal (`conch attach --write`). */
+      via?: "attached";
       /** With `source: "rule"`: the rule(s) that decided. */
       rule?: AnsweringRule;
     }
@@ -112,7 +114,7 @@ export type SessionEvent =
   | { type: "queue_added"; at: number; id: string; text: string; blocks?: ContentBlock[] }
   | { type: "queue_edited"; at: number; id: string; text: string }
   | { type: "queue_removed"; at: number; id: string }
-  /** A client-owned terminal (`terminal/create`) started. */
+  /** A client-owned terminal started: for the agent's `terminal/create`, or the user's own `!cmd` (`by: "user"`). */
   | {
       type: "terminal_started";
       at: number;
@@ -120,10 +122,25 @@ export type SessionEvent =
       command: string;
       args: string[];
       cwd: string;
+      by?: "user";
       /** The PTY's size: its output makes sense at this width (attach and resume rebuild the screen at it). */
       cols?: number;
       rows?: number;
     }
+  /**
+   * conch read the process table for the command of a call its turn left running, since the agent
+   * may never say when it ends (codex-acp 0.16 can drop an exec's end): still `running` (the pids
+   * that run it), or gone from the agent's processes (it ended; how, the agent did not say).
+   */
+  | { type: "command_checked"; at: number; toolCallId: string; running: boolean; pids?: number[] }
+  /**
+   * Another terminal attached to write (`conch attach --write`, its conch's pid), did something
+   * there (`did`, in words), or detached (`pid` null). Kept beside the transcript, not in it: a line
+   * in the middle of a streaming answer would cut it in two.
+   */
+  | { type: "remote_writer"; at: number; pid: number | null; did?: string }
+  /** The person asked conch to stop a task: a terminal, or processes of the agent's tree (`taskId` as `tasksOf` names it). */
+  | { type: "task_stop_requested"; at: number; taskId: string }
   /** The PTY was resized (a pane of another width, a focused pane): later output is laid out for it. */
   | { type: "terminal_resized"; at: number; terminalId: string; cols: number; rows: number }
   | { type: "terminal_output"; at: number; terminalId: string; data: string }

@@ -16,6 +16,10 @@ function closingEvents(s: SessionState, at: number): SessionEvent[] {
       source: "cancel",
     })),
     ...s.pendingPrompts.map((turnId): SessionEvent => ({ type: "prompt_response", at, turnId, error: INTERRUPTED_TURN })),
+    // conch's own terminals were that process's children: they are not running in this one.
+    ...Object.values(s.terminals)
+      .filter((t) => t.source === "client" && !t.exited)
+      .map((t): SessionEvent => ({ type: "terminal_exited", at, terminalId: t.terminalId, exitCode: null, signal: null })),
   ];
 }
 
@@ -24,8 +28,9 @@ function closingEvents(s: SessionState, at: number): SessionEvent[] {
  * where that process ended: prompts whose answer died with it, and the permission requests and
  * questions of its connection. Left open, they would hold the resumed session's first turn
  * forever (after `kill -9`, `--resume` waited on a prompt that could never be answered). Tool
- * calls and terminals stay as they were: the agent's replay, or the stall report, says what
- * became of them.
+ * calls and the agent's display terminals stay as they were: the agent's replay, or the stall
+ * report, says what became of them. conch's own terminals (client PTYs, the user's `!cmd`) ran in
+ * that process and end with it: the tasks view must not list them running.
  */
 export function closeInterruptedRuns(events: readonly SessionEvent[]): SessionEvent[] {
   return foldInterruptedRuns(events).events;

@@ -72,7 +72,8 @@ export function openWork(state: SessionState): OpenWorkItem[] {
     });
   }
   for (const term of Object.values(state.terminals)) {
-    if (term.exited) continue;
+    // The user's own command is theirs: it holds no turn of the agent's.
+    if (term.exited || term.by === "user") continue;
     const tool = term.toolCallId ? state.toolCalls[term.toolCallId] : undefined;
     if (tool?.localStatus || tool?.detached) continue;
     // A tool call or a task already listed for this terminal says the same thing once.

@@ -2,7 +2,8 @@ import { applyPermissionAsked, applyPermissionClosed, applyQuestionAnswered, app
 import { applyAgentExited, applyRestarted, applySessionLeft, applySessionStarted } from "./apply-lifecycle.js";
 import { applyPromptResponse, applyPromptSent, applySteered } from "./apply-prompt.js";
 import { applyStall } from "./apply-stall.js";
-import { appendTerminalOutput, exitTerminal, openTerminal } from "./apply-terminal.js";
+import { applyCommandChecked, applyStopRequested, applyTerminalStarted } from "./apply-command.js";
+import { appendTerminalOutput, exitTerminal } from "./apply-terminal.js";
 import { applyAgentSignal, applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
 import { endReplayedTurn } from "./interrupted-marks.js";
@@ -165,13 +166,17 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     }
     case "terminal_started":
-      openTerminal(d, {
-        terminalId: ev.terminalId,
-        source: "client",
-        command: [ev.command, ...ev.args].join(" "),
-        cwd: ev.cwd,
-        history: false,
-      });
+      applyTerminalStarted(d, ev);
+      break;
+    case "command_checked":
+      applyCommandChecked(d, ev);
+      break;
+    case "task_stop_requested":
+      applyStopRequested(d, ev);
+      break;
+    case "remote_writer":
+      s.remoteWriter =
+        ev.pid === null ? undefined : { pid: ev.pid, ...(ev.did ? { did: ev.did, didAt: ev.at } : pickDid(s.remoteWriter, ev.pid)) };
       break;
     case "terminal_output": {
       appendTerminalOutput(d, ev.terminalId, ev.data);
@@ -206,6 +211,11 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       s.models = { availableModels: s.models?.availableModels ?? [], currentModelId: ev.modelId };
       break;
   }
+}
+
+/** What the attached terminal did last, kept while the same one stays attached. */
+function pickDid(prev: SessionState["remoteWriter"], pid: number): { did?: string; didAt?: number } {
+  return prev?.pid === pid && prev.did ? { did: prev.did, didAt: prev.didAt } : {};
 }
 
 /** Folds a whole event list, e.g. a session log read back from disk. */

@@ -14,11 +14,13 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { ErrorKind } from "../errors/conch-error.js";
 import type { ToolCallView } from "./tool-call-view.js";
+import type { BackgroundTask, TerminalView } from "./running-work.js";
 import type { ReplayMarks, TranscriptItem, TurnOrigin } from "./transcript-item.js";
 
 // The session state's parts that have modules of their own; the other layers read them from here.
 export { displayStatus, isFinalStatus, type LocalToolStatus, type ToolCallView, type ToolDisplayStatus } from "./tool-call-view.js";
 export type { TranscriptItem, TurnOrigin } from "./transcript-item.js";
+export type { BackgroundTask, TerminalView } from "./running-work.js";
 
 /**
  * Where a turn is. `draining` means the prompt answered but work it started is still open;
@@ -101,44 +103,6 @@ export interface QueuedMessage {
   text: string;
   /** The prompt's content blocks when it has attachments; else the text is sent. */
   blocks?: ContentBlock[];
-}
-
-/** A terminal known to the session, display-only (agent) or client-owned (PTY). */
-export interface TerminalView {
-  terminalId: string;
-  source: "display" | "client";
-  toolCallId?: string;
-  command?: string;
-  cwd?: string;
-  exited: boolean;
-  exitCode?: number | null;
-  signal?: string | null;
-  /** The last bytes written, bounded; the screen itself lives in terminals/. */
-  outputTail: string;
-  outputBytes: number;
-  history: boolean;
-  /** Last sign of life (event clock): output, or when it opened. */
-  lastAt?: number;
-  /** When it opened (event clock). */
-  startedAt?: number;
-}
-
-/**
- * Work the agent runs after the tool call that started it has completed (a background shell task),
- * and whose end it reports in a turn of its own (claude-agent-acp 0.100).
- */
-export interface BackgroundTask {
-  taskId: string;
-  toolCallId?: string;
-  /** The command or task name, for "waiting for Claude's report on …". */
-  label: string;
-  startedAt: number;
-  /** The work itself ended. */
-  endedAt?: number;
-  /** The agent's own turn about it ended. */
-  reportedAt?: number;
-  /** conch stopped waiting for the report: it stalled, the turn was cancelled, or the agent is gone. */
-  abandonedAt?: number;
 }
 
 /** A write conch served for the agent (`fs/write_text_file`), as `/undo` needs it. */
@@ -256,6 +220,12 @@ export interface SessionState {
   writes?: FileWrite[];
   /** Per turn, the files `/undo` has put back (and `/redo` has not applied again). */
   undone?: Record<string, string[]>;
+  /** Another terminal attached to write, and the last thing it did there. */
+  remoteWriter?: { pid: number; did?: string; didAt?: number };
+  /** When the agent's process went away unasked (its terminals and processes stop with it). */
+  agentExitedAt?: number;
+  /** Tasks the person asked conch to stop, by task id: when. */
+  stopRequests?: Record<string, number>;
   /** The session's folder from conch's own log (when the agent did not reopen the session, `info` has none). */
   localCwd?: string;
   /** The workspace's checkpoints, in order (`/undo` of any writer's changes). */

@@ -4,7 +4,7 @@ import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from
 export type ToolDisplayStatus = ToolCallStatus | LocalToolStatus | "background";
 
 /** What conch concluded about a call the agent never closed. */
-export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted" | "ended_with_agent";
+export type LocalToolStatus = "cancelled" | "rejected" | "stalled" | "unknown" | "interrupted" | "ended" | "ended_with_agent";
 
 /** One tool call, merged field by field from every message that mentioned it. */
 export interface ToolCallView {
@@ -16,8 +16,9 @@ export interface ToolCallView {
   status: ToolCallStatus;
   /**
    * What conch concluded when the agent never said: rejected, cancelled, stalled, unknown after a
-   * resume, interrupted when the agent died while it ran, ended with the agent when a command that
-   * outlived its turn was still running as the agent stopped (its process tree goes with it).
+   * resume, interrupted when the agent died while it ran, ended when its command left the agent's
+   * process tree and the agent never said how, ended with the agent when a command that outlived
+   * its turn was still running as the agent stopped (its process tree goes with it).
    */
   localStatus?: LocalToolStatus;
   /**
@@ -25,6 +26,8 @@ export interface ToolCallView {
    * as running in the background, not waited on. A later update for it goes on as usual.
    */
   detached?: boolean;
+  /** The processes conch found running the call's command when its turn ended (their pids). */
+  pids?: number[];
   content: ToolCallContent[];
   locations: ToolCallLocation[];
   rawInput?: unknown;
@@ -41,6 +44,8 @@ export interface ToolCallView {
     source: string;
     /** The rule that answered, as written, and where: "execute(npm test)", "in .conch.json". */
     rule?: { text: string; from: string };
+    /** The person answered from another terminal (`conch attach --write`). */
+    via?: "attached";
   };
   history: boolean;
   /** Seq and time of the last event that touched this call: stall detection and "sign of life". */

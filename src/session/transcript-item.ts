@@ -21,6 +21,8 @@ export type TranscriptItem =
   | { kind: "agent"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
   | { kind: "thought"; id: string; turnId: string; text: string; history: boolean; messageId?: string | null }
   | { kind: "tool"; id: string; turnId: string; toolCallId: string; history: boolean }
+  /** A command the user ran in a conch pane (`!cmd`): theirs, not the agent's, and not sent unless attached. */
+  | { kind: "shell"; id: string; terminalId: string; command: string; turnId?: string; history: boolean }
   /** `planId` for the identified plans of the unstable `plan_update`. */
   | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
   /** The person interrupted the turn (Esc): what came before it is all there is. */

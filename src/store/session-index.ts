@@ -23,6 +23,11 @@ export interface SessionRecord {
   updatedAt: string;
   lastStopReason?: string;
   messageCount: number;
+  /**
+   * The control socket of the conch that runs (or last ran) the session: `conch attach --write`
+   * connects there. Only good while that conch runs; the socket's hello says which session it runs.
+   */
+  control?: string;
 }
 
 /** A change to one record; fields left out (or undefined) keep their stored value. */

@@ -45,7 +45,8 @@ function rootIsOurs(root: ProcessRoot): boolean {
   return now === undefined || now.start === root.start;
 }
 
-interface ProcStat {
+/** A process's fields from /proc/<pid>/stat that conch reads. */
+export interface ProcStat {
   pid: number;
   ppid: number;
   pgrp: number;
@@ -54,7 +55,8 @@ interface ProcStat {
   zombie: boolean;
 }
 
-function readStat(pid: number): ProcStat | undefined {
+/** One process's stat line, or undefined when it is gone (or there is no /proc). */
+export function readStat(pid: number): ProcStat | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -141,13 +143,13 @@ export function collectProcessTree(root: ProcessRoot): TreeMember[] {
 }
 
 /** Whether `member` is still the same live process (not exited, not a zombie, its pid not reused). */
-function stillRunning(member: TreeMember): boolean {
+export function stillRunning(member: TreeMember): boolean {
   const now = readStat(member.pid);
   return now !== undefined && !now.zombie && now.start === member.start;
 }
 
 /** Sends `signal` to each member that is still the same process. */
-function signalMembers(members: TreeMember[], signal: NodeJS.Signals): void {
+export function signalMembers(members: TreeMember[], signal: NodeJS.Signals): void {
   for (const m of members) {
     if (!stillRunning(m)) continue;
     try {

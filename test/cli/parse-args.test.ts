@@ -145,9 +145,11 @@ describe("the command line of export, attach and agents --probe", () => {
     expect(() => parseCommandLine(["-o", "t.md", "hello"])).toThrow(/--output and --force go with `conch export`/);
   });
 
-  it("reads conch attach <id>", () => {
-    expect(parseCommandLine(["attach", "01ab"])).toEqual({ kind: "attach", id: "01ab" });
+  it("reads conch attach <id>, and attach --write <id>", () => {
+    expect(parseCommandLine(["attach", "01ab"])).toEqual({ kind: "attach", id: "01ab", write: false });
+    expect(parseCommandLine(["attach", "--write", "01ab"])).toEqual({ kind: "attach", id: "01ab", write: true });
     expect(() => parseCommandLine(["attach"])).toThrow(/attach needs a session id/);
+    expect(() => parseCommandLine(["--write"])).toThrow(/--write goes with `conch attach`/);
   });
 
   it("reads conch agents --probe with a name or --agent <command>, and plain conch agents as before", () => {

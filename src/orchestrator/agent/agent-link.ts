@@ -5,6 +5,8 @@ import { TraceWriter } from "../../acp/trace-writer.js";
 import { AgentProcess, type AgentExit } from "../../agents/agent-process.js";
 import { agentCalled, type ResolvedAgent } from "../../agents/presets.js";
 import { ConchError } from "../../errors/conch-error.js";
+import type { ProcessSnapshot } from "../../session/agent-processes.js";
+import { processTableReadable } from "../../terminals/process-table.js";
 import type { AgentPort } from "../ports.js";
 
 /** An agent that did not start: the message says how, the agent's own last words (its stderr tail) are the detail. */
@@ -151,16 +153,25 @@ export class AgentLink implements AgentPort {
   killNow(): void {
     this.proc.killNow();
   }
+  processes(): ProcessSnapshot | undefined {
+    const pid = this.proc.pid;
+    if (pid === undefined || !processTableReadable()) return undefined;
+    return { rootPid: pid, processes: this.proc.processes(), at: Date.now() };
+  }
   flush(): Promise<void> {
     return this.conn.flush();
   }
 
-  /** Stops the agent and everything it started; no agent process outlives conch. */
-  async stop(): Promise<AgentExit> {
-    this.trace?.note(`client closed the stdin of agent process ${this.attempt}`);
-    const exit = await this.proc.stop();
-    this.conn.close();
-    this.trace?.close();
-    return exit;
+  /** Stops the agent and everything it started; no agent process outlives conch. Calling it again waits for the same stop. */
+  stop(): Promise<AgentExit> {
+    this.stopping ??= (async () => {
+      this.trace?.note(`client closed the stdin of agent process ${this.attempt}`);
+      const exit = await this.proc.stop();
+      this.conn.close();
+      this.trace?.close();
+      return exit;
+    })();
+    return this.stopping;
   }
+  private stopping?: Promise<AgentExit>;
 }

@@ -64,6 +64,8 @@ export class SessionRecorder implements EventSink {
   private itemsFrom = 0;
   /** Set once a log was left for another session's. */
   private switched = false;
+  /** This conch's control socket, for the index. */
+  private control?: string;
 
   constructor(private readonly meta: RecorderOptions) {
     this.preLock = meta.lock;
@@ -188,7 +190,14 @@ export class SessionRecorder implements EventSink {
     const now = new Date(at).toISOString();
     const { agentCommand, cwd } = this.meta;
     const agent = this.meta.namedByAgent ? agentName : this.meta.agent;
-    this.index.add({ id, agent, agentCommand, cwd, createdAt: now, updatedAt: now, messageCount: 0 });
+    const control = this.control ? { control: this.control } : {};
+    this.index.add({ id, agent, agentCommand, cwd, createdAt: now, updatedAt: now, messageCount: 0, ...control });
+  }
+
+  /** Where this conch listens for another terminal (`conch attach --write`): written into the index entry of each session it records. */
+  setControl(socketPath: string): void {
+    this.control = socketPath;
+    if (this.sessionId && this.writer) this.index.update({ id: this.sessionId, control: socketPath });
   }
 
   /** Finishes the log of the session conch just left, and frees its lock, before the next one opens. */

@@ -32,6 +32,8 @@ function agentError(err: unknown): RequestError {
 export class RegistryTerminalService implements TerminalService {
   readonly registry: TerminalRegistry;
   private buffers = new Map<string, string>();
+  /** The terminals that run the user's own commands. */
+  private readonly userTerminals = new Set<string>();
   /** Display terminals a replay has shown again (their screen is the replay's from then on). */
   private replayed = new Set<string>();
   private flushTimer?: NodeJS.Timeout;
@@ -103,11 +105,27 @@ export class RegistryTerminalService implements TerminalService {
     return term.waitForExit();
   }
 
+  /**
+   * The user's own command (`!cmd`): their shell runs the line in the session's folder, in a PTY
+   * like the agent's (confined to the workspace, stopped with its whole tree), marked as theirs.
+   */
+  async runUserCommand(line: string): Promise<string> {
+    const shell = process.env.SHELL || "/bin/sh";
+    const term = await this.registry.createClientTerminal({ command: shell, args: ["-c", line] });
+    this.userTerminals.add(term.id);
+    return this.mirror(term, shell, ["-c", line], "user");
+  }
+
+  /** The agent is gone: nobody will read or release the terminals it made, so they stop now. */
+  stopAgentTerminals(): void {
+    for (const t of this.registry.list()) if (t.kind === "client" && !this.userTerminals.has(t.id) && t.exitStatus === null) t.kill();
+  }
+
   /** Mirrors a client terminal into the session as events; returns its id. */
-  private mirror(term: ClientTerminal, command: string, args: string[]): string {
+  private mirror(term: ClientTerminal, command: string, args: string[], by?: "user"): string {
     const id = term.id;
     const { cols, rows } = term.screen;
-    this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "", cols, rows });
+    this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "", cols, rows, ...(by ? { by } : {}) });
     term.onOutput((data) => this.buffer(id, data));
     term.onResize((size) => {
       // The output before the resize was laid out for the old size: it goes to the log first.

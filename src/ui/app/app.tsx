@@ -8,6 +8,7 @@ import { PickerView } from "../components/picker-view.js";
 import { QuestionForm } from "../components/question-form.js";
 import { QueueView } from "../components/queue-view.js";
 import { SearchView } from "../components/search-view.js";
+import { TasksView } from "../components/tasks-view.js";
 import { StatusBar } from "../components/status-bar.js";
 import { StatusLine } from "../components/status-line.js";
 import { StatusPanel } from "../components/status-panel.js";
@@ -35,6 +36,8 @@ import { LiveRegion } from "../transcript/live-region.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
+import { safeLine } from "../../text/terminal-safe.js";
+import { remoteWriterLine } from "../status/session-facts.js";
 
 /** Props of the interactive app. */
 export interface AppProps {
@@ -62,6 +65,8 @@ export interface AppProps {
   handoff?: TerminalHandoff;
   /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
   readClipboard?: () => Promise<ClipboardRead>;
+  /** Set in `conch attach --write`: the session runs in another conch, which this one drives. */
+  attachedTo?: { sessionId: string; pid: number };
 }
 
 /** Rows of live tail shown while a permission prompt, question or login waits: the prompt shows what matters. */
@@ -164,6 +169,8 @@ function AppView(props: AppProps): React.ReactElement {
           width={width}
           maxRows={liveMax}
         />
+      ) : shell.tasks && !shell.terminalFocus ? (
+        <TasksView {...shell.taskList} view={shell.tasks} width={width} maxRows={liveMax} terminal={(id) => access?.get(id)} />
       ) : focused && shell.terminalFocus ? (
         <Box flexDirection="column" marginTop={1}>
           <Text>
@@ -265,6 +272,16 @@ function AppView(props: AppProps): React.ReactElement {
           />
           <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
           <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+          {state.remoteWriter && !props.attachedTo ? (
+            <Text dimColor wrap="truncate-end">
+              {remoteWriterLine(state)}
+            </Text>
+          ) : null}
+          {props.attachedTo ? (
+            <Text dimColor wrap="truncate-end">
+              {`attached to ${safeLine(props.attachedTo.sessionId)}: conch pid ${props.attachedTo.pid} runs it, your keys act there · ctrl-c twice detaches`}
+            </Text>
+          ) : null}
         </Box>
       )}
     </Box>

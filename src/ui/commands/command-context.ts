@@ -19,6 +19,8 @@ export interface CommandContext {
   askUndo?(plan: UndoPlan): void;
   /** Opens the search view with a query (/search). */
   openSearch?(query: string): void;
+  /** Opens the tasks view (/tasks). */
+  openTasks?(): void;
   /** Attaches the clipboard's image to the message being written (/paste-image). */
   pasteImage?(): void;
   /** Opens a list to pick from (/model, /config), where the app has one. */

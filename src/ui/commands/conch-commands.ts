@@ -94,6 +94,11 @@ export const CONCH_COMMANDS: readonly ConchCommand[] = [
     run: (args, ctx) => (ctx.openSearch ? ctx.openSearch(args) : ctx.show("search is not available here", "error")),
   },
   {
+    name: "tasks",
+    description: `what runs in this session and ran in the background: open, stop, find its card (${shortKeys("tasks")})`,
+    run: (_args, ctx) => (ctx.openTasks ? ctx.openTasks() : ctx.show("the tasks view is not available here", "error")),
+  },
+  {
     name: "paste-image",
     description: "attach the image on the clipboard to the next message (alt-v)",
     run: (_args, ctx) => (ctx.pasteImage ? ctx.pasteImage() : ctx.show("pasting images is not available here", "error")),

@@ -16,7 +16,7 @@ export interface StatusBarProps {
 }
 
 /** Which segments give way first when the bar is too narrow. */
-const DROP_ORDER: BarSegment["key"][] = ["cost", "title", "context", "model", "cwd", "mode"];
+const DROP_ORDER: BarSegment["key"][] = ["cost", "title", "context", "model", "cwd", "tasks", "mode"];
 
 function fit(segments: BarSegment[], width: number): BarSegment[] {
   const out = [...segments];
@@ -40,8 +40,8 @@ export function StatusBar({ state, agentName, cwd, width, keyHints = true }: Sta
           <Text key={s.key}>
             {i > 0 ? <Text dimColor>{" · "}</Text> : null}
             <Text
-              color={s.key === "agent" ? color("accent") : s.key === "mode" ? color("heading") : undefined}
-              dimColor={s.key !== "agent" && s.key !== "mode"}
+              color={s.key === "agent" || s.key === "tasks" ? color("accent") : s.key === "mode" ? color("heading") : undefined}
+              dimColor={s.key !== "agent" && s.key !== "mode" && s.key !== "tasks"}
               bold={s.key === "agent"}
             >
               {s.text}

@@ -37,6 +37,10 @@ export interface PromptContext {
   images: boolean;
   /** Images pasted from the clipboard (only offered when the agent takes images). */
   pasted?: readonly PastedImage[];
+  /** Outputs of the user's own commands, each attached while its label is in the text. */
+  outputs?: readonly { label: string; text: string }[];
+  /** The agent takes embedded resources (`promptCapabilities.embeddedContext`): outputs go as text resources. */
+  embedded?: boolean;
   /** For tests: how to look at files. */
   fs?: { stat(p: string): { isFile(): boolean; size: number } | undefined; read(p: string): Buffer };
 }
@@ -55,6 +59,13 @@ const realFs = {
 function resolvePath(raw: string, cwd: string): string {
   if (raw === "~" || raw.startsWith("~/")) return path.join(homedir(), raw.slice(1));
   return path.resolve(cwd, raw);
+}
+
+/** A fenced block that no line of `text` closes early. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const marks = "`".repeat(longest + 1);
+  return `${marks}\n${text}\n${marks}`;
 }
 
 /** `@path` words in the text, in order, without repeats. Trailing punctuation is tried off too ("see @a.ts,"). */
@@ -103,6 +114,18 @@ export function buildPrompt(text: string, ctx: PromptContext): BuiltPrompt {
     if (!text.includes(image.label)) continue;
     attachments.push({ type: "image", mimeType: image.mimeType, data: image.data });
     notes.push(`${image.label}: attached as an image`);
+  }
+  for (const output of ctx.outputs ?? []) {
+    if (!text.includes(output.label)) continue;
+    attachments.push(
+      ctx.embedded
+        ? {
+            type: "resource",
+            resource: { uri: `conch:output/${encodeURIComponent(output.label)}`, mimeType: "text/plain", text: output.text },
+          }
+        : { type: "text", text: `\n\n${output.label}:\n${fence(output.text)}` },
+    );
+    notes.push(`${output.label}: attached (${output.text.split("\n").length} lines)`);
   }
   if (attachments.length === 0) return { blocks: null, notes };
   return { blocks: [{ type: "text", text }, ...attachments], notes };

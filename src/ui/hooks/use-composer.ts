@@ -4,6 +4,7 @@ import { conchCommandOf } from "../commands/conch-commands.js";
 import { readClipboardImage, type ClipboardRead } from "../compose/clipboard-image.js";
 import { editExternally, type TerminalHandoff } from "../compose/external-editor.js";
 import { buildPrompt } from "../compose/prompt-blocks.js";
+import { commandOutput, outputLabel, shellLineOf } from "../compose/shell-output.js";
 import type { ShellAction, ShellState } from "../shell/shell-state.js";
 import { isBusy } from "../status/status-text.js";
 import type { EditorStore } from "./use-editor-store.js";
@@ -60,6 +61,12 @@ export function useComposer(opts: ComposerOptions): Composer {
       store.dispatch({ type: "submitted" });
       return;
     }
+    const shellLine = shellLineOf(text);
+    if (shellLine) {
+      store.dispatch({ type: "submitted" });
+      runOwnCommand(shellLine.line, shellLine.attach);
+      return;
+    }
     const conch = conchCommandOf(text);
     if (conch) {
       store.dispatch({ type: "submitted" });
@@ -69,10 +76,31 @@ export function useComposer(opts: ComposerOptions): Composer {
     deliver(text, "send");
   };
 
+  /** `!cmd`: the user's own command runs in a pane of its own; `!!cmd` also puts its output's label in the next message. */
+  const runOwnCommand = (line: string, attach: boolean) => {
+    if (!line) return show("type a command after ! (!! also attaches its output to your next message)", "error");
+    void port.runCommand(line).then((started) => {
+      if (started.error || !started.terminalId) return show(started.error ?? `could not run ${line}`, "error");
+      if (!attach) return;
+      const label = outputLabel(line);
+      dispatch({ type: "output-attached", label, terminalId: started.terminalId });
+      store.dispatch({ type: "insert", text: `${label} ` });
+      show(`${label}: its output goes with your next message (what it shows when you send)`);
+    });
+  };
+
   /** Sends a message the editor holds as a prompt (queued while busy), or steers it into the running turn. */
   const deliver = (text: string, how: "send" | "steer", notes: string[] = []) => {
-    const images = state.info?.agentCapabilities?.promptCapabilities?.image === true;
-    const built = buildPrompt(text, { cwd: state.info?.cwd ?? opts.cwd, images, pasted: shell.images });
+    const caps = state.info?.agentCapabilities?.promptCapabilities;
+    const images = caps?.image === true;
+    const outputs = shell.outputs.map((o) => ({ label: o.label, text: commandOutput(state, port.terminals, o.terminalId) }));
+    const built = buildPrompt(text, {
+      cwd: state.info?.cwd ?? opts.cwd,
+      images,
+      pasted: shell.images,
+      outputs,
+      embedded: caps?.embeddedContext === true,
+    });
     port[how](text, built.blocks ?? undefined);
     dispatch({ type: "notes-set", notes: [...notes, ...built.notes] });
     forgetImages();

@@ -5,6 +5,7 @@ import type { SessionState } from "../../session/state.js";
 import type { TerminalAccess } from "../../terminals/terminal-access.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { detachWithQueued } from "../commands/detach.js";
+import { applyConfirmedUndo } from "../commands/apply-undo.js";
 import type { EditorAction, EditorState } from "../editor/editor-state.js";
 import type { ClipboardRead } from "../compose/clipboard-image.js";
 import type { TerminalHandoff } from "../compose/external-editor.js";
@@ -18,6 +19,7 @@ import { hitKey, type SearchHit } from "../search/transcript-search.js";
 import { useComposer } from "./use-composer.js";
 import { useEditorStore } from "./use-editor-store.js";
 import { useSearchHits, useSearchKeys } from "./use-search-view.js";
+import { useTasksView } from "./use-tasks-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
 import { KeyPriority, useKeypress } from "./use-keypress.js";
 import { nextCycleMode } from "../../session/session-modes.js";
@@ -71,6 +73,7 @@ export interface Shell extends ShellState {
   searchHits: SearchHit[];
   /** The hit the search view shows, or -1 when there is none. */
   searchIndex: number;
+  taskList: ReturnType<typeof useTasksView>;
 }
 
 /**
@@ -131,6 +134,7 @@ export function useShell(opts: ShellOptions): Shell {
     listSessions: opts.listSessions,
     askUndo: (plan) => dispatch({ type: "undo-asked", plan }),
     openSearch: (query) => dispatch({ type: "search-opened", query }),
+    openTasks: () => dispatch({ type: "tasks-opened" }),
     openPicker: (picker) => dispatch({ type: "picker-opened", picker }),
   };
   const composer = useComposer({
@@ -214,6 +218,9 @@ export function useShell(opts: ShellOptions): Shell {
       case "leave-search":
         dispatch({ type: "search-closed" });
         return true;
+      case "tasks":
+        dispatch({ type: "tasks-opened" });
+        return true;
       case "clear-input":
         dispatch({ type: "views-closed" });
         if (shell.ctrlCArmed) {
@@ -261,19 +268,8 @@ export function useShell(opts: ShellOptions): Shell {
     paneRows: opts.paneRows,
     dispatch,
   });
-
-  const answerUndo = (apply: boolean) => {
-    const plan = shell.undo;
-    dispatch({ type: "undo-closed" });
-    if (!plan || !apply) return;
-    // What was done is a notice in the transcript; only a refusal is shown here.
-    void port.applyUndo(plan).then(
-      (outcome) => typeof outcome === "string" && show(outcome, "error"),
-      (err: Error) => show(`undo failed: ${err.message}`, "error"),
-    );
-  };
-
   useSearchKeys({ active: focus === "search", open: search !== null, paneRows: opts.paneRows, dispatch });
+  const taskList = useTasksView({ port, state, view: shell.tasks, active: focus === "tasks", running, dispatch, show });
 
   return {
     ...shell,
@@ -293,8 +289,12 @@ export function useShell(opts: ShellOptions): Shell {
     answerQuestion: port.answerQuestion.bind(port),
     // A failed login is a notice in the transcript.
     authenticate: (methodId: string) => port.authenticate(methodId).catch(() => undefined),
-    answerUndo,
+    answerUndo: (apply: boolean) => {
+      dispatch({ type: "undo-closed" });
+      applyConfirmedUndo(port, shell.undo, apply, show);
+    },
     searchHits,
     searchIndex,
+    taskList,
   };
 }

@@ -6,7 +6,7 @@ import { INTERRUPTED_MARK, PLAN_ICONS, USER_PROMPT } from "./theme.js";
 import { compactJson } from "./tool-call-fields.js";
 import { inlineAnsi } from "./markdown-inline.js";
 import { markdownRows, type MarkdownMemo } from "./markdown-rows.js";
-import { safeText } from "../../text/terminal-safe.js";
+import { safeLine, safeText } from "../../text/terminal-safe.js";
 import { paint, type Style } from "./style.js";
 import { hang, truncateRow, wrapRows } from "./text.js";
 import { toolCardRows } from "./tool-card-rows.js";
@@ -114,6 +114,8 @@ export function itemRows(view: ItemView, ctx: ItemContext): string[] {
       return thoughtRows(item.text, width, expanded);
     case "tool":
       return view.card ? toolCardRows(view.card, ctx) : [paint(`tool call ${item.toolCallId}`, { dim: true })];
+    case "shell":
+      return view.card ? toolCardRows(view.card, ctx) : [paint(`! ${safeLine(item.command)}`, { role: "user" })];
     case "plan":
       return planRows(item.entries, width);
     case "interrupted":

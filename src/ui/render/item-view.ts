@@ -1,6 +1,7 @@
 import { displayOf, terminalIdsOf } from "../../session/profiles/display-of.js";
 import type { ToolDisplay } from "../../session/profiles/profile.js";
 import type { SessionState, TerminalView, ToolCallView, TranscriptItem } from "../../session/state.js";
+import { shellCardViewOf } from "./shell-card.js";
 
 /** What one tool call's card shows: everything it reads from the session, and nothing more. */
 export interface ToolCardView {
@@ -13,6 +14,8 @@ export interface ToolCardView {
   awaiting: boolean;
   /** The session's folder: paths in it are shown relative to it. */
   cwd?: string;
+  /** The user's own command (`!cmd`), drawn as a card but theirs. */
+  by?: "user";
   /** The calls of the subagent this call started, in order (its fold); absent for other calls. */
   subagent?: SubagentCallView[];
 }
@@ -79,7 +82,8 @@ const views = new WeakMap<TranscriptItem, ItemView>();
  */
 export function itemViewOf(state: SessionState, item: TranscriptItem): ItemView {
   const call = item.kind === "tool" ? state.toolCalls[item.toolCallId] : undefined;
-  const next: ItemView = call ? { item, card: toolCardViewOf(state, call) } : { item };
+  const card = call ? toolCardViewOf(state, call) : item.kind === "shell" ? shellCardViewOf(state, item) : undefined;
+  const next: ItemView = card ? { item, card } : { item };
   const prev = views.get(item);
   if (prev && sameCard(prev.card, next.card)) return prev;
   views.set(item, next);

@@ -78,6 +78,7 @@ export const STATUS_LOOK: Record<ToolDisplayStatus, { icon: string; word: string
   interrupted: { icon: "⊘", word: "interrupted", role: "warning" },
   ended_with_agent: { icon: "⊘", word: "ended with the agent (no exit status)", role: "muted" },
   background: { icon: "◐", word: "running in the agent's session", role: "accent" },
+  ended: { icon: "■", word: "ended, exit not reported", role: "muted" },
 };
 
 /** Frames of the running spinner. */

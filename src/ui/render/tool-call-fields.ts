@@ -19,7 +19,7 @@ export function permissionLabel(permission: ToolCallView["permission"]): { text:
     const allowed = permission.optionKind === "allow_once" || permission.optionKind === "allow_always";
     return { text: `${allowed ? "allowed" : "rejected"} by rule \`${rule.text}\` ${rule.from}`, allowed };
   }
-  const byPolicy = permission.source === "policy" ? " by policy" : "";
+  const byPolicy = permission.source === "policy" ? " by policy" : permission.via === "attached" ? " from another terminal" : "";
   switch (permission.optionKind) {
     case "allow_once":
       return { text: `allowed once${byPolicy}`, allowed: true };

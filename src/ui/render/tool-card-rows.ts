@@ -198,7 +198,9 @@ export function toolCardRows(card: ToolCardView, ctx: DrawContext): string[] {
   const icon = status === "in_progress" ? SPINNER_FRAMES[(ctx.frame ?? 0) % SPINNER_FRAMES.length] : look.icon;
   // The status word sits at the right edge of the first row, as the card's header reads.
   const wordWidth = look.word ? cellWidth(look.word) + 1 : 0;
-  const lead = `${paint(icon, { role: look.role })} ${paint(KIND_ICONS[kind] ?? KIND_ICONS.other, { dim: true })} `;
+  // The user's own command reads as theirs: `!`, as they typed it, in the colour of their prompts.
+  const mark = card.by === "user" ? paint("!", { role: "user", bold: true }) : paint(KIND_ICONS[kind] ?? KIND_ICONS.other, { dim: true });
+  const lead = `${paint(icon, { role: look.role })} ${mark} `;
   const rows = hang(lead, "    ", paint(display.title, { bold: true }), width - wordWidth);
   if (look.word)
     rows[0] = `${rows[0]}${" ".repeat(Math.max(0, width - wordWidth - cellWidth(rows[0])))} ${paint(look.word, { role: look.role })}`;

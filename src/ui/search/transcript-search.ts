@@ -77,6 +77,8 @@ function ownTexts(item: TranscriptItem): SearchText[] {
       return [searchText("plan", item.entries.map((e) => safeLine(e.content)).join("\n"))];
     case "notice":
       return [searchText("notice", safeText(item.text))];
+    case "shell":
+      return [searchText("command", safeLine(item.command))];
     default:
       return [];
   }

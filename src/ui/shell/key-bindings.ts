@@ -87,6 +87,7 @@ const PLACE: Record<KeyPlace, string> = {
   terminal: "a terminal pane",
   undo: "the undo prompt",
   search: "the search",
+  tasks: "the tasks view",
   picker: "the /model or /config list",
   attach: "`conch attach`",
 };

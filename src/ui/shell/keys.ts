@@ -3,7 +3,7 @@ import type { Key } from "ink";
 // The key table's vocabulary: key-bindings.ts is the table, made of input-keys.ts and view-keys.ts.
 
 /** Who has the keys (`focusOf`). */
-export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal" | "undo" | "search" | "picker";
+export type Focus = "input" | "queue" | "permission" | "question" | "auth" | "terminal" | "undo" | "search" | "tasks" | "picker";
 
 /** Where a key works: a focus, the input's `/` or `@` menu, or `conch attach`'s read-only view. */
 export type KeyPlace = Focus | "menu" | "attach";
@@ -53,6 +53,12 @@ export type KeyCommand =
   | "edit-search"
   | "leave-search"
   | "quit-attach"
+  | "tasks"
+  | "open-task"
+  | "stop-task"
+  | "confirm-stop"
+  | "find-task-card"
+  | "leave-tasks"
   | "pick-choice"
   | "filter-choices"
   | "close-picker"

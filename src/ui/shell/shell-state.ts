@@ -19,6 +19,13 @@ export interface SearchState {
   scroll: number;
 }
 
+/** The tasks view (Ctrl-O, /tasks): the task selected, a stop waiting for y, the task whose whole pane is shown. */
+export interface TasksViewState {
+  selected: number;
+  confirming: string | null;
+  opened: string | null;
+}
+
 /** The shell's view state: everything the UI keeps that is not the session's. */
 export interface ShellState {
   /** The queued message selected with ↑ (the queue has the keys), or null. */
@@ -38,8 +45,12 @@ export interface ShellState {
   undo: UndoPlan | null;
   /** The search view, while it is open. */
   search: SearchState | null;
+  /** The tasks view, while it is open. */
+  tasks: TasksViewState | null;
   /** Images pasted into the message being written; they go with it while their labels are in its text. */
   images: PastedImage[];
+  /** Outputs of the user's own commands attached to the message being written, likewise by label. */
+  outputs: { label: string; terminalId: string }[];
   /** A list to pick from (/model, /config), while it is open. */
   picker: PickerState | null;
 }
@@ -61,22 +72,30 @@ export type ShellAction =
   | { type: "ctrl-c-disarmed" }
   | { type: "undo-asked"; plan: UndoPlan }
   | { type: "undo-closed" }
-  | { type: "search-opened"; query: string }
+  /** `selected`: the hit to show (a task's card), else the newest. */
+  | { type: "search-opened"; query: string; selected?: string }
   | { type: "search-edited"; query: string }
   /** Keys typed into the query: text, where a backspace (DEL or BS) erases the character before it. */
   | { type: "search-typed"; keys: string }
   | { type: "search-selected"; key: string }
   | { type: "search-scrolled"; by: number }
   | { type: "search-closed" }
+  | { type: "tasks-opened" }
+  | { type: "tasks-selected"; index: number }
+  | { type: "task-stop-asked"; taskId: string | null }
+  | { type: "task-pane-toggled"; taskId: string }
+  | { type: "tasks-closed" }
+  /** Ctrl-C: the undo prompt, the search, the tasks view and a picker close. */
+  | { type: "views-closed" }
   | { type: "image-pasted"; image: PastedImage }
+  | { type: "output-attached"; label: string; terminalId: string }
+  /** The message went (or was thrown away): its images and outputs go with it. */
   | { type: "images-cleared" }
   | { type: "picker-opened"; picker: PickerState }
   | { type: "picker-moved"; by: number }
   /** Keys typed into the filter, a backspace erasing. */
   | { type: "picker-typed"; keys: string }
-  | { type: "picker-closed" }
-  /** Ctrl-C: the undo prompt, the search and a picker close. */
-  | { type: "views-closed" };
+  | { type: "picker-closed" };
 
 /** The shell as it starts. */
 export const INITIAL_SHELL: ShellState = {
@@ -89,7 +108,9 @@ export const INITIAL_SHELL: ShellState = {
   ctrlCArmed: false,
   undo: null,
   search: null,
+  tasks: null,
   images: [],
+  outputs: [],
   picker: null,
 };
 
@@ -129,7 +150,7 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
     case "undo-closed":
       return state.undo ? { ...state, undo: null } : state;
     case "search-opened":
-      return { ...state, search: { query: action.query, selected: null, scroll: 0 } };
+      return { ...state, search: { query: action.query, selected: action.selected ?? null, scroll: 0 } };
     case "search-edited":
       // A new query starts again from the newest hit.
       return state.search ? { ...state, search: { query: action.query, selected: null, scroll: 0 } } : state;
@@ -149,10 +170,31 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return state.search ? { ...state, search: { ...state.search, scroll: state.search.scroll + action.by } } : state;
     case "search-closed":
       return state.search ? { ...state, search: null } : state;
+    case "tasks-opened":
+      return { ...state, panel: null, notes: [], tasks: { selected: 0, confirming: null, opened: null } };
+    case "tasks-selected":
+      return state.tasks ? { ...state, tasks: { selected: Math.max(0, action.index), confirming: null, opened: null } } : state;
+    case "task-stop-asked":
+      return state.tasks ? { ...state, tasks: { ...state.tasks, confirming: action.taskId } } : state;
+    case "task-pane-toggled":
+      return state.tasks
+        ? { ...state, tasks: { ...state.tasks, opened: state.tasks.opened === action.taskId ? null : action.taskId } }
+        : state;
+    case "tasks-closed":
+      return state.tasks ? { ...state, tasks: null } : state;
+    case "views-closed":
+      return state.undo || state.search || state.tasks || state.picker
+        ? { ...state, undo: null, search: null, tasks: null, picker: null }
+        : state;
     case "image-pasted":
       return { ...state, images: [...state.images, action.image] };
+    case "output-attached":
+      return {
+        ...state,
+        outputs: [...state.outputs.filter((o) => o.label !== action.label), { label: action.label, terminalId: action.terminalId }],
+      };
     case "images-cleared":
-      return state.images.length ? { ...state, images: [] } : state;
+      return state.images.length || state.outputs.length ? { ...state, images: [], outputs: [] } : state;
     case "picker-opened":
       return { ...state, picker: action.picker, panel: null };
     case "picker-moved":
@@ -161,14 +203,12 @@ export function shellReducer(state: ShellState, action: ShellAction): ShellState
       return state.picker ? { ...state, picker: typedPicker(state.picker, action.keys) } : state;
     case "picker-closed":
       return state.picker ? { ...state, picker: null } : state;
-    case "views-closed":
-      return state.undo || state.search || state.picker ? { ...state, undo: null, search: null, picker: null } : state;
   }
 }
 
 /**
  * Who has the keys: a focused terminal pane while its command runs, then the undo prompt, a picker, the search
- * view, a selected queued message, then the first permission request (unless the user stepped away from it), a question,
+ * view, the tasks view, a selected queued message, then the first permission request (unless the user stepped away from it), a question,
  * a login, and otherwise the input.
  */
 export function focusOf(shell: ShellState, session: SessionState, runningTerminals: readonly string[]): Focus {
@@ -176,6 +216,7 @@ export function focusOf(shell: ShellState, session: SessionState, runningTermina
   if (shell.undo) return "undo";
   if (shell.picker) return "picker";
   if (shell.search) return "search";
+  if (shell.tasks) return "tasks";
   if (shell.queueSelected !== null && session.queue.length > 0) return "queue";
   const firstPermission = session.permissions[0]?.key;
   if (firstPermission !== undefined && firstPermission !== shell.permissionSkipped) return "permission";

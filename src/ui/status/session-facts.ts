@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
 import { currentModel } from "../../session/config-options.js";
 import type { SessionState } from "../../session/state.js";
+import { describeTasks, tasksOf } from "../../session/tasks.js";
 import { safeLine } from "../../text/terminal-safe.js";
 
 /** One piece of the status bar. */
 export interface BarSegment {
-  key: "agent" | "title" | "mode" | "model" | "context" | "cost" | "cwd";
+  key: "agent" | "tasks" | "title" | "mode" | "model" | "context" | "cost" | "cwd";
   text: string;
 }
 
@@ -49,11 +50,28 @@ export function shortPath(p: string, home = homedir()): string {
   return p;
 }
 
+const summaries = new WeakMap<SessionState, string>();
+
+/** "2 tasks running": what runs in the session, from its state alone (the tasks view reads the process table too). */
+export function tasksSummary(state: SessionState): string {
+  let summary = summaries.get(state);
+  if (summary === undefined) summaries.set(state, (summary = describeTasks(tasksOf(state, undefined, { runningOnly: true }))));
+  return summary;
+}
+
+/** Who else acts in this session: another terminal attached to write, and the last thing it did. */
+export function remoteWriterLine(state: SessionState): string | undefined {
+  const w = state.remoteWriter;
+  if (!w) return undefined;
+  return safeLine(`another terminal acts here (conch pid ${w.pid}, attach --write)${w.did ? ` · it ${w.did}` : ""}`);
+}
+
 /** The status bar's pieces, in order, leaving out what is unknown. */
 export function barSegments(state: SessionState, agentName: string, cwd: string): BarSegment[] {
   const out: BarSegment[] = [{ key: "agent", text: safeLine(agentLabel(state, agentName)) }];
   // Every fact but the cwd comes from the agent.
   const add = (key: BarSegment["key"], text: string | undefined) => text && out.push({ key, text: safeLine(text) });
+  add("tasks", tasksSummary(state));
   add("title", state.title);
   add("mode", modeLabel(state));
   add("model", modelLabel(state));

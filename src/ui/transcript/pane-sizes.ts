@@ -6,12 +6,12 @@ import { toolTerminalIds } from "./settled-items.js";
 /** Rows of a pane for a running client terminal that no tool call shows. */
 export const LOOSE_PANE_ROWS = 6;
 
-/** Running client terminals that no tool call in the session shows: each gets a pane of its own. */
+/** Running client terminals that no tool call in the session shows (the user's own commands have their card): each gets a pane of its own. */
 export function looseTerminals(state: SessionState): { id: string; title: string }[] {
   const shown = new Set<string>();
   for (const tool of Object.values(state.toolCalls)) for (const id of toolTerminalIds(tool)) shown.add(id);
   return Object.values(state.terminals)
-    .filter((t) => t.source === "client" && !t.exited && !shown.has(t.terminalId))
+    .filter((t) => t.source === "client" && !t.exited && t.by !== "user" && !shown.has(t.terminalId))
     .map((t) => ({ id: t.terminalId, title: t.command ?? t.terminalId }));
 }
 

@@ -49,6 +49,11 @@ export function isSettled(state: SessionState, index: number): boolean {
     case "notice":
     case "unknown":
       return true;
+    case "shell": {
+      // The user's command changes until it exits; the session's end stops a pane that never will.
+      const term = state.terminals[item.terminalId];
+      return !term || term.exited || state.phase === "failed";
+    }
     case "agent":
     case "thought":
       return !last || turnEnded(state, item.turnId);

@@ -1,0 +1,55 @@
+import { EXIT } from "../../errors/conch-error.js";
+import type { SessionPort } from "../session-port.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+import type { StartupTerminal } from "./startup-terminal.js";
+
+/** What `conch attach --write` hands the UI: a session run by another conch, and this terminal. */
+export interface AttachWriteOptions {
+  /** The session as the log shows it, its intents going to the conch that runs it. */
+  session: SessionPort;
+  sessionId: string;
+  /** The pid of the conch that runs it. */
+  ownerPid: number;
+  agentName: string;
+  cwd: string;
+  terminal: StartupTerminal;
+}
+
+/**
+ * `conch attach --write`: the TUI, with its keys, over a session another conch runs. Quitting
+ * detaches: the session goes on in the conch that runs it. Returns the exit code.
+ */
+export async function runAttachWrite(opts: AttachWriteOptions): Promise<number> {
+  const { terminal } = opts;
+  const [react, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
+  const features = detectTerminalFeatures();
+  terminal.prompt.erase();
+  const { input } = terminal;
+  const instance = render(
+    react.default.createElement(App, {
+      session: opts.session,
+      agentName: opts.agentName,
+      cwd: opts.cwd,
+      bracketedPaste: true,
+      features,
+      attachedTo: { sessionId: opts.sessionId, pid: opts.ownerPid },
+    }),
+    {
+      stdin: input.stream() as unknown as NodeJS.ReadStream,
+      stdout: featureFilteredOutput(process.stdout, features),
+      exitOnCtrlC: false,
+      patchConsole: false,
+      kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" },
+    },
+  );
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const onSignal = () => instance.unmount();
+  for (const signal of signals) process.on(signal, onSignal);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    for (const signal of signals) process.off(signal, onSignal);
+    input.close();
+  }
+  return EXIT.ok;
+}
