@@ -251,7 +251,7 @@ function requireCost(name) {
   return Number(execFileSync(process.execPath, ["-e", script], { cwd: ROOT }));
 }
 const lazy = [
-  ["cli-highlight (highlight.js, every grammar)", () => chunkCost(chunkFor(/node_modules\/cli-highlight\//))],
+  ["highlight.js (every grammar)", () => chunkCost(chunkFor(/node_modules\/highlight\.js\//))],
   ["marked", () => chunkCost(chunkFor(/node_modules\/marked\//))],
   ["diff", () => chunkCost(chunkFor(/node_modules\/diff\//))],
   ["@xterm/headless (first terminal)", () => requireCost("@xterm/headless")],

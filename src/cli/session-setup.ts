@@ -209,6 +209,8 @@ export async function prepareSession(
     preImages: new PreImageStore(root),
     rules,
     interactive: askTrust !== undefined,
+    // Print mode reads the newest state only; the TUI's renders keep older ones.
+    newestStateOnly: askTrust === undefined,
     checkpoints: config.checkpoints === false ? undefined : new WorkspaceCheckpoints(realPathOf(cwd), root),
   });
   recorder.attach(

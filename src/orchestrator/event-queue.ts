@@ -18,6 +18,12 @@ export interface EventQueueOptions {
   observe: (ev: SessionEvent) => void;
   /** Runs after each transition (after the listeners): the turn driver decides what comes next. */
   decide: () => void;
+  /**
+   * Only the newest state is ever read (print mode): a transition changes the state's collections in
+   * place rather than copy them, so a flood of 100,000 calls does not copy the map of calls once per
+   * batch. Without it every published state is a snapshot.
+   */
+  newestOnly?: boolean;
 }
 
 /**
@@ -48,7 +54,13 @@ export class SessionEventQueue implements SessionEvents {
    * one decision of the turn machine.
    */
   dispatch(input: SessionEventInput): void {
-    this.queue.push({ ...input, at: this.opts.now() } as SessionEvent);
+    const at = this.opts.now();
+    // An update is most of a flood: built as a literal, which is cheaper than a spread of the input.
+    this.queue.push(
+      input.type === "update"
+        ? { type: "update", at, notification: input.notification, ...(input.history !== undefined ? { history: input.history } : {}) }
+        : ({ ...input, at } as SessionEvent),
+    );
     // Only the agent's updates wait for the end of a burst: conch's own events (a session opened,
     // a prompt answered) must be in the state when the code that dispatched them goes on.
     if (this.running || (this.inBurst && input.type === "update")) return;
@@ -120,7 +132,7 @@ export class SessionEventQueue implements SessionEvents {
   private transitionBatch(events: SessionEvent[]): void {
     let next: SessionState;
     try {
-      next = Object.freeze(reduceBatch(this.state, events));
+      next = Object.freeze(reduceBatch(this.state, events, { transient: this.opts.newestOnly === true }));
     } catch (err) {
       this.fail(events[events.length - 1].at, `internal error handling a burst of ${events.length} events: ${(err as Error).message}`);
       return;
@@ -142,7 +154,7 @@ export class SessionEventQueue implements SessionEvents {
   private transition(ev: SessionEvent): void {
     let next: SessionState;
     try {
-      next = Object.freeze(reduce(this.state, ev));
+      next = Object.freeze(this.opts.newestOnly ? reduceBatch(this.state, [ev], { transient: true }) : reduce(this.state, ev));
     } catch (err) {
       // The reducer refused an input: keep what is logged, show why, stop the turn.
       this.fail(ev.at, `internal error handling ${ev.type}: ${(err as Error).message}`);

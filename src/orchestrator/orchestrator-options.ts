@@ -49,6 +49,8 @@ export interface OrchestratorOptions {
   rules?: RuleBook;
   /** A person is there to answer (the TUI), whatever the policy: an `ask` rule asks them. */
   interactive?: boolean;
+  /** Nothing keeps a published state, only the newest is read (print mode): see `EventQueueOptions.newestOnly`. */
+  newestStateOnly?: boolean;
   now?: () => number;
   /** Looks at and stops processes of the agent's tree; defaults to the process table. Tests pass a fake. */
   processProbe?: ProcessProbe;

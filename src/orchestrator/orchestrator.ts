@@ -60,6 +60,7 @@ class OrchestratorCore {
         this.checkpoints?.observe(ev);
       },
       decide: () => this.turns.decide(),
+      newestOnly: opts.newestStateOnly === true,
     });
     this.events = events;
     this.checkpoints = opts.checkpoints ? new TurnCheckpoints(events, opts.checkpoints) : undefined;

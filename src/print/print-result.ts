@@ -1,6 +1,13 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
 import { EXIT, type ExitCode } from "../errors/conch-error.js";
-import { displayStatus, type ContextUsage, type PromptUsage, type SessionState, type ToolDisplayStatus } from "../session/state.js";
+import {
+  displayStatus,
+  type ContextUsage,
+  type PromptUsage,
+  type SessionState,
+  type ToolCallView,
+  type ToolDisplayStatus,
+} from "../session/state.js";
 
 /** The result object of `--output-format json`, and the last line of `stream-json`. */
 export interface PrintResult {
@@ -31,12 +38,11 @@ function runTurnIds(state: SessionState, fromTurn: number): Set<string> {
   );
 }
 
-/** Permission requests a policy or a rule refused during this run. */
-export function deniedByPolicy(state: SessionState, turns: Set<string>): PrintResult["permissionsDenied"] {
-  return Object.values(state.toolCalls)
+/** Permission requests a policy or a rule refused during this run (`calls`: the run's). */
+function deniedByPolicy(calls: readonly ToolCallView[]): PrintResult["permissionsDenied"] {
+  return calls
     .filter(
       (t) =>
-        turns.has(t.turnId) &&
         (t.permission?.source === "policy" || t.permission?.source === "rule") &&
         (t.permission.optionKind?.startsWith("reject") || t.permission.outcome === "cancelled"),
     )
@@ -136,7 +142,9 @@ export function buildPrintResult(
     .map((i) => (i as { text: string }).text)
     .join("\n\n");
   const error = opts.error ?? (failed ? (state.failure?.message ?? "the session failed") : (promptTurn?.error ?? null));
-  const denied = deniedByPolicy(state, turns);
+  // One pass over the calls: a map of 100,000 of them takes a while to list.
+  const calls = Object.values(state.toolCalls).filter((t) => turns.has(t.turnId));
+  const denied = deniedByPolicy(calls);
   const stopReason = promptTurn?.stopReason ?? null;
   const exitCode = exitCodeFor(stopReason, { error, denied: denied.length, timedOut: opts.timedOut, interrupted: opts.interrupted });
   const warnings = [...(opts.kept?.warnings ?? [])];
@@ -149,15 +157,13 @@ export function buildPrintResult(
     text,
     usage: promptTurn?.usage ?? null,
     context: state.usage ?? null,
-    toolCalls: Object.values(state.toolCalls)
-      .filter((t) => turns.has(t.turnId))
-      .map((t) => ({
-        id: t.toolCallId,
-        title: t.title,
-        kind: t.kind ?? null,
-        status: displayStatus(t),
-        durationMs: t.endedAt !== undefined ? t.endedAt - t.startedAt : null,
-      })),
+    toolCalls: calls.map((t) => ({
+      id: t.toolCallId,
+      title: t.title,
+      kind: t.kind ?? null,
+      status: displayStatus(t),
+      durationMs: t.endedAt !== undefined ? t.endedAt - t.startedAt : null,
+    })),
     permissionsDenied: denied,
     durationMs: opts.now - opts.startedAt,
     // A run that went well but was not kept as asked is no success: its own code. Any other code says more.

@@ -88,7 +88,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     for (const c of cancelTimers) c();
     // A command that outlived the turn ends when conch stops the agent: the result and the stream say
     // that, not "running" (still subscribed, so text and stream-json print the call's last status).
-    if (Object.values(orch.state.toolCalls).some((t) => t.detached && !isFinalStatus(t))) await orch.shutdown();
+    const { openToolIds, toolCalls } = orch.state;
+    if ([...openToolIds].some((id) => toolCalls[id]?.detached && !isFinalStatus(toolCalls[id]))) await orch.shutdown();
     unsubscribe();
     const kept = await run.keep();
     const result: PrintResult = buildPrintResult(orch.state, {

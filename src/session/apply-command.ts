@@ -3,6 +3,7 @@ import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { isFinalStatus, type ToolCallView } from "./state.js";
+import { noteStoppedCall } from "./stop-notes.js";
 
 // What conch learns about commands outside the agent's words: the process table's answer about a
 // call the agent left running, the person's stop, and the person's own commands.
@@ -37,12 +38,8 @@ export function applyCommandChecked(d: Draft, ev: EventOf<"command_checked">): v
  * the scrollback saying so, so its end is a line of its own in the transcript, saying how.
  */
 export function noteDetachedEnd(d: Draft, tool: ToolCallView, how: string): void {
-  const asked = d.s.stopRequests ?? {};
-  const byYou =
-    asked[`call:${tool.toolCallId}`] !== undefined || (tool.terminalId !== undefined && asked[`term:${tool.terminalId}`] !== undefined);
-  const label = `\`${tool.title || tool.toolCallId}\``;
-  const code = /^(exit|signal) /.test(how) ? ` (${how})` : "";
-  const text = byYou ? `${label} was stopped by you${code}` : `${label}, left running after its turn, has ended: ${how}`;
+  if (noteStoppedCall(d, tool, how)) return;
+  const text = `\`${tool.title || tool.toolCallId}\`, left running after its turn, has ended: ${how}`;
   d.addItem({ kind: "notice", id: d.nextId("i"), turnId: tool.turnId, level: "info", text });
 }
 

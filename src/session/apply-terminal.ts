@@ -1,5 +1,6 @@
 import type { Draft } from "./draft.js";
 import type { TerminalView } from "./state.js";
+import { noteStopped, stopAskedFor } from "./stop-notes.js";
 import type { TerminalMeta } from "./terminal-meta.js";
 
 /** Bytes of output the pure state keeps per terminal; the full screen lives in terminals/. */
@@ -30,6 +31,13 @@ export function exitTerminal(d: Draft, terminalId: string, exitCode: number | nu
     return;
   }
   d.terminals()[terminalId] = { ...t, exited: true, exitCode, signal, endedAt: t.endedAt ?? d.at };
+  if (t.exited || t.history) return;
+  const toolId = t.toolCallId ?? d.s.toolByTerminal.get(terminalId);
+  const stopped = stopAskedFor(d.s, toolId, terminalId);
+  if (!stopped) return;
+  const tool = toolId ? d.s.toolCalls[toolId] : undefined;
+  const how = signal ? `signal ${signal}` : exitCode !== null ? `exit ${exitCode}` : undefined;
+  noteStopped(d, stopped, tool?.title || t.command || terminalId, how, tool?.turnId ?? d.s.currentTurnId);
 }
 
 /** Opens a terminal view and applies whatever arrived for it before it was announced. */

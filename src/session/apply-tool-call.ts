@@ -1,7 +1,8 @@
 import type { ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { Draft } from "./draft.js";
 import { applyTerminalMeta } from "./apply-terminal.js";
-import type { ToolCallView } from "./state.js";
+import { isFinalStatus, type ToolCallView } from "./state.js";
+import { noteStoppedCall } from "./stop-notes.js";
 import { metaWithoutTerminalStreams, readTerminalMeta } from "./terminal-meta.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { endWords, noteDetachedEnd } from "./apply-command.js";
@@ -92,6 +93,8 @@ export function upsertToolCall(
   if (tool.pollOf) resolveFromPoll(d, tool, profile.hasExitStatus(tool));
   // The agent reports the end of a call its turn left running: its card said "running".
   if (old?.detached && !tool.detached && !history) noteDetachedEnd(d, tool, endWords(d, tool));
+  // A call the person stopped, in its turn: the agent may call it completed.
+  else if (old && !isFinalStatus(old) && isFinalStatus(tool) && !history) noteStoppedCall(d, tool, endWords(d, tool));
   return tool;
 }
 

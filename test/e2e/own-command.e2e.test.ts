@@ -32,6 +32,16 @@ const logOf = (id: string, stateDir: string): SessionEvent[] =>
     .filter((l) => l.startsWith("{") && !l.startsWith('{"conch_log"'))
     .map((l) => JSON.parse(l) as SessionEvent);
 
+/** The first prompt sent, from the log, which is written as the session goes: wait for its line. */
+async function sentPrompt(id: string, stateDir: string): Promise<SessionEvent | undefined> {
+  for (let i = 0; i < 100; i++) {
+    const sent = logOf(id, stateDir).find((e) => e.type === "prompt_sent");
+    if (sent) return sent;
+    await sleep(50);
+  }
+  return undefined;
+}
+
 describe("the user's own command (!cmd)", () => {
   it("runs in a pane of its own, marked as the user's, shows its output and exit; the agent is not told", async () => {
     const stateDir = tempDir("conch-state-");
@@ -55,13 +65,21 @@ describe("the user's own command (!cmd)", () => {
     await screen.waitForText(/✓ ! echo attached-output-42/);
     await screen.submit("what does this say?");
     await screen.waitForText("› [output of !echo attached-output-42] what does this say?");
-    // The log is written as the session goes: wait for the prompt's line.
-    let sent: SessionEvent | undefined;
-    for (let i = 0; i < 100 && !sent; i++) {
-      sent = logOf(id, stateDir).find((e) => e.type === "prompt_sent");
-      if (!sent) await sleep(50);
-    }
+    const sent = await sentPrompt(id, stateDir);
     expect(sent?.type === "prompt_sent" && JSON.stringify(sent.prompt)).toContain("attached-output-42\\n[exit 0]");
+  });
+  it("a on your finished command in the tasks view attaches its output to the next message, as !! does", async () => {
+    const stateDir = tempDir("conch-state-");
+    const { screen, id } = await startConch(stateDir);
+    await screen.submit("!echo later-output-77");
+    await screen.waitForText(/✓ ! echo later-output-77/);
+    await screen.type("\x0f");
+    await screen.waitForText("a attach its output");
+    await screen.type("a");
+    await screen.waitForText("› [output of !echo later-output-77]");
+    await screen.type("what is it?\r");
+    const sent = await sentPrompt(id, stateDir);
+    expect(sent?.type === "prompt_sent" && JSON.stringify(sent.prompt)).toContain("later-output-77\\n[exit 0]");
   });
 });
 

@@ -55,6 +55,8 @@ describe("the tasks view (Ctrl-O, /tasks)", () => {
     await screen.type("\x1b");
     await screen.waitForGone("Tasks ·");
     await screen.waitForText("message the agent", 10_000, "visible");
+    // The scrollback says it too: its card shows only the signal.
+    await screen.waitForText("`sleep 317` was stopped by you (signal SIGTERM)");
   });
 
   it("/tasks shows the agent's background job with the turn that started it; f finds its card; Enter on a running command of yours types into it", async () => {

@@ -29,4 +29,23 @@ describe("published states", () => {
     }
     await orch.shutdown();
   });
+
+  it("a burst's chunks, added to one message in place, never change a state handed out before", async () => {
+    const { orch, agent } = await startWithFake();
+    const kept: { state: SessionState; copy: unknown }[] = [];
+    orch.subscribe((state) => kept.push({ state, copy: copyOf(state) }));
+    orch.send("go");
+    await flush();
+    for (let burst = 0; burst < 3; burst++) {
+      agent.hooks.onBurst?.("start");
+      for (let i = 0; i < 50; i++) agent.text(`b${burst}w${i} `);
+      agent.hooks.onBurst?.("end");
+      await flush();
+    }
+    const answer = Array.from({ length: 150 }, (_, k) => `b${Math.floor(k / 50)}w${k % 50} `).join("");
+    expect(orch.state.items.filter((i) => i.kind === "agent").map((i) => ("text" in i ? i.text : ""))).toEqual([answer]);
+    expect(kept.length).toBeGreaterThan(3);
+    for (const { state, copy } of kept) expect(copyOf(state)).toEqual(copy);
+    await orch.shutdown();
+  });
 });

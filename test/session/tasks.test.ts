@@ -156,6 +156,50 @@ describe("tasks: a derived view of the session and the agent's process table", (
     expect(s.items.some((i) => i.kind === "notice" && i.text === `\`${CMD}\` was stopped by you`)).toBe(true);
   });
 
+  it("a task stopped in its turn: the transcript says so once, though the agent calls the call completed or its pane exited", () => {
+    const notices = (st: SessionState) => st.items.flatMap((i) => (i.kind === "notice" ? [i.text] : []));
+    const update = (u: Record<string, unknown>): Ev => ({ type: "update", notification: { sessionId: "s1", update: u } }) as Ev;
+    // gemini: no terminal; it reports `completed` for the command conch's stop killed.
+    const gemini = fold(
+      ...start("gemini-cli", "0.61.0"),
+      { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "Run it" }] },
+      update({ sessionUpdate: "tool_call", toolCallId: "g1", title: CMD, kind: "execute", status: "in_progress" }),
+      { type: "task_stop_requested", taskId: "call:g1" },
+      update({ sessionUpdate: "tool_call_update", toolCallId: "g1", status: "completed" }),
+    );
+    expect(notices(gemini)).toEqual([`\`${CMD}\` was stopped by you`]);
+    // Its pane's exit and the call's end both come: one line.
+    const paned = fold(
+      ...codexExec,
+      { type: "task_stop_requested", taskId: "term:call_1" },
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "call_1",
+        _meta: { terminal_exit: { terminal_id: "call_1", exit_code: null, signal: "SIGTERM" } },
+      }),
+      update({ sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "failed" }),
+    );
+    expect(notices(paned)).toEqual([`\`${CMD}\` was stopped by you (signal SIGTERM)`]);
+    // Your own command, and the same ends with no stop asked: no line.
+    const own = fold(
+      ...start("demo", "1"),
+      { type: "terminal_started", terminalId: "u1", command: "/bin/sh", args: ["-c", "make watch"], cwd: "/p", by: "user" },
+      { type: "task_stop_requested", taskId: "term:u1" },
+      { type: "terminal_exited", terminalId: "u1", exitCode: null, signal: "SIGTERM" },
+    );
+    expect(notices(own)).toEqual(["`make watch` was stopped by you (signal SIGTERM)"]);
+    const unasked = fold(
+      ...codexExec,
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "call_1",
+        _meta: { terminal_exit: { terminal_id: "call_1", exit_code: 0, signal: null } },
+      }),
+      update({ sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "completed" }),
+    );
+    expect(notices(unasked)).toEqual([]);
+  });
+
   it("a call codex calls cancelled whose process goes on is shown running, with the process to stop", () => {
     const s = fold(
       ...codexExec,

@@ -7,7 +7,7 @@ import { FakeSession, KEY, plain, tick, until } from "./fake-session.js";
 /** Highlighting (the largest of the transcript's libraries) loads only when the test lets it. */
 let letLoad!: () => void;
 const loadAllowed = new Promise<void>((resolve) => (letLoad = resolve));
-vi.mock("cli-highlight", async (importOriginal) => {
+vi.mock("highlight.js", async (importOriginal) => {
   await loadAllowed;
   return importOriginal();
 });

@@ -43,6 +43,8 @@ export class LogWriter {
   constructor(
     readonly log: EventLog,
     private readonly reports: LogWriterReports,
+    /** What a flush writes for the events appended since the last one (chunks joined); as they are by default. */
+    private readonly records: (events: SessionEvent[]) => SessionEvent[] = (events) => events,
   ) {}
 
   /** How many events wait in memory for the disk. */
@@ -64,7 +66,7 @@ export class LogWriter {
   /** Writes what was added since the last flush. */
   flush(): void {
     if (this.pending.length === 0) return;
-    const events = this.pending;
+    const events = this.records(this.pending);
     this.pending = [];
     if (!this.log.appendAll) {
       for (const ev of events) {

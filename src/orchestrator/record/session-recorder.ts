@@ -1,4 +1,6 @@
+import { joinChunks } from "../../session/chunk-join.js";
 import type { SessionEvent } from "../../session/events.js";
+import { profileOf } from "../../session/profiles/select-profile.js";
 import type { SessionState } from "../../session/state.js";
 import { acquireSessionLock } from "../../store/session-lock.js";
 import { openSessionLog } from "../../store/session-log.js";
@@ -6,6 +8,9 @@ import { describeError, LogWriter, type EventLog } from "./log-writer.js";
 import type { EventSink } from "../ports.js";
 import { indexUpdateOf, SessionIndexKeeper } from "./session-index-keeper.js";
 import { TerminalOutputBudget } from "./terminal-output-budget.js";
+
+/** Events after which the chunks of a batch may fold another way: another agent, another session. */
+const RESETS: ReadonlySet<SessionEvent["type"]> = new Set(["agent_ready", "session_started", "session_left", "restarted"]);
 
 /** What a run that ends now was not able to keep: for print mode's result and exit code. */
 export interface RecordingReport {
@@ -177,11 +182,15 @@ export class SessionRecorder implements EventSink {
       );
       return;
     }
-    this.writer = new LogWriter(log, {
-      reportOnce: (what, level, text) => this.reportOnce(what, level, text),
-      notify: (level, text) => this.notify(level, text),
-      giveUp: (why) => this.stopRecording(why, "error"),
-    });
+    this.writer = new LogWriter(
+      log,
+      {
+        reportOnce: (what, level, text) => this.reportOnce(what, level, text),
+        notify: (level, text) => this.notify(level, text),
+        giveUp: (why) => this.stopRecording(why, "error"),
+      },
+      (events) => this.records(events),
+    );
     this.sessionId = id;
     if (this.switched && this.agentReady) this.write(this.agentReady);
     const held = this.held;
@@ -217,6 +226,22 @@ export class SessionRecorder implements EventSink {
     this.held = [];
     this.writer?.dropBacklog();
     this.notify(level, why);
+  }
+
+  /**
+   * A batch's runs of text chunks to one message as two records each (`joinChunks`): a flood of
+   * chunks costs a few lines of log, not one serialized event per chunk. A batch that changes the
+   * agent or the session (its profile, its id) is written as it came.
+   */
+  private records(events: SessionEvent[]): SessionEvent[] {
+    if (events.length < 3 || events.some((ev) => RESETS.has(ev.type))) return events;
+    const state = this.state?.();
+    if (!state) return events;
+    return joinChunks(events, {
+      sessionId: this.sessionId,
+      profile: profileOf(state),
+      normalize: { tool: (id) => state.toolCalls[id], background: state.background, replayTail: state.replayTail === true },
+    });
   }
 
   private write(ev: SessionEvent): void {

@@ -37,7 +37,8 @@ const known = new WeakMap<Implementation, AgentProfile>();
 /** The profile of the session's agent, from what it said in `initialize`. */
 export function profileOf(state: Pick<SessionState, "agent" | "info">): AgentProfile {
   const info = state.agent?.info ?? state.info?.agentInfo;
-  if (!info || typeof info !== "object") return profileFor(info);
+  if (!info) return genericProfile;
+  if (typeof info !== "object") return profileFor(info);
   let profile = known.get(info);
   if (!profile) known.set(info, (profile = profileFor(info)));
   return profile;

@@ -98,8 +98,6 @@ function AppView(props: AppProps): React.ReactElement {
       frameMs: props.frameMs,
       features,
       expanded,
-      // Nothing is printed before the transcript's libraries are loaded: printed items cannot be redrawn.
-      wantsLibs: (s) => s.items.length > 0 || s.permissions.length > 0,
       // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
       running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
       drawn: quitting ? stateAtQuit : undefined,

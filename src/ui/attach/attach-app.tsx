@@ -59,7 +59,6 @@ function AttachView(props: AttachAppProps): React.ReactElement {
     frameMs: props.frameMs,
     features: props.features ?? NO_FEATURES,
     expanded: false,
-    wantsLibs: () => true,
     running: (s) => s.phase !== "idle" && s.phase !== "failed" && writer.kind === "live",
   });
   useEffect(() => {

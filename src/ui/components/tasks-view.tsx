@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import type { Task } from "../../session/tasks.js";
 import type { Terminal } from "../../terminals/terminal.js";
 import { tasksViewRows } from "../render/task-rows.js";
-import { footer } from "../shell/key-bindings.js";
+import { footer, type FooterPart } from "../shell/key-bindings.js";
 import type { TasksViewState } from "../shell/shell-state.js";
 
 /** Props of the tasks view. */
@@ -30,13 +30,15 @@ export function TasksView(props: TasksViewProps): React.ReactElement {
     opened: props.view.opened !== null,
     maxRows: Math.max(4, props.maxRows - 1),
   });
+  // `a` only means something on your own command.
+  const own = props.tasks[props.selected]?.kind === "shell";
+  const keys: FooterPart[] = ["move-selection", "open-task", "stop-task", "find-task-card"];
+  if (own) keys.push("attach-task-output");
+  keys.push("leave-tasks");
   return (
     <Box flexDirection="column" width={props.width} marginTop={1}>
       <Text>{rows.join("\n")}</Text>
-      <Text
-        dimColor
-        wrap="truncate-end"
-      >{`  ${footer(["move-selection", "open-task", "stop-task", "find-task-card", "leave-tasks"])}`}</Text>
+      <Text dimColor wrap="truncate-end">{`  ${footer(keys)}`}</Text>
     </Box>
   );
 }

@@ -35,6 +35,8 @@ export interface Composer {
   pasteImage(): void;
   /** The message was thrown away: its pasted images go with it. */
   forgetImages(): void;
+  /** `!!cmd`, or `a` on your command in the tasks view: its output's label goes in the message, its output with it. */
+  attachOutput(line: string, terminalId: string): void;
 }
 
 /** The input's messages: sent, steered, run as conch's commands, edited externally, given images. */
@@ -81,12 +83,15 @@ export function useComposer(opts: ComposerOptions): Composer {
     if (!line) return show("type a command after ! (!! also attaches its output to your next message)", "error");
     void port.runCommand(line).then((started) => {
       if (started.error || !started.terminalId) return show(started.error ?? `could not run ${line}`, "error");
-      if (!attach) return;
-      const label = outputLabel(line);
-      dispatch({ type: "output-attached", label, terminalId: started.terminalId });
-      store.dispatch({ type: "insert", text: `${label} ` });
-      show(`${label}: its output goes with your next message (what it shows when you send)`);
+      if (attach) attachOutput(line, started.terminalId);
     });
+  };
+
+  const attachOutput = (line: string, terminalId: string) => {
+    const label = outputLabel(line);
+    dispatch({ type: "output-attached", label, terminalId });
+    store.dispatch({ type: "insert", text: `${label} ` });
+    show(`${label}: its output goes with your next message (what it shows when you send)`);
   };
 
   /** Sends a message the editor holds as a prompt (queued while busy), or steers it into the running turn. */
@@ -153,5 +158,5 @@ export function useComposer(opts: ComposerOptions): Composer {
     });
   };
 
-  return { submit, steer, editInEditor, pasteImage, forgetImages };
+  return { submit, steer, editInEditor, pasteImage, forgetImages, attachOutput };
 }

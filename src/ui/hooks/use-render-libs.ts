@@ -1,28 +1,18 @@
 import { useEffect, useState } from "react";
 import { loadRenderLibs, renderLibsLoaded } from "../render/render-libs.js";
 
-/** With nothing to draw, the libraries load this long after the first frame, when typing has begun. */
-const IDLE_LOAD_MS = 1000;
-
 /**
  * Whether transcript content can be drawn. Its libraries (markdown, highlighting, diff) are not
- * needed for the first frame, and loading them blocks for tens of milliseconds, so they load once
- * there is something to draw (`needed`), or a while after the first frame to be ready when there is.
- * Keys typed meanwhile are not held up.
+ * needed for the first frame and take tens of milliseconds to load, so they load right after it:
+ * a resumed session starts printing while its replay still arrives, and a prompt sent at once finds
+ * them loaded instead of waiting for them.
  */
-export function useRenderLibs(needed: boolean): boolean {
+export function useRenderLibs(): boolean {
   const [ready, setReady] = useState(renderLibsLoaded);
-  const [idle, setIdle] = useState(false);
   useEffect(() => {
     if (ready) return;
-    const timer = setTimeout(() => setIdle(true), IDLE_LOAD_MS);
-    return () => clearTimeout(timer);
-  }, [ready]);
-  const load = !ready && (needed || idle);
-  useEffect(() => {
-    if (!load) return;
     let mounted = true;
-    // A timer, not the effect itself: the frame that asked for them goes out first.
+    // A timer, not the effect itself: the first frame goes out first.
     const timer = setTimeout(() => {
       void loadRenderLibs().then(() => {
         if (mounted) setReady(true);
@@ -32,6 +22,6 @@ export function useRenderLibs(needed: boolean): boolean {
       mounted = false;
       clearTimeout(timer);
     };
-  }, [load]);
+  }, [ready]);
   return ready;
 }

@@ -1,9 +1,16 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { SessionState } from "../../session/state.js";
 import type { SessionSource } from "../session-port.js";
 
 /** One frame at ~30 fps: the most often the transcript is redrawn while an agent streams. */
 export const FRAME_MS = 33;
+
+/**
+ * A frame while a long backlog is written (a resumed session): each frame of the App draws the
+ * newest screenful again and takes a slice of the backlog's time, and a replay still arriving
+ * changes the state every frame; 10 a second keep that screen current.
+ */
+export const SLOW_FRAME_MS = 100;
 
 /** The session state plus a counter that moves when only a terminal screen changed. */
 export interface SessionSnapshot {
@@ -23,13 +30,14 @@ export class FrameScheduler {
 
   constructor(
     private readonly flush: () => void,
-    private readonly frameMs = FRAME_MS,
+    private readonly frameMs: number | (() => number) = FRAME_MS,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
   request(): void {
     if (this.timer) return;
-    const wait = this.last + this.frameMs - this.now();
+    const frameMs = typeof this.frameMs === "number" ? this.frameMs : this.frameMs();
+    const wait = this.last + frameMs - this.now();
     if (wait <= 0) {
       this.run();
       return;
@@ -52,18 +60,24 @@ export class FrameScheduler {
 /**
  * Subscribes to the session and re-renders at most once per frame with its latest state. The
  * orchestrator may publish thousands of chunk events a second; each frame shows them all at once.
+ * `slow()` says when frames may come further apart (`SLOW_FRAME_MS`).
  */
-export function useSessionState(port: SessionSource, frameMs = FRAME_MS): SessionSnapshot {
+export function useSessionState(port: SessionSource, frameMs = FRAME_MS, slow: () => boolean = () => false): SessionSnapshot {
   const [snapshot, setSnapshot] = useState<SessionSnapshot>(() => ({ state: port.state, screens: 0 }));
   const terminals = port.terminals;
+  const slowNow = useRef(slow);
+  slowNow.current = slow;
   useEffect(() => {
     let screens = 0;
     let screensChanged = false;
-    const scheduler = new FrameScheduler(() => {
-      const state = port.state;
-      setSnapshot((prev) => (prev.state === state && !screensChanged ? prev : { state, screens }));
-      screensChanged = false;
-    }, frameMs);
+    const scheduler = new FrameScheduler(
+      () => {
+        const state = port.state;
+        setSnapshot((prev) => (prev.state === state && !screensChanged ? prev : { state, screens }));
+        screensChanged = false;
+      },
+      () => (slowNow.current() ? Math.max(frameMs, SLOW_FRAME_MS) : frameMs),
+    );
     const offState = port.subscribe(() => scheduler.request());
     const offScreens = terminals?.onScreenChange(() => {
       screens++;

@@ -1,4 +1,4 @@
-import { useCallback, type RefObject } from "react";
+import { useCallback, useRef, type RefObject } from "react";
 import type { DOMElement } from "ink";
 import { useStdout } from "ink";
 import type { SessionState } from "../../session/state.js";
@@ -23,8 +23,6 @@ export interface SessionViewOptions {
   features: TerminalFeatures;
   /** Tool output and thoughts shown in full (/expand). */
   expanded: boolean;
-  /** Whether the transcript's libraries are needed yet: nothing is printed before they load. */
-  wantsLibs(state: SessionState): boolean;
   /** Whether the session works now: the spinner ticks. */
   running(state: SessionState): boolean;
   /** The state the transcript draws, when it is not the session's own (quitting's last frame). */
@@ -60,10 +58,12 @@ export interface SessionView {
  */
 export function useSessionView(session: SessionSource, opts: SessionViewOptions): SessionView {
   const { write } = useStdout();
-  const { state, screens } = useSessionState(session, opts.frameMs);
+  // While a backlog is written, the session's state reaches the App less often (see SLOW_FRAME_MS).
+  const backlog = useRef(false);
+  const { state, screens } = useSessionState(session, opts.frameMs, () => backlog.current);
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
-  const libsReady = useRenderLibs(opts.wantsLibs(state));
+  const libsReady = useRenderLibs();
   const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const running = opts.running(state);
@@ -82,6 +82,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     links: opts.features.hyperlinks,
     screens,
   });
+  backlog.current = transcript.plan.more;
   const reprint = useCallback(() => {
     write(CLEAR_SCREEN);
     transcript.reprint();

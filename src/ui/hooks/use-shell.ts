@@ -269,7 +269,7 @@ export function useShell(opts: ShellOptions): Shell {
     dispatch,
   });
   useSearchKeys({ active: focus === "search", open: search !== null, paneRows: opts.paneRows, dispatch });
-  const taskList = useTasksView({ port, state, view: shell.tasks, active: focus === "tasks", running, dispatch, show });
+  const taskList = useTasksView({ port, state, view: shell.tasks, active: focus === "tasks", running, dispatch, show, composer });
 
   return {
     ...shell,

@@ -5,6 +5,7 @@ import type { SessionPort } from "../session-port.js";
 import { taskCardSearch } from "../search/task-card.js";
 import { commandFor } from "../shell/key-bindings.js";
 import type { Panel, ShellAction, TasksViewState } from "../shell/shell-state.js";
+import type { Composer } from "./use-composer.js";
 import { useKeypress } from "./use-keypress.js";
 import { useTasks } from "./use-tasks.js";
 
@@ -18,12 +19,15 @@ export interface TasksViewOptions {
   running: readonly string[];
   dispatch: Dispatch<ShellAction>;
   show(lines: string, tone?: Panel["tone"]): void;
+  /** Puts the output of your own command in the next message. */
+  composer: Pick<Composer, "attachOutput">;
 }
 
 /**
  * The tasks view's list and keys: ↑↓ choose, Enter opens the task's pane (a terminal conch runs takes
  * the keys, another shows its whole screen), s asks to stop it and y stops it (the orchestrator does:
- * `stopTask`), f shows its card in the search view, Esc closes the view.
+ * `stopTask`), f shows its card in the search view, a attaches the output of your own command to
+ * the next message (as `!!` does), Esc closes the view.
  */
 export function useTasksView(opts: TasksViewOptions): { tasks: Task[]; selected: number } {
   const { port, view, dispatch, show } = opts;
@@ -89,6 +93,15 @@ export function useTasksView(opts: TasksViewOptions): { tasks: Task[]; selected:
           }
           return true;
         }
+        case "attach-task-output":
+          if (!task) return true;
+          if (task.kind !== "shell" || !task.terminalId)
+            show(`only your own commands' output can be attached; \`${task.label}\` is the agent's`);
+          else {
+            dispatch({ type: "tasks-closed" });
+            opts.composer.attachOutput(task.label, task.terminalId);
+          }
+          return true;
         case "leave-tasks":
           // What the view said (a stop refused) goes with it: a second Esc at the input would cancel the turn.
           dispatch({ type: "messages-cleared" });

@@ -11,6 +11,13 @@ import { toolTerminalIds } from "../transcript/settled-items.js";
  */
 const SLICE_MS = 8;
 
+/**
+ * How often a backlog's rows are written. Each write takes the live region off the screen and
+ * draws it again under the new rows (Ink's write), so at every 8 ms slice the preview was redrawn
+ * ~125 times a second: a third of the bytes a resume wrote. Slices still yield to keys every 8 ms.
+ */
+const BACKLOG_WRITE_MS = 32;
+
 const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false };
 
 /** What the transcript hook needs from the app. */
@@ -77,10 +84,12 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
    * writes them (a commit, or a slice of the backlog between commits).
    */
   const unwritten = useRef<string[]>([]);
+  const lastWrite = useRef(0);
   const flush = useCallback(() => {
     if (unwritten.current.length === 0) return;
     const rows = unwritten.current;
     unwritten.current = [];
+    lastWrite.current = performance.now();
     write(`${rows.join("\n")}\n`);
   }, [write]);
 
@@ -101,6 +110,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   // The rest of the backlog, a slice per macrotask (keys are handled between them). While the
   // live region would draw the same (the same state, the same preview of the newest rows), a
   // slice is written straight out, under the same frame: no render of the App per slice.
+  // Rows are written at most every BACKLOG_WRITE_MS meanwhile.
   useEffect(() => {
     if (!plan.more) return;
     let timer: ReturnType<typeof setTimeout>;
@@ -108,7 +118,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
       const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
       unwritten.current.push(...next.rows);
       if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
-        flush();
+        if (performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) flush();
         timer = setTimeout(step, 0);
       } else setSlice((n) => n + 1);
     };

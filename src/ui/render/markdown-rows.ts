@@ -72,7 +72,7 @@ export function highlightCode(code: string, language: string, plain: boolean): s
   const { highlight, supportsLanguage } = renderLibs();
   if (!supportsLanguage(language)) return text;
   try {
-    return highlight(text, { language, ignoreIllegals: true });
+    return highlight(text, language);
   } catch {
     // A grammar that chokes on partial or odd input must not take the transcript down with it.
     return text;

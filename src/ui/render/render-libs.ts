@@ -1,17 +1,18 @@
-import type * as Highlight from "cli-highlight";
 import type * as Diff from "diff";
 import type * as Marked from "marked";
+import { createCodeHighlighter, type HLJSApi } from "./code-highlight.js";
 
 /**
- * The libraries that draw transcript content: markdown (marked), syntax highlighting (cli-highlight,
- * which brings every highlight.js grammar) and diffs (diff). None is needed for the first frame, and
+ * The libraries that draw transcript content: markdown (marked), syntax highlighting (highlight.js
+ * with every grammar, styled with cli-highlight's theme) and diffs (diff). None is needed for the first frame, and
  * highlighting alone weighs more than the rest of the UI, so they load after it: the App shows the
  * transcript once `loadRenderLibs()` has resolved, and the row renderers read them from `renderLibs()`.
  */
 export interface RenderLibs {
   Lexer: typeof Marked.Lexer;
-  highlight: typeof Highlight.highlight;
-  supportsLanguage: typeof Highlight.supportsLanguage;
+  /** `code` highlighted as `language` (one `supportsLanguage` knows), as ANSI text. */
+  highlight(code: string, language: string): string;
+  supportsLanguage(language: string): boolean;
   structuredPatch: typeof Diff.structuredPatch;
 }
 
@@ -20,22 +21,21 @@ let loading: Promise<RenderLibs> | undefined;
 
 /** Loads the transcript's libraries once; every later call gets the same promise. */
 export function loadRenderLibs(): Promise<RenderLibs> {
-  loading ??= Promise.all([import("marked"), import("cli-highlight"), import("diff")]).then(([marked, highlightModule, diff]) => {
-    // cli-highlight is CommonJS. Node and vitest give its exports by name; the bundle gives only
-    // `default` (module.exports).
-    const byName = highlightModule as Partial<typeof Highlight>;
-    const highlighting =
-      typeof byName.supportsLanguage === "function"
-        ? (byName as typeof Highlight)
-        : (highlightModule as unknown as { default: typeof Highlight }).default;
-    libs = {
-      Lexer: marked.Lexer,
-      highlight: highlighting.highlight,
-      supportsLanguage: highlighting.supportsLanguage,
-      structuredPatch: diff.structuredPatch,
-    };
-    return libs;
-  });
+  loading ??= Promise.all([import("marked"), import("highlight.js"), import("cli-highlight/dist/theme.js"), import("diff")]).then(
+    ([marked, hljsModule, themeModule, diff]) => {
+      // highlight.js and cli-highlight's theme are CommonJS: Node and vitest give their exports by
+      // name as well, the bundle only as `default` (module.exports).
+      const hljs = ((hljsModule as { default?: HLJSApi }).default ?? hljsModule) as HLJSApi;
+      const theme = themeModule.DEFAULT_THEME ?? (themeModule as unknown as { default: typeof themeModule }).default.DEFAULT_THEME;
+      libs = {
+        Lexer: marked.Lexer,
+        highlight: createCodeHighlighter(hljs, theme),
+        supportsLanguage: (language) => !!hljs.getLanguage(language),
+        structuredPatch: diff.structuredPatch,
+      };
+      return libs;
+    },
+  );
   return loading;
 }
 

@@ -58,6 +58,7 @@ export type KeyCommand =
   | "stop-task"
   | "confirm-stop"
   | "find-task-card"
+  | "attach-task-output"
   | "leave-tasks"
   | "pick-choice"
   | "filter-choices"

@@ -236,6 +236,14 @@ export const VIEW_KEYS: readonly KeyBinding[] = [
     match: (input) => input === "f",
   },
   {
+    command: "attach-task-output",
+    keys: "a",
+    where: ["tasks"],
+    does: "attach the output of your own command (`!cmd`) to your next message, as `!!cmd` does",
+    hint: "attach its output",
+    match: (input) => input === "a",
+  },
+  {
     command: "leave-tasks",
     keys: "Esc, q",
     where: ["tasks"],

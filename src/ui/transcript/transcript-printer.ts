@@ -94,10 +94,15 @@ export class TranscriptPrinter {
     this.printed = this.settledEnd(state);
   }
 
+  /** The settled prefix's end last found, for the state it was found in (a backlog plans many slices of one state). */
+  private settled?: { state: SessionState; end: number };
+
   /** Index after the last item of the settled prefix that starts at the printed mark. */
   private settledEnd(state: SessionState): number {
-    let end = this.printed;
+    const known = this.settled?.state === state ? this.settled.end : this.printed;
+    let end = Math.max(this.printed, known);
     while (end < state.items.length && isSettled(state, end) && !this.holds(state.items[end], state)) end++;
+    this.settled = { state, end };
     return end;
   }
 

@@ -166,3 +166,29 @@ describe("client terminal output in the session log", () => {
     expect(readSessionLog<SessionEvent>(sessionLogPath("s1", root)).events.filter((e) => e.type === "terminal_output")).toEqual(outputs);
   });
 });
+
+describe("a flood of chunks in the session log", () => {
+  it("a burst of chunks to one message is a few records, and the log folds to the answer the session showed", async () => {
+    const { root, recorder, orch, agent } = await recordedSession();
+    orch.send("go");
+    await flush();
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i} `);
+    for (let b = 0; b < 3; b++) {
+      agent.hooks.onBurst?.("start");
+      for (const w of words.slice(b * 1000, (b + 1) * 1000)) agent.text(w);
+      agent.hooks.onBurst?.("end");
+      await flush();
+    }
+    agent.respond(0);
+    await flush();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(orch.state.phase).toBe("idle");
+    await recorder.close();
+    const logged = readSessionLog<SessionEvent>(sessionLogPath("s1", root)).events;
+    const chunks = logged.filter((e) => e.type === "update" && e.notification.update.sessionUpdate === "agent_message_chunk");
+    // Per burst: its first chunk as it came, then the rest joined.
+    expect(chunks).toHaveLength(6);
+    expect(texts(logged, "agent")).toEqual([words.join("")]);
+    expect(texts(logged, "agent")).toEqual(orch.state.items.filter((i) => i.kind === "agent").map((i) => ("text" in i ? i.text : "")));
+  });
+});
