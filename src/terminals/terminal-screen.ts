@@ -26,8 +26,8 @@ export type ScreenLine = ScreenSegment[];
 export interface SnapshotOptions {
   /**
    * Compact view: the last `tail` rows of the whole buffer (scrollback included), ending at the last
-   * row with content. Blank rows below the output are dropped so a short command does not show as a
-   * mostly empty pane; blank rows inside the output are kept because they are part of it.
+   * line of output (the last one a newline ended counts, blank or not). The empty rows below it are
+   * dropped so a short command does not show as a mostly empty pane; blank lines it printed are kept.
    */
   tail?: number;
   /**
@@ -136,9 +136,9 @@ export class TerminalScreen implements ScreenView {
     return this.term.buffer.active.baseY;
   }
 
-  /** Rows from the top of the buffer through the last one with content (0 when nothing shows). */
+  /** Rows from the top of the buffer through the last line of output (0 when nothing shows). */
   get contentRows(): number {
-    return lastRowWithContent(this.term.buffer.active) + 1;
+    return lastOutputRow(this.term.buffer.active) + 1;
   }
 
   /** Cursor position within the visible rows (0-based). */
@@ -159,9 +159,9 @@ export class TerminalScreen implements ScreenView {
     let end: number;
     if (options.head !== undefined) {
       start = 0;
-      end = Math.min(lastRowWithContent(buffer) + 1, Math.max(0, Math.floor(options.head)));
+      end = Math.min(lastOutputRow(buffer) + 1, Math.max(0, Math.floor(options.head)));
     } else if (options.tail !== undefined) {
-      end = lastRowWithContent(buffer) + 1;
+      end = lastOutputRow(buffer) + 1;
       start = Math.max(0, end - Math.max(0, Math.floor(options.tail)));
     } else {
       const offset = clamp(Math.floor(options.scrollOffset ?? 0), 0, buffer.baseY);
@@ -236,6 +236,17 @@ function contentEnd(line: IBufferLine, cell: IBufferCell): number {
     if (glyph || !cell.isBgDefault() || cell.isInverse() || cell.isUnderline()) return x + 1;
   }
   return 0;
+}
+
+/**
+ * The last row of output: the last one with content, or the last line a newline ended, whichever is
+ * lower. `"tick\n\n\n"` is `tick` and two blank lines (the cursor waits on the row under them), and
+ * a pane that showed only `tick` would drop two rows the command printed. Only on the normal buffer:
+ * a full-screen program puts its cursor anywhere.
+ */
+function lastOutputRow(buffer: IBuffer): number {
+  const content = lastRowWithContent(buffer);
+  return buffer.type === "normal" ? Math.max(content, buffer.baseY + buffer.cursorY - 1) : content;
 }
 
 function lastRowWithContent(buffer: IBuffer): number {

@@ -109,6 +109,16 @@ describe("TerminalScreen", () => {
     expect(screen().snapshot({ tail: 3 })).toEqual([]);
   });
 
+  it("counts blank lines the output ended with a newline as output, not the row the cursor waits on", async () => {
+    const s = screen({ cols: 10, rows: 10 });
+    await show(s, "tick\r\n\r\n\r\n");
+    expect(s.snapshot({ tail: 10 }).map(text)).toEqual(["tick", "", ""]);
+    expect(s.snapshot({ head: 10 }).map(text)).toEqual(["tick", "", ""]);
+    expect(s.contentRows).toBe(3);
+    await show(s, "done");
+    expect(s.snapshot({ tail: 10 }).map(text)).toEqual(["tick", "", "", "done"]);
+  });
+
   it("joins soft-wrapped rows in plain text and reflows on resize", async () => {
     const s = screen({ cols: 5, rows: 4 });
     // xterm does not reflow the row the cursor is on, so the line is finished first.

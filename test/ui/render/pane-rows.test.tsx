@@ -29,6 +29,27 @@ describe("a terminal pane's rows", () => {
     expect(plainRows(pane())).toContain("exit 0");
   });
 
+  it("keeps the blank lines a command printed, live and finished, as they came (codex 0.16 c5: tick, two blank lines, done)", async () => {
+    const term = new DisplayTerminal("call_c4_exec", { cols: 38, rows: 10 });
+    const body = () =>
+      plainRows(paneRows(term, { rows: 10, width: 40, title: "sleep 1; echo tick; sleep 6; echo done" }))
+        .split("\n")
+        .slice(1, -1)
+        .map((row) => row.slice(1, -1).trimEnd());
+    term.write("tick\n");
+    await term.flush();
+    expect(body()).toEqual(["tick"]);
+    term.write("\n\n");
+    await term.flush();
+    expect(body()).toEqual(["tick", "", ""]);
+    term.write("done\n");
+    await term.flush();
+    expect(body()).toEqual(["tick", "", "", "done"]);
+    term.exit(0, null);
+    await term.flush();
+    expect(body()).toEqual(["tick", "", "", "done"]);
+  });
+
   it("shows a failing exit code and a signal", async () => {
     for (const [code, signal, label] of [
       [1, null, "exit 1"],
