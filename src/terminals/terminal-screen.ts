@@ -164,7 +164,7 @@ export class TerminalScreen implements ScreenView {
       end = lastOutputRow(buffer) + 1;
       start = Math.max(0, end - Math.max(0, Math.floor(options.tail)));
     } else {
-      const offset = clamp(Math.floor(options.scrollOffset ?? 0), 0, buffer.baseY);
+      const offset = Math.min(buffer.baseY, Math.max(0, Math.floor(options.scrollOffset ?? 0)));
       const height = positiveInt(options.rows, this.term.rows);
       end = buffer.length - offset;
       start = Math.max(0, end - height);
@@ -238,24 +238,16 @@ function contentEnd(line: IBufferLine, cell: IBufferCell): number {
   return 0;
 }
 
-/**
- * The last row of output: the last one with content, or the last line a newline ended, whichever is
- * lower. `"tick\n\n\n"` is `tick` and two blank lines (the cursor waits on the row under them), and
- * a pane that showed only `tick` would drop two rows the command printed. Only on the normal buffer:
- * a full-screen program puts its cursor anywhere.
- */
+/** The last row with content, or the last a newline ended if lower (`"tick\n\n\n"` is `tick` and two blank lines). */
 function lastOutputRow(buffer: IBuffer): number {
-  const content = lastRowWithContent(buffer);
-  return buffer.type === "normal" ? Math.max(content, buffer.baseY + buffer.cursorY - 1) : content;
-}
-
-function lastRowWithContent(buffer: IBuffer): number {
   const cell = buffer.getNullCell();
-  for (let y = buffer.length - 1; y >= 0; y--) {
+  // On the alternate buffer a full-screen program puts its cursor anywhere.
+  const ended = buffer.type === "normal" ? buffer.baseY + buffer.cursorY - 1 : -1;
+  for (let y = buffer.length - 1; y > ended; y--) {
     const line = buffer.getLine(y);
     if (line && contentEnd(line, cell) > 0) return y;
   }
-  return -1;
+  return ended;
 }
 
 function styledSegment(text: string, cell: IBufferCell): ScreenSegment {
@@ -304,8 +296,4 @@ function rgbHex(value: number): `#${string}` {
 export function positiveInt(value: number | undefined, fallback: number): number {
   if (value === undefined || !Number.isFinite(value) || value < 1) return fallback;
   return Math.floor(value);
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }
