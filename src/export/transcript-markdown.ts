@@ -243,6 +243,8 @@ function itemMarkdown(item: TranscriptItem, state: SessionState, first: boolean)
       return planMarkdown(item.entries);
     case "interrupted":
       return "*⊘ interrupted*";
+    case "no_reply":
+      return "*(the agent ended the turn without a reply)*";
     case "notice":
       return quoted(`**${NOTICE_LABEL[item.level] ?? "Note"}:** ${safeText(item.text)}`);
     case "unknown":

@@ -3,7 +3,7 @@ import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import type { PromptUsage } from "./state.js";
-import { addInterruptedMark } from "./interrupted-marks.js";
+import { addInterruptedMark, markEmptyReply } from "./interrupted-marks.js";
 import { endReplayTail } from "./local-history.js";
 import { abandonTasks, beginDrain, closeAskedOnly, closeOpenTools, detachOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
 
@@ -92,6 +92,7 @@ export function applyPromptResponse(d: Draft, ev: EventOf<"prompt_response">): v
     }
     return;
   }
+  if (!ev.error) markEmptyReply(d, ev.turnId);
   detachOpenTools(d, ev.turnId);
   closeAskedOnly(d, new Set([ev.turnId]));
   // The turn drains even with nothing open: the turn machine asks the agent's profile when it is over.

@@ -7,6 +7,29 @@ export function addInterruptedMark(d: Draft, turnId: string, history: boolean): 
   d.addItem({ kind: "interrupted", id: d.nextId("i"), turnId, history });
 }
 
+/** What the agent said or did in a turn, as opposed to the turn's divider, the person's messages and commands. */
+function isReply(item: TranscriptItem): boolean {
+  if (item.kind === "agent" || item.kind === "thought") return item.text.trim() !== "";
+  return item.kind !== "turn" && item.kind !== "user" && item.kind !== "shell";
+}
+
+/**
+ * The agent answered a prompt with nothing (claude-agent-acp 0.23 does so for the prompt after an
+ * Esc, and streams the answer in the next turn): a line says so, or the bare prompt reads as if
+ * conch lost the answer.
+ */
+export function markEmptyReply(d: Draft, turnId: string): void {
+  const items = d.s.items;
+  // Back to the turn's divider: only this turn's items, whatever else came in between.
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item.turnId !== turnId) continue;
+    if (item.kind === "turn") break;
+    if (isReply(item)) return;
+  }
+  d.addItem({ kind: "no_reply", id: d.nextId("i"), turnId, history: false });
+}
+
 /** The prompts of the interrupted turns in a session folded from conch's own log, in order. */
 export function interruptedPromptsOf(local: SessionState): InterruptedPrompt[] {
   const cut = new Set(local.turns.filter((t) => t.origin === "user" && t.stopReason === "cancelled").map((t) => t.id));

@@ -27,6 +27,8 @@ export type TranscriptItem =
   | { kind: "plan"; id: string; turnId: string; entries: PlanEntry[]; history: boolean; planId?: string }
   /** The person interrupted the turn (Esc): what came before it is all there is. */
   | { kind: "interrupted"; id: string; turnId: string; history: boolean }
+  /** The agent answered the prompt with nothing at all (no text, thought or call): the prompt did not lose its answer. */
+  | { kind: "no_reply"; id: string; turnId: string; history: boolean }
   /** `failure`: it says why the session failed (the agent exited), which print mode reports once at the end. */
   | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string; failure?: boolean }
   | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };

@@ -52,6 +52,22 @@ describe("the transcript as Markdown", () => {
     expect(md.indexOf("---")).toBeGreaterThan(md.indexOf("Sure"));
   });
 
+  it("says under a prompt that the agent ended its turn without a reply (claude 0.23 after an Esc)", () => {
+    const md = transcriptMarkdown(
+      fold([
+        opened,
+        { type: "prompt_sent", turnId: "t1", prompt: [{ type: "text", text: "and now?" }] },
+        { type: "prompt_response", turnId: "t1", response: { stopReason: "end_turn" } },
+        { type: "prompt_sent", turnId: "t2", prompt: [{ type: "text", text: "hello?" }] },
+        update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Hello." } }),
+        { type: "prompt_response", turnId: "t2", response: { stopReason: "end_turn" } },
+      ]),
+      META,
+    );
+    expect(md).toContain("### › and now?\n\n*(the agent ended the turn without a reply)*");
+    expect(md.match(/without a reply/g)).toHaveLength(1);
+  });
+
   it("collapses thoughts, quotes conch's notices, and lists attachments of a prompt", () => {
     const md = transcriptMarkdown(
       fold([

@@ -56,15 +56,16 @@ describe("which transcript items can no longer change", () => {
     const printer = new TranscriptPrinter((item) => [item.kind === "user" ? `user:${item.text}` : item.kind]);
     const t1 = s.prompt("one");
     s.respond(t1);
-    expect(printer.plan(s.state, 80, 1000, 10).rows.filter(Boolean)).toEqual(["turn", "user:one"]);
+    expect(printer.plan(s.state, 80, 1000, 10).rows.filter(Boolean)).toEqual(["turn", "user:one", "no_reply"]);
     // Settled but not yet printed when the screen is cleared: never printed.
     const t2 = s.prompt("two");
     printer.skip(s.state);
     expect(printer.plan(s.state, 80, 1000, 10).rows).toEqual([]);
     s.respond(t2);
-    expect(printer.plan(s.state, 80, 1000, 10).rows).toEqual([]);
+    // What comes after the clear is printed: here the line that says the agent answered nothing.
+    expect(printer.plan(s.state, 80, 1000, 10).rows.filter(Boolean)).toEqual(["no_reply"]);
     const t3 = s.prompt("three");
     s.respond(t3);
-    expect(printer.plan(s.state, 80, 1000, 10).rows.filter(Boolean)).toEqual(["turn", "user:three"]);
+    expect(printer.plan(s.state, 80, 1000, 10).rows.filter(Boolean)).toEqual(["turn", "user:three", "no_reply"]);
   });
 });

@@ -2,7 +2,7 @@ import type { PlanEntry } from "@agentclientprotocol/sdk";
 import type { DrawContext } from "./draw-context.js";
 import type { ItemView } from "./item-view.js";
 import { renderLibs } from "./render-libs.js";
-import { INTERRUPTED_MARK, PLAN_ICONS, USER_PROMPT } from "./theme.js";
+import { INTERRUPTED_MARK, NO_REPLY_MARK, PLAN_ICONS, USER_PROMPT } from "./theme.js";
 import { compactJson } from "./tool-call-fields.js";
 import { inlineAnsi } from "./markdown-inline.js";
 import { markdownRows, type MarkdownMemo } from "./markdown-rows.js";
@@ -120,6 +120,8 @@ export function itemRows(view: ItemView, ctx: ItemContext): string[] {
       return planRows(item.entries, width);
     case "interrupted":
       return [paint(INTERRUPTED_MARK, { dim: true })];
+    case "no_reply":
+      return [paint(NO_REPLY_MARK, { dim: true })];
     case "notice":
       return noticeRows(item.level, item.text, width);
     case "unknown":

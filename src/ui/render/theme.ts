@@ -92,3 +92,5 @@ export const USER_PROMPT = "›";
 
 /** The end of a turn the person interrupted (Esc): an answer cut off there must not look finished. */
 export const INTERRUPTED_MARK = "⊘ interrupted";
+/** Under a prompt the agent answered with nothing at all. */
+export const NO_REPLY_MARK = "(the agent ended the turn without a reply)";

@@ -46,6 +46,7 @@ export function isSettled(state: SessionState, index: number): boolean {
     case "turn":
     case "user":
     case "interrupted":
+    case "no_reply":
     case "notice":
     case "unknown":
       return true;

@@ -85,7 +85,9 @@ describe("the transcript is printed in its true order", () => {
     const first = printer.plan(s, 80, 10, 4);
     expect(first.more).toBe(true);
     expect(first.preview).toHaveLength(4);
-    expect(first.preview.at(-1)).toBe("user:p49");
+    // Each prompt was answered with nothing: its turn ends with the line that says so.
+    expect(first.preview).toContain("user:p49");
+    expect(first.preview.at(-1)).toMatch(/^no_reply:/);
     const all = [...first.rows];
     for (let plan = printer.plan(s, 80, 10, 4); ; plan = printer.plan(s, 80, 10, 4)) {
       all.push(...plan.rows);
