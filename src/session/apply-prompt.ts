@@ -5,7 +5,16 @@ import type { SessionEvent } from "./events.js";
 import type { PromptUsage } from "./state.js";
 import { addInterruptedMark, markEmptyReply } from "./interrupted-marks.js";
 import { endReplayTail } from "./local-history.js";
-import { abandonTasks, beginDrain, closeAskedOnly, closeOpenTools, detachOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
+import {
+  abandonTasks,
+  beginDrain,
+  closeAskedOnly,
+  closeOpenTools,
+  detachOpenTools,
+  endHeldTasks,
+  endOpenTurns,
+  goIdle,
+} from "./turn-ends.js";
 
 // A prompt's life in the fold: sent (from the input or the queue), steered into a running turn, answered.
 
@@ -95,6 +104,7 @@ export function applyPromptResponse(d: Draft, ev: EventOf<"prompt_response">): v
   if (!ev.error) markEmptyReply(d, ev.turnId);
   detachOpenTools(d, ev.turnId);
   closeAskedOnly(d, new Set([ev.turnId]));
+  endHeldTasks(d, ev.turnId);
   // The turn drains even with nothing open: the turn machine asks the agent's profile when it is over.
   if (pending.length === 0) beginDrain(d);
 }

@@ -34,6 +34,20 @@ export function abandonTasks(d: Draft): void {
 }
 
 /**
+ * The background tasks of a turn whose answer the agent held until that work and its report on it
+ * were done (claude 0.23): they have ended, though no update said so.
+ */
+export function endHeldTasks(d: Draft, turnId: string): void {
+  if (!profileOf(d.s).turnSignals.includes("held_response")) return;
+  for (const task of Object.values(d.s.background)) {
+    if (task.abandonedAt !== undefined || (task.endedAt !== undefined && task.reportedAt !== undefined)) continue;
+    const tool = task.toolCallId ? d.tool(task.toolCallId) : undefined;
+    if (tool && tool.turnId !== turnId) continue;
+    d.background()[task.taskId] = { ...task, endedAt: task.endedAt ?? d.at, reportedAt: task.reportedAt ?? d.at };
+  }
+}
+
+/**
  * A turn answered while some of its calls still run: an agent whose calls outlive their turn
  * (codex) keeps them running in its own session, where they are shown, not waited on.
  */

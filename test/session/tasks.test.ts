@@ -277,6 +277,16 @@ describe("tasks: a derived view of the session and the agent's process table", (
     expect(tasksOf(end).length).toBeGreaterThan(0);
   });
 
+  it("claude 0.23 s4: the held answer comes once its background task and report are done, so the task has ended", () => {
+    for (const trace of ["s4-background-bash.jsonl", "s4-background-bash.terminal_output.jsonl"]) {
+      const events = traceToEvents(`claude-agent-acp-0.23.1/${trace}`);
+      const end = foldEvents(events);
+      const tasks = tasksOf(end);
+      expect(tasks.filter((t) => t.running)).toEqual([]);
+      expect(tasks.find((t) => t.kind === "background" || t.label.includes("sleep"))).toBeDefined();
+    }
+  });
+
   it("matching a command: the topmost process of each subtree holding it; too short a command matches nothing", () => {
     const ps = [proc(1, 0, ["bwrap", "--", "bash", "-c", "ls -la"]), proc(2, 1, ["bash", "-c", "ls -la"]), proc(3, 0, ["vim", "notes"])];
     expect(processesRunning(ps, "ls -la").map((p) => p.pid)).toEqual([1]);
