@@ -4,7 +4,8 @@ import { terminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
 import type { StartupTerminal } from "./startup-terminal.js";
 import { attentionBytes } from "../status/attention.js";
-import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+import { BEGIN_SYNC, detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+import { instantSession } from "./instant-session.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
@@ -45,6 +46,29 @@ export interface InteractiveSession {
   shown?(): void;
 }
 
+/**
+ * The stream with `prefix` written at the head of its first write (inside Ink's synchronized-output
+ * mark, when it begins with one): the instant prompt is cleared in the write that draws the App.
+ */
+function firstWritePrefixed(stream: NodeJS.WriteStream, prefix: string): NodeJS.WriteStream {
+  let pending = prefix;
+  return new Proxy(stream, {
+    get(target, prop, receiver) {
+      if (prop === "write" && pending) {
+        return (chunk: unknown, ...rest: unknown[]) => {
+          const head = pending;
+          pending = "";
+          const text = typeof chunk === "string" ? chunk : String(chunk);
+          const joined = text.startsWith(BEGIN_SYNC) ? `${BEGIN_SYNC}${head}${text.slice(BEGIN_SYNC.length)}` : `${head}${text}`;
+          return (target.write as (...args: unknown[]) => boolean).call(target, joined, ...rest);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** The UI's modules: the largest part of conch, loaded while the agent starts. */
 async function loadUi() {
   const [react, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
@@ -66,6 +90,8 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
 
   // Queued at once: it goes out the moment the session opens, before anything typed meanwhile.
   if (run.prompt) session.send(run.prompt);
+  // Messages sent in the instant prompt follow it, and its chrome now shows the session's state.
+  terminal.prompt.attach(instantSession(session, run.agentName, cwd));
   // The agent starts now; its start overlaps the UI's loading instead of following it. A start that
   // fails is a `failed` event in the session: the status line shows it, with /restart.
   const started: Promise<unknown> = input.interrupted ? Promise.resolve() : run.open().catch(() => undefined);
@@ -115,7 +141,8 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       }
     : undefined;
 
-  terminal.prompt.erase();
+  // The App starts from the instant prompt's editor, and its first frame clears the prompt in the same write.
+  const handoff = terminal.prompt.handOff();
   const features = detectTerminalFeatures();
   const instance = ui.render(
     ui.createElement(ui.App, {
@@ -125,6 +152,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       cwd,
       notify,
       bracketedPaste: true,
+      editorAtStart: handoff.editor,
       listSessions: run.listSessions,
       features,
       handoff: terminalHandoff(input, process.stdout),
@@ -137,7 +165,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.
     {
       stdin: input.stream() as unknown as NodeJS.ReadStream,
-      stdout: featureFilteredOutput(process.stdout, features),
+      stdout: firstWritePrefixed(featureFilteredOutput(process.stdout, features), handoff.erase),
       maxFps: INK_MAX_FPS,
       exitOnCtrlC: false,
       patchConsole: false,
