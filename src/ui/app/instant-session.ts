@@ -2,6 +2,7 @@ import { cycleModes } from "../../session/session-modes.js";
 import type { SessionPort } from "../session-port.js";
 import { barSegments } from "../status/session-facts.js";
 import { describeStatus, formatElapsed, isBusy } from "../status/status-text.js";
+import { BEGIN_SYNC } from "../tty/terminal-features.js";
 import { inputPlaceholder, type InstantSession } from "./instant-prompt.js";
 
 /**
@@ -35,4 +36,27 @@ export function instantSession(port: SessionPort, agentName: string, cwd: string
       };
     },
   };
+}
+
+/**
+ * The stream with `prefix` written at the head of its first write (inside Ink's synchronized-output
+ * mark, when it begins with one): the instant prompt is cleared in the write that draws the App.
+ */
+export function firstWritePrefixed(stream: NodeJS.WriteStream, prefix: string): NodeJS.WriteStream {
+  let pending = prefix;
+  return new Proxy(stream, {
+    get(target, prop, receiver) {
+      if (prop === "write" && pending) {
+        return (chunk: unknown, ...rest: unknown[]) => {
+          const head = pending;
+          pending = "";
+          const text = typeof chunk === "string" ? chunk : String(chunk);
+          const joined = text.startsWith(BEGIN_SYNC) ? `${BEGIN_SYNC}${head}${text.slice(BEGIN_SYNC.length)}` : `${head}${text}`;
+          return (target.write as (...args: unknown[]) => boolean).call(target, joined, ...rest);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

@@ -4,8 +4,8 @@ import { terminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
 import type { StartupTerminal } from "./startup-terminal.js";
 import { attentionBytes } from "../status/attention.js";
-import { BEGIN_SYNC, detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
-import { instantSession } from "./instant-session.js";
+import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+import { firstWritePrefixed, instantSession } from "./instant-session.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
@@ -44,29 +44,6 @@ export interface InteractiveSession {
   listSessions(): Promise<string>;
   /** The App's first frame is drawn (a resumed log waits for it). */
   shown?(): void;
-}
-
-/**
- * The stream with `prefix` written at the head of its first write (inside Ink's synchronized-output
- * mark, when it begins with one): the instant prompt is cleared in the write that draws the App.
- */
-function firstWritePrefixed(stream: NodeJS.WriteStream, prefix: string): NodeJS.WriteStream {
-  let pending = prefix;
-  return new Proxy(stream, {
-    get(target, prop, receiver) {
-      if (prop === "write" && pending) {
-        return (chunk: unknown, ...rest: unknown[]) => {
-          const head = pending;
-          pending = "";
-          const text = typeof chunk === "string" ? chunk : String(chunk);
-          const joined = text.startsWith(BEGIN_SYNC) ? `${BEGIN_SYNC}${head}${text.slice(BEGIN_SYNC.length)}` : `${head}${text}`;
-          return (target.write as (...args: unknown[]) => boolean).call(target, joined, ...rest);
-        };
-      }
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }
 
 /** The UI's modules: the largest part of conch, loaded while the agent starts. */
