@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
-import { loadRenderLibs, renderLibsLoaded } from "../render/render-libs.js";
+import { useEffect, useRef, useState } from "react";
 import { warmRenderers } from "../render/warm-up.js";
+import { loadRenderLibs, renderLibsLoaded } from "../render/render-libs.js";
 
 /**
  * Whether transcript content can be drawn. Its libraries (markdown, highlighting, diff) are not
@@ -18,8 +18,6 @@ export function useRenderLibs(): boolean {
       void loadRenderLibs().then(() => {
         if (!mounted) return;
         setReady(true);
-        // In the idle time before the agent's first answer, not in its way.
-        warmRenderers();
       });
     }, 0);
     return () => {
@@ -28,4 +26,18 @@ export function useRenderLibs(): boolean {
     };
   }, [ready]);
   return ready;
+}
+
+/**
+ * Runs the row renderers' warm-up once, the first time `now` is true: the transcript's libraries
+ * are loaded and nothing is on its way to the agent (`mayWarmUp`), so it fills idle time instead of
+ * delaying a prompt.
+ */
+export function useWarmUp(now: boolean): void {
+  const done = useRef(false);
+  useEffect(() => {
+    if (!now || done.current) return;
+    done.current = true;
+    warmRenderers();
+  }, [now]);
 }

@@ -7,7 +7,8 @@ import type { SessionSource } from "../session-port.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
 import type { TerminalFeatures } from "../tty/terminal-features.js";
 import { useMeasuredHeight } from "./use-measured-height.js";
-import { useRenderLibs } from "./use-render-libs.js";
+import { mayWarmUp } from "../render/warm-up.js";
+import { useRenderLibs, useWarmUp } from "./use-render-libs.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "./use-reprint-on-resize.js";
 import { useSessionState } from "./use-session-state.js";
 import { useTerminalSize } from "./use-terminal-size.js";
@@ -64,6 +65,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs();
+  useWarmUp(libsReady && mayWarmUp(state));
   const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const running = opts.running(state);

@@ -1,3 +1,4 @@
+import type { SessionState } from "../../session/state.js";
 import { dividerRows, userRows } from "./item-rows.js";
 import { markdownRows } from "./markdown-rows.js";
 
@@ -33,4 +34,18 @@ export function warmRenderers(schedule: Schedule = (step) => void setTimeout(ste
     schedule(() => next(i + 1));
   };
   schedule(() => next(0));
+}
+
+/**
+ * Whether the warm-up may run now: nothing is on its way to the agent. A message sent while conch
+ * starts goes out only after the session opens and the workspace's checkpoints are taken (git
+ * steps whose callbacks wait for the event loop); the warm-up's compile work there put ~50 ms on
+ * that prompt. So: idle with nothing queued, or a turn whose prompt is out (its start checkpoint is
+ * logged, and the prompt follows it at once), waiting for the agent's answer.
+ */
+export function mayWarmUp(state: SessionState): boolean {
+  if (state.queue.length) return false;
+  if (state.phase === "idle") return true;
+  if (state.phase !== "prompting" || !state.currentTurnId) return false;
+  return (state.checkpoints ?? []).some((c) => c.turnId === state.currentTurnId && c.stage === "start");
 }

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { markdownRows } from "../../../src/ui/render/markdown-rows.js";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
-import { warmRenderers } from "../../../src/ui/render/warm-up.js";
+import { initialSessionState, type SessionState } from "../../../src/session/state.js";
+import { mayWarmUp, warmRenderers } from "../../../src/ui/render/warm-up.js";
 
 beforeAll(async () => {
   await loadRenderLibs();
@@ -23,5 +24,25 @@ describe("warming the row renderers", () => {
     expect(ran).toBeGreaterThan(5);
     expect(markdownRows(MESSAGE, 60)).toEqual(before);
     expect(markdownRows(MESSAGE, 60, { live: true, memo: {} })).toEqual(streamingBefore);
+  });
+});
+
+describe("when the warm-up may run", () => {
+  const at = (over: Partial<SessionState>): SessionState => ({ ...initialSessionState(), ...over });
+  const queued = [{ id: "q1", text: "hello" }] as SessionState["queue"];
+  const start = { turnId: "t1", stage: "start", tree: "abc", skipped: [], label: "hello", at: 1 } as const;
+
+  it("waits while a prompt is on its way: the session opening with a message queued, or a turn before its prompt is out", () => {
+    expect(mayWarmUp(at({ phase: "starting" }))).toBe(false);
+    expect(mayWarmUp(at({ phase: "starting", queue: queued }))).toBe(false);
+    expect(mayWarmUp(at({ phase: "idle", queue: queued }))).toBe(false);
+    // The prompt waits for its start checkpoint (git steps) before it goes out.
+    expect(mayWarmUp(at({ phase: "prompting", currentTurnId: "t1" }))).toBe(false);
+    expect(mayWarmUp(at({ phase: "prompting", currentTurnId: "t2", checkpoints: [start] }))).toBe(false);
+  });
+
+  it("runs when idle with nothing queued, or once the turn's prompt is out and the agent's answer is awaited", () => {
+    expect(mayWarmUp(at({ phase: "idle" }))).toBe(true);
+    expect(mayWarmUp(at({ phase: "prompting", currentTurnId: "t1", checkpoints: [start] }))).toBe(true);
   });
 });
