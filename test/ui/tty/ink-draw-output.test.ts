@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import InkOutput from "../../../node_modules/ink/build/output.js";
 import Output from "../../../src/ui/tty/ink-draw/output.js";
 import { RecentCache } from "../../../src/ui/tty/ink-draw/recent-cache.js";
-import { measureText, widestLine, wrapText } from "../../../src/ui/tty/ink-draw/text-measure.js";
+import { measureText, recentResults, widestLine, wrapText } from "../../../src/ui/tty/ink-draw/text-measure.js";
+import inkSanitizeAnsi from "../../../node_modules/ink/build/sanitize-ansi.js";
 import inkMeasureText from "../../../node_modules/ink/build/measure-text.js";
 import inkWrapText from "../../../node_modules/ink/build/wrap-text.js";
 import inkWidestLine from "widest-line";
@@ -101,10 +102,10 @@ function draw(OutputClass: typeof Output | typeof InkOutput, width: number, heig
 }
 
 describe("conch's Output (the bundle's in place of Ink's)", () => {
-  it("gives Ink's string for 3,000 seeded frames of styled, wide, clipped and transformed writes", () => {
+  it("gives Ink's string for 1,500 seeded frames of styled, wide, clipped and transformed writes", () => {
     const r = rng(24);
     const frames: [number, number, Op[]][] = [];
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 1500; i++) {
       const width = 1 + Math.floor(r() * 40);
       const height = 1 + Math.floor(r() * 8);
       frames.push([width, height, randomFrame(r, width, height)]);
@@ -140,6 +141,16 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
       for (const wrap of ["wrap", "truncate", "truncate-end", "truncate-middle", "truncate-start", "end"] as const)
         expect(wrapText(text, width, wrap), `${wrap} ${width} ${JSON.stringify(text)}`).toBe(inkWrapText(text, width, wrap));
     }
+  });
+});
+
+describe("recentResults", () => {
+  it("gives Ink's sanitized text, made once per text while it is used", () => {
+    let calls = 0;
+    const sanitize = recentResults((text) => (calls++, inkSanitizeAnsi(text)));
+    const texts = ["plain", "\u001b[31mred\u001b[39m", "\u001b[2Jcleared\u001b]0;title\u0007", "\u001b[?25lhidden"];
+    for (let i = 0; i < 3; i++) for (const text of texts) expect(sanitize(text)).toBe(inkSanitizeAnsi(text));
+    expect(calls).toBe(texts.length);
   });
 });
 

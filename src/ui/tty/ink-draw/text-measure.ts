@@ -38,3 +38,9 @@ export function wrapText(text: string, maxWidth: number, wrapType: string): stri
     return text;
   });
 }
+
+/** `fn` with its results kept for the texts of recent frames (Ink's sanitizing of every text it draws or measures). */
+export function recentResults(fn: (text: string) => string): (text: string) => string {
+  const results = new RecentCache<string>(256);
+  return (text) => results.get(text, fn);
+}
