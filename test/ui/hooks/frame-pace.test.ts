@@ -34,7 +34,7 @@ describe("FrameScheduler", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("brings a waiting frame forward when a change that draws sooner comes", () => {
+  it("brings a waiting frame forward when a change that draws sooner comes", async () => {
     let now = 0;
     let flushes = 0;
     let frameMs = 50;
@@ -44,6 +44,8 @@ describe("FrameScheduler", () => {
       () => now,
     );
     scheduler.request();
+    // The first frame is drawn now or at the end of this turn.
+    await Promise.resolve();
     expect(flushes).toBe(1);
     scheduler.request();
     now = 10;
