@@ -127,7 +127,7 @@ export class Draft {
   }
 
   patchTurn(id: string, patch: Partial<Turn>): void {
-    const idx = this.s.turns.findIndex((t) => t.id === id);
+    const idx = this.turnPosition(id);
     if (idx >= 0) this.patchTurnAt(idx, patch);
   }
 
@@ -135,10 +135,24 @@ export class Draft {
   patchTurnAt(idx: number, patch: Partial<Turn>): void {
     const turns = this.turns;
     turns[idx] = { ...turns[idx], ...patch };
+    let first = this.s.firstOpenTurn;
+    while (first < turns.length && turns[first].endedAt !== undefined) first++;
+    this.s.firstOpenTurn = first;
   }
 
   turn(id: string | undefined): Turn | undefined {
-    return id === undefined ? undefined : this.s.turns.find((t) => t.id === id);
+    const idx = id === undefined ? -1 : this.turnPosition(id);
+    return idx >= 0 ? this.s.turns[idx] : undefined;
+  }
+
+  /**
+   * Where a turn is in `s.turns`, searched from the newest: the turns looked up (the current one,
+   * the prompts in flight) are the newest. Turn ids are unique (counted by the state or the driver).
+   */
+  private turnPosition(id: string): number {
+    const turns = this.s.turns;
+    for (let i = turns.length - 1; i >= 0; i--) if (turns[i].id === id) return i;
+    return -1;
   }
 
   /** Opens a turn and its divider in the transcript, and makes it current. */
