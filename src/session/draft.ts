@@ -7,6 +7,7 @@ import {
   type Turn,
   type TurnOrigin,
 } from "./state.js";
+import { turnPosition } from "./turn-lookup.js";
 
 /**
  * A shallow copy of the state that the reducer's helpers change in place.
@@ -127,7 +128,7 @@ export class Draft {
   }
 
   patchTurn(id: string, patch: Partial<Turn>): void {
-    const idx = this.turnPosition(id);
+    const idx = turnPosition(this.s.turns, id);
     if (idx >= 0) this.patchTurnAt(idx, patch);
   }
 
@@ -141,18 +142,8 @@ export class Draft {
   }
 
   turn(id: string | undefined): Turn | undefined {
-    const idx = id === undefined ? -1 : this.turnPosition(id);
+    const idx = id === undefined ? -1 : turnPosition(this.s.turns, id);
     return idx >= 0 ? this.s.turns[idx] : undefined;
-  }
-
-  /**
-   * Where a turn is in `s.turns`, searched from the newest: the turns looked up (the current one,
-   * the prompts in flight) are the newest. Turn ids are unique (counted by the state or the driver).
-   */
-  private turnPosition(id: string): number {
-    const turns = this.s.turns;
-    for (let i = turns.length - 1; i >= 0; i--) if (turns[i].id === id) return i;
-    return -1;
   }
 
   /** Opens a turn and its divider in the transcript, and makes it current. */

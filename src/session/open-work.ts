@@ -1,6 +1,7 @@
 import type { OpenWorkKind } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { isFinalStatus, openTurnOf, type SessionState } from "./state.js";
+import { isFinalStatus, type SessionState } from "./state.js";
+import { openTurnOf } from "./turn-lookup.js";
 
 /** One thing a turn is still waiting on. */
 export interface OpenWorkItem {

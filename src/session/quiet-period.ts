@@ -1,6 +1,7 @@
 import { reportsBack } from "./open-work.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { openTurnOf, type SessionState } from "./state.js";
+import type { SessionState } from "./state.js";
+import { openTurnOf } from "./turn-lookup.js";
 
 // How long a drain with nothing open still waits, for an agent that gives no word of its own that
 // its turn is over. A selector of the state: the turn machine (orchestrator/turn-machine.ts) acts

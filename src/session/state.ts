@@ -273,11 +273,3 @@ export function itemPosition(state: SessionState, id: string): number | undefine
   const idx = state.itemIndex.get(id);
   return idx !== undefined && idx < state.items.length && state.items[idx].id === id ? idx : undefined;
 }
-
-/** The oldest turn not ended yet that started as `origin`. */
-export function openTurnOf(state: SessionState, origin: TurnOrigin): Turn | undefined {
-  const { turns } = state;
-  for (let i = state.firstOpenTurn; i < turns.length; i++)
-    if (turns[i].endedAt === undefined && turns[i].origin === origin) return turns[i];
-  return undefined;
-}
