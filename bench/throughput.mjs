@@ -12,17 +12,22 @@
 // slower second half); conch's peak RSS (VmHWM). Goals: ≥ 150k chunks/s; second half ≥ 0.8× the first;
 // for tools, peak RSS ≤ 512 MiB (issue 24 measures it at --n 300000: ~150,000 calls).
 //
-//   npm run build && node bench/throughput.mjs [--n 200000] [--runs 3] [--kinds chunks,tools] [--json]
+// `--format stream-json` times the same run with `--output-format stream-json` (to its result line);
+// `--bin <conch.js>` runs another build (an A/B pair with one bench).
+//
+//   npm run build && node bench/throughput.mjs [--n 200000] [--runs 3] [--kinds chunks,tools] [--format stream-json] [--json]
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BENCH, BIN, ROOT, isolatedEnv, log, metric, numOpt, parseArgs, report, tempDir } from "./lib/common.mjs";
-import { memKiB } from "./lib/proc.mjs";
+import { cpuSeconds, memKiB } from "./lib/proc.mjs";
 
 const args = parseArgs();
 const N = numOpt(args, "n", 200_000, 50_000);
 const RUNS = numOpt(args, "runs", 3, 1);
 const KINDS = typeof args.opts.kinds === "string" ? args.opts.kinds.split(",") : ["chunks", "tools", "malformed", "messages"];
+const FORMAT = args.opts.format === "stream-json" ? "stream-json" : "json";
+const CONCH = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : BIN;
 const AGENT = `${process.execPath} ${path.join(BENCH, "lib", "flood-agent.mjs")}`;
 
 /** One `conch -p` against the flood; times in ms since the epoch, on this machine's one clock. */
@@ -30,7 +35,7 @@ function runOnce(kind, dir, i) {
   const timesFile = path.join(dir, `times-${kind}-${i}.json`);
   const env = isolatedEnv(dir, { FLOOD_KIND: kind, FLOOD_N: String(N), FLOOD_TIMES: timesFile });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "-p", "flood", "--agent", AGENT, "--output-format", "json", "--quiet-ms", "0"], {
+    const child = spawn(process.execPath, [CONCH, "-p", "flood", "--agent", AGENT, "--output-format", FORMAT, "--quiet-ms", "0"], {
       cwd: dir,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -39,14 +44,18 @@ function runOnce(kind, dir, i) {
     let stdout = "";
     let stderr = "";
     let peakKiB = 0;
+    let cpuS = 0;
     // VmHWM is the process's own peak: one read just before it exits would do, but it may exit between reads.
     const sampler = setInterval(() => {
       const m = memKiB(child.pid);
       if (m && Number.isFinite(m.hwm)) peakKiB = Math.max(peakKiB, m.hwm);
+      // Sampled like the peak: the last reading before the process is gone (up to 20 ms short).
+      if (resultAt === undefined) cpuS = cpuSeconds(child.pid) || cpuS;
     }, 20);
     child.stdout.on("data", (d) => {
-      resultAt ??= Date.now();
       stdout += d;
+      // stream-json's lines come all along: the run is timed to its last line, the result.
+      if (FORMAT === "json" || stdout.includes('"type":"result"', stdout.length - d.length - 20)) resultAt ??= Date.now();
     });
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
@@ -61,7 +70,7 @@ function runOnce(kind, dir, i) {
       }
       let result;
       try {
-        result = JSON.parse(stdout);
+        result = JSON.parse(FORMAT === "json" ? stdout : stdout.trimEnd().split("\n").pop());
       } catch {
         reject(new Error(`conch printed no result (exit ${code}): ${stderr.slice(-400)}`));
         return;
@@ -78,6 +87,7 @@ function runOnce(kind, dir, i) {
         firstRate: times.halfAt / first,
         secondRate: (N - times.halfAt) / second,
         peakMiB: peakKiB / 1024,
+        cpuS,
         textChars: result.text.length,
         tools: result.toolCalls.length,
       });
@@ -97,7 +107,7 @@ for (const kind of KINDS) {
   for (let i = 0; i < RUNS; i++) {
     const r = await runOnce(kind, dir, i);
     log(
-      `throughput: ${kind} run ${i + 1}: ${Math.round(r.rate)}/s (first half ${Math.round(r.firstRate)}/s, second ${Math.round(r.secondRate)}/s), peak RSS ${r.peakMiB.toFixed(0)} MiB`,
+      `throughput: ${kind} run ${i + 1}: ${Math.round(r.rate)}/s (first half ${Math.round(r.firstRate)}/s, second ${Math.round(r.secondRate)}/s), peak RSS ${r.peakMiB.toFixed(0)} MiB, CPU ${r.cpuS.toFixed(2)} s (to the result)`,
     );
     runs.push(r);
   }
@@ -118,6 +128,7 @@ for (const kind of KINDS) {
       goal: { op: ">=", value: 0.8 },
     }),
   );
+  metrics.push(metric({ name: `${kind}: conch CPU to the result`, unit: "s", values: runs.map((r) => r.cpuS) }));
   // A flood of calls keeps every call (the result lists them): its peak is held to a bound.
   metrics.push(
     metric({
@@ -130,4 +141,9 @@ for (const kind of KINDS) {
 }
 if (KINDS.includes("tools"))
   notes.push("tools keeps every call (the transcript and the result list them), so its memory grows with the flood by design");
-report(args, { bench: "throughput", title: `a flooding agent through conch -p (${path.relative(ROOT, BIN)})`, metrics, notes });
+report(args, {
+  bench: "throughput",
+  title: `a flooding agent through conch -p --output-format ${FORMAT} (${path.relative(ROOT, CONCH)})`,
+  metrics,
+  notes,
+});

@@ -8,6 +8,7 @@ import type { OutputFormat } from "./output-format.js";
 import { buildPrintResult, exitReason, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 import { StreamJsonMapper } from "./stream-json.js";
+import { LineBatch } from "./line-batch.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
 
 /** After `--timeout`, how long the cancelled turn may take to end before the run reports anyway. */
@@ -76,11 +77,12 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   const text = new TextStream(io, isOurs, { raw: io.rawOut === true });
   let started = false;
   const streamJson = new StreamJsonMapper(orch.state);
+  const jsonLines = new LineBatch((lines) => io.out(lines));
   const unsubscribe = orch.subscribe((state, ev) => {
     if (ev?.type === "agent_exited") agentExit = ev;
     if (opts.outputFormat === "text") text.update(state);
     else if (opts.outputFormat === "stream-json" && ev)
-      for (const line of streamJson.linesFor(state, ev)) io.out(`${JSON.stringify(line)}\n`);
+      for (const line of streamJson.linesFor(state, ev)) jsonLines.push(`${JSON.stringify(line)}\n`);
   });
 
   const cancelTimers: (() => void)[] = [];
@@ -121,6 +123,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
       const out = opts.outputFormat === "json" ? JSON.stringify(result, null, 2) : JSON.stringify(streamJson.resultLine(result));
+      jsonLines.flush();
       io.out(`${out}\n`);
     }
     await orch.shutdown();

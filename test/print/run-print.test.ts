@@ -14,11 +14,15 @@ import { Disk, recordedSession } from "../orchestrator/record/recorded-session.j
 const opts: PrintRunOptions = { prompt: "go", outputFormat: "text", policy: "deny" };
 
 /** Sinks that keep what a run writes. */
-function sinks(): PrintIo & { stdout: string; stderr: string } {
+function sinks(): PrintIo & { stdout: string; stderr: string; outWrites: number } {
   const io = {
     stdout: "",
     stderr: "",
-    out: (t: string) => void (io.stdout += t),
+    outWrites: 0,
+    out: (t: string) => {
+      io.stdout += t;
+      io.outWrites++;
+    },
     err: (t: string) => void (io.stderr += t),
     rawOut: true,
     onInterrupt: () => () => undefined,
@@ -125,5 +129,30 @@ describe("a full disk in the middle of a print run", () => {
     );
     expect(code).toBe(0);
     expect(JSON.parse(io.stdout).warnings).toEqual([expect.stringMatching(/cannot be written \(ENOSPC/)]);
+  });
+});
+
+describe("stream-json under a burst", () => {
+  it("a burst read in one go is written in one piece: every line whole, in order, the result last", async () => {
+    const { orch, agent } = await startWithFake();
+    const { code, io } = await printRun(
+      orch,
+      agent,
+      async () => {
+        for (let i = 0; i < 300; i++) agent.text(`c${i} `);
+        await flush();
+        agent.respond(0);
+      },
+      { outputFormat: "stream-json" },
+    );
+    expect(code).toBe(0);
+    const lines = io.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; delta?: string });
+    expect(lines.filter((l) => l.type === "text").map((l) => l.delta)).toEqual(Array.from({ length: 300 }, (_, i) => `c${i} `));
+    expect(lines.at(-1)?.type).toBe("result");
+    // stdout to a pipe is a synchronous write: not one per line.
+    expect(io.outWrites).toBeLessThan(10);
   });
 });

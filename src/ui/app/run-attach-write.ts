@@ -1,5 +1,6 @@
 import { EXIT } from "../../errors/conch-error.js";
 import type { SessionPort } from "../session-port.js";
+import { untilExitOrSignal } from "../tty/quit-signals.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
 import type { StartupTerminal } from "./startup-terminal.js";
 
@@ -42,13 +43,9 @@ export async function runAttachWrite(opts: AttachWriteOptions): Promise<number> 
       kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" },
     },
   );
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => instance.unmount();
-  for (const signal of signals) process.on(signal, onSignal);
   try {
-    await instance.waitUntilExit();
+    await untilExitOrSignal(instance);
   } finally {
-    for (const signal of signals) process.off(signal, onSignal);
     input.close();
   }
   return EXIT.ok;

@@ -4,6 +4,7 @@ import { terminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
 import type { StartupTerminal } from "./startup-terminal.js";
 import { attentionBytes } from "../status/attention.js";
+import { onQuitSignals } from "../tty/quit-signals.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
@@ -84,8 +85,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   const interrupted = new Promise<undefined>((resolve) => input.whenInterrupted(() => resolve(undefined)));
   // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
   // the agent stopped); a second one while that runs kills what is left at once.
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => {
+  const offSignals = onQuitSignals(() => {
     if (signalled) {
       run.killNow();
       process.exit(EXIT.interrupted);
@@ -94,11 +94,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     if (quitApp) quitApp();
     else if (ink) ink.unmount();
     else input.interrupt();
-  };
-  for (const signal of signals) process.on(signal, onSignal);
-  const offSignals = () => {
-    for (const signal of signals) process.off(signal, onSignal);
-  };
+  });
 
   const ui = await Promise.race([loadUi(), interrupted]);
   if (!ui) {
