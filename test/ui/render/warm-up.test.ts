@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { markdownRows } from "../../../src/ui/render/markdown-rows.js";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
-import { initialSessionState, type SessionState } from "../../../src/session/state.js";
+import { initialSessionState, type CheckpointMark, type SessionState } from "../../../src/session/state.js";
 import { mayWarmUp, warmRenderers } from "../../../src/ui/render/warm-up.js";
 
 beforeAll(async () => {
@@ -30,7 +30,7 @@ describe("warming the row renderers", () => {
 describe("when the warm-up may run", () => {
   const at = (over: Partial<SessionState>): SessionState => ({ ...initialSessionState(), ...over });
   const queued = [{ id: "q1", text: "hello" }] as SessionState["queue"];
-  const start = { turnId: "t1", stage: "start", tree: "abc", skipped: [], label: "hello", at: 1 } as const;
+  const start: CheckpointMark = { turnId: "t1", stage: "start", tree: "abc", skipped: [], label: "hello", at: 1 };
 
   it("waits while a prompt is on its way: the session opening with a message queued, or a turn before its prompt is out", () => {
     expect(mayWarmUp(at({ phase: "starting" }))).toBe(false);
