@@ -257,7 +257,10 @@ const lazy = [
   ["diff", () => chunkCost(chunkFor(/node_modules\/diff\//))],
   ["@xterm/headless (first terminal)", () => requireCost("@xterm/headless")],
   ["node-pty (first terminal)", () => requireCost("@lydell/node-pty")],
-  ["the TUI (Ink, React, conch's UI), for comparison: loaded at start, behind the agent", () => importCost(chunkFor(/src\/ui\/app\/app\.tsx$/))],
+  [
+    "the TUI (Ink, React, conch's UI), for comparison: loaded at start, behind the agent",
+    () => importCost(chunkFor(/src\/ui\/app\/app\.tsx$/)),
+  ],
 ];
 const lazyMetrics = [];
 for (const [name, cost] of lazy) {
