@@ -21,14 +21,11 @@ export interface SessionSnapshot {
 
 /**
  * Frame-coalescing scheduler: many `request()` calls within one frame run `flush` once. The first
- * request after a quiet frame flushes at the end of this turn (what else this turn changes comes
- * along: a terminal's frame brings its rows and its output's event together); the rest wait for
- * the frame to end. Never drops the last request.
+ * request after a quiet frame flushes at once (typing stays instant); the rest wait for the frame
+ * to end. Never drops the last request.
  */
 export class FrameScheduler {
   private timer?: ReturnType<typeof setTimeout>;
-  private pending = false;
-  private disposed = false;
   private last = -Infinity;
 
   constructor(
@@ -38,27 +35,23 @@ export class FrameScheduler {
   ) {}
 
   request(): void {
-    if (this.timer || this.pending) return;
+    if (this.timer) return;
     const frameMs = typeof this.frameMs === "number" ? this.frameMs : this.frameMs();
     const wait = this.last + frameMs - this.now();
     if (wait <= 0) {
-      this.pending = true;
-      queueMicrotask(() => this.run());
+      this.run();
       return;
     }
     this.timer = setTimeout(() => this.run(), wait);
   }
 
   private run(): void {
-    if (this.disposed) return;
     this.timer = undefined;
-    this.pending = false;
     this.last = this.now();
     this.flush();
   }
 
   dispose(): void {
-    this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
