@@ -3,8 +3,8 @@ const MAX_WAIT_MS = 1000;
 
 /**
  * A command's output held until the frame of its screen that shows it, then told as one piece:
- * the session's record of the output and the pane's new rows reach the UI in the same turn, so a
- * flood costs one redraw per frame, not one for the output and another for the rows.
+ * the session's record of the output changes with the pane's rows, at the frames' pace (10 a
+ * second in a flood), not on a timer of its own that redrew the UI ~30 times a second besides.
  */
 export class FrameOutput {
   private pieces: string[] = [];

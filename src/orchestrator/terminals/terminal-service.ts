@@ -122,8 +122,7 @@ export class RegistryTerminalService implements TerminalService {
     const { cols, rows } = term.screen;
     this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "", cols, rows, ...(by ? { by } : {}) });
     // The terminal tells its output with each frame of its screen (~30 a second, a flood's 10), the
-    // output before a resize or the exit first: one event per frame for the log and the reducer,
-    // and the pane's rows and the session's change reach the UI in the same turn.
+    // output before a resize or the exit first: one event per frame for the log and the reducer.
     term.onOutput((data) => this.emit({ type: "terminal_output", terminalId: id, data }));
     term.onResize((size) => this.emit({ type: "terminal_resized", terminalId: id, ...size }));
     term.onExit((status) => this.emit({ type: "terminal_exited", terminalId: id, exitCode: status.exitCode, signal: status.signal }));
