@@ -79,8 +79,8 @@ for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
 
 // ---- (b), (c) the CLI --------------------------------------------------------------------------------
 /**
- * `conch --resume` of `session` in a PTY. With `typing`: a key typed at 50 ms (when the App's editor
- * shows it), then a letter every 30-60 ms until the whole transcript is there (each key's echo time).
+ * `conch --resume` of `session` in a PTY. With `typing`: a key typed at 50 ms (when the editor shows
+ * it: the App's, or the instant prompt where it is the App's editor, see lib/tui.mjs), then a letter every 30-60 ms until the whole transcript is there (each key's echo time).
  * `history` is when the whole transcript was in the terminal (`lib/transcript-reader.mjs`: every
  * landmark of `turns` in order, the end marker once); peak RSS is conch's high-water mark read
  * after that, so it covers the whole resume.
@@ -109,7 +109,7 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
     const keys = [];
     if (typing) {
       await firstKey;
-      echoed = await run.waitFor(editorShows("x"), 60_000, "the key typed at 50 ms in the App's editor");
+      echoed = await run.waitFor(editorShows("x"), 60_000, "the key typed at 50 ms in the editor");
       // Up to 39 more, so the input never needs clearing: a frame half drawn can look like a cleared input.
       if (wholeAt === undefined)
         keys.push(
@@ -240,7 +240,7 @@ const notes = [
   "time to interactive = the input prompt is drawn and the session is open (the placeholder invites a message, so what is typed is sent at once); full history = the whole transcript is in the terminal (lib/transcript-reader.mjs: every prompt in order and the end marker, which ends the last answer, exactly once; the live preview of the newest rows, drawn while the backlog is written, does not count); peak RSS = conch's VmHWM read after that",
   "one warm-up run of each path is not counted",
   long &&
-    `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the App's editor (not the instant prompt) shows it; then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = every prompt and every answer's heading in order and the end marker exactly once (lib/transcript-reader.mjs), timed by the PTY read that completed it`,
+    `(d): ${LONG_TURNS} turns (generateLongSession: each a prompt and a markdown answer with a heading, a list and a fenced code block; a thought in half, a tool call with output or a diff in every third), conch's log ${(long.logBytes / 1e6).toFixed(1)} MB; a key typed 50 ms after spawn, timed until the editor shows it (the App's, or the instant prompt where it is the App's editor: lib/tui.mjs; an older build's echo-only instant prompt does not count); then a letter every 30-60 ms while the history is still being written; whole transcript in scrollback = every prompt and every answer's heading in order and the end marker exactly once (lib/transcript-reader.mjs), timed by the PTY read that completed it`,
 ];
 if (innerError) notes.push(`(a) in-process render failed: ${innerError}`);
 for (const e of new Set(cliErrors)) notes.push(`a CLI run failed: ${e}`);

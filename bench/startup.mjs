@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // startup: `conch --agent demo` (and real agents) in a 100x30 pseudo-terminal, measured as a user
 // meets it. Each figure is over --runs launches (20; --quick 5), median and p95:
-//   - the first keystroke echoed by the live editor (a key typed at 50 ms; the instant prompt's
-//     echo does not count);
-//   - the App's first full frame;
+//   - the first keystroke echoed by the live editor (a key typed at 50 ms): the App's editor, or
+//     the instant prompt, which is that editor before Ink loads (the same keys and buffer, the
+//     App's rows; see lib/tui.mjs); an older build's echo-only instant prompt does not count;
+//   - the App's first full frame (drawn by the instant prompt, where it is the App's editor);
 //   - a prompt typed at 50 ms: when it is on the wire (session/prompt written to --trace), and how
 //     long after the agent answered session/new; with the demo agent and, when ../shared/real-agents
 //     is there, with claude and codex;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { hasAppFrame, TuiRun } from "./tui.mjs";
 
-/** The App's input line with `text` typed into it (not the instant prompt's echo: its status line is gone). */
+/** The App's input line with `text` typed into it (or the instant prompt's, where it is the App's editor: see tui.mjs). */
 export const editorShows = (text) => (lines) => hasAppFrame(lines) && lines.some((l) => new RegExp(`^\\s*›\\s?${text}`).test(l));
 
 /**
@@ -163,7 +163,7 @@ export async function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hel
   return { ...result, closeMs: closeAnswerMs(follower.entries) };
 }
 
-/** A key typed at `at` ms: when the live editor (not the instant prompt) showed it. */
+/** A key typed at `at` ms: when the live editor showed it (the App's, or the instant prompt that is it). */
 export function keyEchoRun({ agentArgs, cwd, env, at = 50, timeoutMs = 30_000 }) {
   return launch({
     agentArgs,

@@ -9,11 +9,16 @@ import { BIN } from "./common.mjs";
 /**
  * What the TUI draws, in one place. The input line starts with the prompt `›` (`edit N ›` while
  * editing a queued message). Before Ink and the UI's modules are loaded, conch draws an "instant
- * prompt" (src/ui/app/instant-prompt.ts): the same `›  message the agent` line over a status line
- * `<agent> · starting… · <cwd>`; keys typed then are kept (and echoed there) and go to the App's
- * editor once it is up. The App's own first frame
- * says "type away: messages wait until the agent is ready" while the agent starts, and "message the
- * agent" once the session is open and idle.
+ * prompt" (src/ui/app/instant-prompt.ts) that is the App's editor: keys typed then edit the buffer
+ * the App's editor starts from, through the same key parsing, key map and reducer, and it draws the
+ * rows of the App's own first frame (`⠋ starting <agent>…`, the `›` input, the status bar), so a
+ * screen cannot tell the two apart and its echo counts as the editor's (test/ui/instant-editor.test.tsx
+ * holds them equal, cell by cell). The App's first frame says "type away: messages wait until the
+ * agent is ready" while the agent starts, and "message the agent" once the session is open and idle.
+ *
+ * Builds before 2026-11-26 drew a different instant prompt, `›  message the agent` over a status
+ * line `<agent> · starting… · <cwd>`, that only echoed keys (Backspace, Enter) for the editor to
+ * take later: `instantStatus` recognizes it, so the same bench does not count that echo.
  */
 export const SCREEN = {
   prompt: /^\s*(?:edit \d+ )?›(?:\s|$)/,
@@ -25,7 +30,7 @@ export const SCREEN = {
 const any = (lines, re) => lines.some((l) => re.test(l));
 /** Some input prompt is on the screen (the instant one or the App's). */
 export const hasPrompt = (lines) => any(lines, SCREEN.prompt);
-/** The App (Ink) has drawn its input: a prompt, and the instant prompt's status line is gone. */
+/** The App's editor is on screen (the App's, or the instant prompt that is it): a prompt, and no old-style instant status line. */
 export const hasAppFrame = (lines) => hasPrompt(lines) && !any(lines, SCREEN.instantStatus);
 /** The session is open and idle: the App's placeholder invites a message. */
 export const isReady = (lines) => any(lines, SCREEN.readyPlaceholder) && !any(lines, SCREEN.instantStatus);

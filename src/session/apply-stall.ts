@@ -1,4 +1,4 @@
-import { endAgentTurns } from "./apply-update.js";
+import { endAgentTurns } from "./agent-work.js";
 import type { Draft } from "./draft.js";
 import type { OpenWorkKind } from "./events.js";
 import { agentLabel } from "./profiles/select-profile.js";

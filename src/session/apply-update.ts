@@ -1,17 +1,16 @@
 import type { ContentBlock, PlanEntry, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { PlanRemoved, PlanUpdate } from "@agentclientprotocol/sdk/unstable";
 import { planIdOf, planUpdateEntries } from "./apply-plan-update.js";
-import { exitTerminal } from "./apply-terminal.js";
-import { noteDetachedEnd } from "./apply-command.js";
 import { applySubagentLifecycle, applySubagentUpdate, subagentSessionCall } from "./apply-subagent.js";
-import { closeAsCancelled, refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
+import { refusedWithoutId, upsertToolCall } from "./apply-tool-call.js";
+import { applySignal } from "./apply-signal.js";
+import { beginAgentWork } from "./agent-work.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import { endReplayedTurn } from "./interrupted-marks.js";
 import { endReplayTail, fillFromTail } from "./local-history.js";
-import type { AgentProfile, NormalizeContext, TurnSignal } from "./profiles/profile.js";
+import type { AgentProfile, NormalizeContext } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
-import { readSignalNotification } from "./profiles/turn-signals.js";
 import { deriveModes } from "./session-modes.js";
 import { isFinalStatus, type TranscriptItem } from "./state.js";
 
@@ -24,13 +23,6 @@ function isHistory(d: Draft, n: SessionNotification, history: boolean | undefine
     if (tool && !isFinalStatus(tool)) endReplayTail(d);
   }
   return history === true || d.s.replaying || (d.s.replayTail === true && d.s.pendingPrompts.length === 0);
-}
-
-/** The agent starts work with no prompt in flight: the session drains until that work is over. */
-export function beginAgentWork(d: Draft): void {
-  if (d.s.phase !== "idle") return;
-  d.s.phase = "draining";
-  d.s.drainStartedAt = d.at;
 }
 
 /**
@@ -120,84 +112,6 @@ function applyIdentifiedPlan(d: Draft, u: SessionUpdate, history: boolean): bool
     return true;
   }
   return false;
-}
-
-/** Ends the turns the agent runs on its own that are still open. */
-export function endAgentTurns(d: Draft): void {
-  for (const t of d.s.turns) if (t.endedAt === undefined && t.origin === "agent") d.patchTurn(t.id, { endedAt: d.at });
-}
-
-/** The background task an agent's own turn just reported on: the oldest that ended, else the oldest. */
-function markReported(d: Draft): void {
-  const open = Object.values(d.s.background).filter((t) => t.reportedAt === undefined && t.abandonedAt === undefined);
-  const task = open.find((t) => t.endedAt !== undefined) ?? open[0];
-  if (task) d.background()[task.taskId] = { ...task, reportedAt: d.at };
-}
-
-/** Applies what a profile read in the agent's traffic. Signals replayed as history change nothing live. */
-function applySignal(d: Draft, sig: TurnSignal, history: boolean): void {
-  const s = d.s;
-  switch (sig.signal) {
-    case "block_break":
-      s.blockBreak = true;
-      return;
-    case "replay_over":
-      endReplayTail(d);
-      return;
-    case "call_cancelled":
-      closeAsCancelled(d, sig.toolCallId);
-      return;
-    case "agent_state":
-      s.agentState = sig.state;
-      s.agentBackground = sig.background;
-      if (sig.state === "idle" && s.pendingPrompts.length === 0) endAgentTurns(d);
-      else if (sig.state !== "idle" && !s.replaying) beginAgentWork(d);
-      return;
-    default:
-      break;
-  }
-  if (history) return;
-  switch (sig.signal) {
-    case "turn_marker":
-      s.turnMarkers = true;
-      if (sig.origin === "agent") {
-        markReported(d);
-        if (s.pendingPrompts.length === 0) endAgentTurns(d);
-      }
-      return;
-    case "background_started":
-      if (s.background[sig.taskId]) return;
-      d.background()[sig.taskId] = {
-        taskId: sig.taskId,
-        toolCallId: sig.toolCallId,
-        label: sig.label || (sig.toolCallId ? d.tool(sig.toolCallId)?.title : undefined) || sig.taskId,
-        startedAt: d.at,
-      };
-      return;
-    case "background_ended": {
-      const task = s.background[sig.taskId];
-      if (!task || task.endedAt !== undefined) return;
-      d.background()[sig.taskId] = { ...task, endedAt: d.at };
-      s.backgroundEndedAt = d.at;
-      return;
-    }
-    case "exit_seen": {
-      const tool = d.tool(sig.toolCallId);
-      if (!tool || isFinalStatus(tool)) return;
-      d.setTool({ ...tool, status: sig.exitCode === 0 ? "completed" : "failed", detached: false, endedAt: d.at });
-      if (tool.terminalId && s.terminals[tool.terminalId] && !s.terminals[tool.terminalId].exited)
-        exitTerminal(d, tool.terminalId, sig.exitCode, null);
-      if (tool.detached) noteDetachedEnd(d, tool, `exit ${sig.exitCode}`);
-      if (s.pendingPrompts.length === 0) s.backgroundEndedAt = d.at;
-      return;
-    }
-  }
-}
-
-/** An extension notification that carries a turn signal (`_session/turn_ended`): every agent's is accepted. */
-export function applyAgentSignal(d: Draft, method: string, params: unknown): void {
-  d.s.lastAgentActivityAt = d.at;
-  for (const sig of readSignalNotification(method, params)) applySignal(d, sig, d.s.replaying);
 }
 
 function normalizeContext(d: Draft): NormalizeContext {

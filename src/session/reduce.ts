@@ -4,7 +4,8 @@ import { applyPromptResponse, applyPromptSent, applySteered } from "./apply-prom
 import { applyStall } from "./apply-stall.js";
 import { applyCommandChecked, applyStopRequested, applyTerminalStarted } from "./apply-command.js";
 import { appendTerminalOutput, exitTerminal } from "./apply-terminal.js";
-import { applyAgentSignal, applyUpdate } from "./apply-update.js";
+import { applyAgentSignal } from "./apply-signal.js";
+import { applyUpdate } from "./apply-update.js";
 import { applyLocalHistory } from "./local-history.js";
 import { endReplayedTurn } from "./interrupted-marks.js";
 import { Draft } from "./draft.js";

@@ -51,7 +51,7 @@ describe("typing while conch starts", () => {
     const { screen, trace } = launch();
     // Before conch has even taken the terminal over (the kernel still edits lines), then while it loads.
     screen.proc.write("help\r");
-    await screen.waitForText("starting…", 15_000);
+    await screen.waitForText("starting demo…", 15_000);
     screen.proc.write("refuse\rmarkdown");
     screen.proc.write("\r");
     const sent = await until("three prompts", () => {
@@ -73,7 +73,7 @@ describe("typing while conch starts", () => {
 
   it("keeps a paste made during startup a paste: its lines become one message", async () => {
     const { screen, trace } = launch();
-    await screen.waitForText("starting…", 15_000);
+    await screen.waitForText("starting demo…", 15_000);
     screen.proc.write("\x1b[200~first line\rsecond line\x1b[201~\r");
     const sent = await until("the prompt", () => (promptsSent(trace).length ? promptsSent(trace) : undefined));
     expect(sent).toEqual(["first line\nsecond line"]);
@@ -81,7 +81,7 @@ describe("typing while conch starts", () => {
 
   it("Ctrl-C while it starts quits, and leaves no agent behind", async () => {
     const { screen, project } = launch();
-    await screen.waitForText("starting…", 15_000);
+    await screen.waitForText("starting demo…", 15_000);
     screen.proc.write("\x03");
     // Before the UI is up one Ctrl-C quits (exit 130); if the UI came up first, it wants a second.
     const quitAtOnce = await Promise.race([screen.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 5000))]);

@@ -2,25 +2,17 @@
 // child process: what goes over the wire (read back from --trace) and what the session shows.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { prepareSession, type PreparedSession } from "../../src/cli/session-setup.js";
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import { listSessions } from "../../src/store/session-index.js";
 import type { SessionState } from "../../src/session/state.js";
 import { tempDir } from "../support/run-conch.js";
+import { useDemoEnv } from "../support/demo-env.js";
 import { untilState } from "../support/until-state.js";
 import { waitUntil } from "../support/wait.js";
 
-const saved = { ...process.env };
-beforeAll(() => {
-  process.env.CONCH_STATE_DIR = tempDir("conch-state-");
-  process.env.CONCH_DEMO_STATE = tempDir("conch-demo-");
-  process.env.CONCH_DEMO_DELAY_MS = "0";
-  process.env.XDG_CONFIG_HOME = tempDir("conch-config-");
-});
-afterAll(() => {
-  process.env = saved;
-});
+useDemoEnv();
 
 interface WireLine {
   dir: "client" | "agent" | "note";

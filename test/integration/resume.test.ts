@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
 import type { OrchestratorOptions } from "../../src/orchestrator/orchestrator-options.js";
 import type { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
 import { displayStatus } from "../../src/session/state.js";
 import { runConch, tempDir } from "../support/run-conch.js";
+import { useDemoEnv } from "../support/demo-env.js";
 import { untilState } from "../support/until-state.js";
 import { waitUntil } from "../support/wait.js";
 
-const saved = { ...process.env };
-beforeAll(() => {
-  process.env.CONCH_STATE_DIR = tempDir("conch-state-");
-  process.env.CONCH_DEMO_STATE = tempDir("conch-demo-");
-  process.env.CONCH_DEMO_DELAY_MS = "0";
-  process.env.XDG_CONFIG_HOME = tempDir("conch-config-");
-});
-afterAll(() => {
-  process.env = saved;
-});
+useDemoEnv();
 
 const until = untilState;
 

@@ -1,26 +1,16 @@
 import { readFileSync, writeFileSync, existsSync, statSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { UndoPlan } from "../../src/session/undo-plan.js";
 import type { SessionState } from "../../src/session/state.js";
 import { preImageDirPath } from "../../src/store/state-dir.js";
 import { tempDir } from "../support/run-conch.js";
+import { useDemoEnv } from "../support/demo-env.js";
 import { untilState } from "../support/until-state.js";
 
-const saved = { ...process.env };
-let stateDir: string;
-beforeAll(() => {
-  stateDir = tempDir("conch-state-");
-  process.env.CONCH_STATE_DIR = stateDir;
-  process.env.CONCH_DEMO_STATE = tempDir("conch-demo-");
-  process.env.CONCH_DEMO_DELAY_MS = "0";
-  process.env.XDG_CONFIG_HOME = tempDir("conch-config-");
-});
-afterAll(() => {
-  process.env = saved;
-});
+const env = useDemoEnv();
 
 const until = untilState;
 
@@ -63,7 +53,7 @@ describe("undo a turn's edits (the demo's edit writes through fs/write_text_file
       { shown: "notes.md", action: "restore", now: { text: written }, restored: { text: "# Notes\n\nmine\n" } },
     ]);
     expect(p.skipped).toEqual([]);
-    const dir = preImageDirPath(orch.state.info!.sessionId, stateDir);
+    const dir = preImageDirPath(orch.state.info!.sessionId, env.stateDir);
     for (const name of readdirSync(dir)) expect(statSync(path.join(dir, name)).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
 

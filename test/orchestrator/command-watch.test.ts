@@ -8,7 +8,7 @@ import { openWork } from "../../src/session/open-work.js";
 import { displayStatus } from "../../src/session/state.js";
 import { REPLAY, ROOT, tempDir } from "../support/run-conch.js";
 import { untilState } from "../support/until-state.js";
-import { startWithFake } from "./fake-agent.js";
+import { startWithFake, type FakeAgent } from "./fake-agent.js";
 
 const running: Orchestrator[] = [];
 afterEach(async () => {
@@ -18,6 +18,24 @@ afterEach(async () => {
 const CMD = "sleep 1; echo tick; sleep 6; echo done";
 const CODEX = { agentInfo: { name: "codex-acp", version: "0.16.0" } };
 const CODEX2 = { agentInfo: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" } };
+
+/**
+ * The agent's process table (pid 10 its root) lists `processes()`; a prompt starts the call `c1`
+ * running CMD, and the agent answers the prompt with the call still in progress.
+ */
+function runOutlivingCommand(orch: Orchestrator, agent: FakeAgent, processes: () => unknown[]): void {
+  (agent as unknown as { processes: () => unknown }).processes = () => ({ rootPid: 10, at: Date.now(), processes: processes() });
+  orch.send("Run it");
+  agent.update({
+    sessionUpdate: "tool_call",
+    toolCallId: "c1",
+    title: CMD,
+    kind: "execute",
+    status: "in_progress",
+    rawInput: { command: CMD },
+  });
+  agent.respond(0);
+}
 
 describe("what the agent does not say: the process table at a turn's end", () => {
   it("codex 0.16's race (its exec's end lost, as in the fixture: c4-meta without the `completed` update): the card ends, it is not left running", async () => {
@@ -66,21 +84,10 @@ describe("what the agent does not say: the process table at a turn's end", () =>
       startedAt: Date.now(),
       argv,
     });
-    (agent as unknown as { processes: () => unknown }).processes = () => ({
-      rootPid: 10,
-      at: Date.now(),
-      processes: [proc(10, 1, ["codex-acp"]), ...(alive ? [proc(20, 10, ["/bin/bash", "-lc", CMD]), proc(21, 20, ["sleep", "6"])] : [])],
-    });
-    orch.send("Run it");
-    agent.update({
-      sessionUpdate: "tool_call",
-      toolCallId: "c1",
-      title: CMD,
-      kind: "execute",
-      status: "in_progress",
-      rawInput: { command: CMD },
-    });
-    agent.respond(0);
+    runOutlivingCommand(orch, agent, () => [
+      proc(10, 1, ["codex-acp"]),
+      ...(alive ? [proc(20, 10, ["/bin/bash", "-lc", CMD]), proc(21, 20, ["sleep", "6"])] : []),
+    ]);
     const detached = await untilState(orch, (s) => s.phase === "idle");
     expect(displayStatus(detached.toolCalls.c1)).toBe("background");
     expect(detached.toolCalls.c1.pids).toEqual([20]);
@@ -104,21 +111,7 @@ describe("what the agent does not say: the process table at a turn's end", () =>
     const probe = { running: (m: readonly ProcessMember[]) => (alive ? [...m] : []), stop: async () => undefined };
     const { orch, agent } = await startWithFake({ processProbe: probe }, CODEX);
     running.push(orch);
-    (agent as unknown as { processes: () => unknown }).processes = () => ({
-      rootPid: 10,
-      at: Date.now(),
-      processes: [{ pid: 20, ppid: 10, start: "1", argv: ["bash", "-lc", CMD] }],
-    });
-    orch.send("Run it");
-    agent.update({
-      sessionUpdate: "tool_call",
-      toolCallId: "c1",
-      title: CMD,
-      kind: "execute",
-      status: "in_progress",
-      rawInput: { command: CMD },
-    });
-    agent.respond(0);
+    runOutlivingCommand(orch, agent, () => [{ pid: 20, ppid: 10, start: "1", argv: ["bash", "-lc", CMD] }]);
     await untilState(orch, (s) => s.toolCalls.c1?.pids !== undefined);
     alive = false;
     const s = await untilState(orch, (st) => displayStatus(st.toolCalls.c1) === "ended");
@@ -133,17 +126,7 @@ describe("what the agent does not say: the process table at a turn's end", () =>
     const probe = { running: () => [], stop: async () => undefined };
     const { orch, agent } = await startWithFake({ processProbe: probe }, CODEX2);
     running.push(orch);
-    (agent as unknown as { processes: () => unknown }).processes = () => ({ rootPid: 10, at: Date.now(), processes: [] });
-    orch.send("Run it");
-    agent.update({
-      sessionUpdate: "tool_call",
-      toolCallId: "c1",
-      title: CMD,
-      kind: "execute",
-      status: "in_progress",
-      rawInput: { command: CMD },
-    });
-    agent.respond(0);
+    runOutlivingCommand(orch, agent, () => []);
     const s = await untilState(orch, (st) => st.phase === "idle");
     expect(displayStatus(s.toolCalls.c1)).toBe("background");
     agent.update({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed" });

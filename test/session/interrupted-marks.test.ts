@@ -30,17 +30,20 @@ const live: SessionEvent[] = [
 const shape = (items: TranscriptItem[]) =>
   items.filter((i) => i.kind !== "turn").map((i) => (i.kind === "interrupted" ? "⊘" : "text" in i ? `${i.kind}: ${i.text}` : i.kind));
 
+/** What `live` shows: the cancelled answer as far as it got, marked, then the prompt again. */
+const LIVE_SHAPE = [
+  "user: build",
+  "agent: Built.",
+  "user: explain",
+  "agent: It is a long story that",
+  "⊘",
+  "user: explain",
+  "agent: Here it is in full.",
+];
+
 describe("a turn the person interrupted", () => {
   it("ends with an interrupted mark, after what the agent said before the cancel", () => {
-    expect(shape(foldEvents(live).items)).toEqual([
-      "user: build",
-      "agent: Built.",
-      "user: explain",
-      "agent: It is a long story that",
-      "⊘",
-      "user: explain",
-      "agent: Here it is in full.",
-    ]);
+    expect(shape(foldEvents(live).items)).toEqual(LIVE_SHAPE);
   });
 
   it("is marked again when the agent replays the session (--resume with session/load), matched by prompt and order", () => {
@@ -57,15 +60,7 @@ describe("a turn the person interrupted", () => {
       { type: "replay_ended", at: 27, local },
     ];
     const s = foldEvents(replay);
-    expect(shape(s.items)).toEqual([
-      "user: build",
-      "agent: Built.",
-      "user: explain",
-      "agent: It is a long story that",
-      "⊘",
-      "user: explain",
-      "agent: Here it is in full.",
-    ]);
+    expect(shape(s.items)).toEqual(LIVE_SHAPE);
     expect(s.replayMarks).toBeUndefined();
   });
 

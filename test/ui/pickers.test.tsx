@@ -38,6 +38,12 @@ async function type(stdin: { write(s: string): void }, text: string) {
   await tick();
 }
 
+/** Types `text`, then Enter as a read of its own. */
+async function submit(stdin: { write(s: string): void }, text: string) {
+  await type(stdin, text);
+  await type(stdin, KEY.enter);
+}
+
 function renderApp(session: FakeSession) {
   const view = render(<App session={session} agentName="fake" cwd="/tmp/project" frameMs={0} />);
   return { ...view, frame: () => plain(view.lastFrame()) };
@@ -48,8 +54,7 @@ describe("/model and /config are pickers", () => {
     const session = sessionWithOptions();
     const { stdin, frame } = renderApp(session);
     await tick();
-    await type(stdin, "/model");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/model");
     await until(() => expect(frame()).toMatch(/› ● Default \(recommended\) · default/));
     expect(frame()).toContain("○ Haiku");
     expect(frame()).toContain("↑↓ move · enter choose · type to filter · esc close");
@@ -67,8 +72,7 @@ describe("/model and /config are pickers", () => {
     const session = sessionWithOptions();
     const { stdin, frame } = renderApp(session);
     await tick();
-    await type(stdin, "/model");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/model");
     await until(() => expect(frame()).toContain("filter:"));
     await type(stdin, KEY.escape);
     await until(() => expect(frame()).not.toContain("filter:"));
@@ -82,8 +86,7 @@ describe("/model and /config are pickers", () => {
     const session = sessionWithOptions();
     const { stdin, frame } = renderApp(session);
     await tick();
-    await type(stdin, "/config");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/config");
     await until(() => expect(frame()).toMatch(/› ○ Reasoning effort · Medium \(medium\) · effort/));
     expect(frame()).toMatch(/○ Fast mode · off · fast/);
     await type(stdin, KEY.enter);
@@ -91,8 +94,7 @@ describe("/model and /config are pickers", () => {
     await type(stdin, KEY.down);
     await type(stdin, KEY.enter);
     await until(() => expect(session.calls).toContainEqual({ intent: "setConfigOption", args: ["effort", "high"] }));
-    await type(stdin, "/config fast");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/config fast");
     await until(() => expect(frame()).toMatch(/› ● off/));
     await type(stdin, KEY.up);
     await type(stdin, KEY.enter);
@@ -103,19 +105,16 @@ describe("/model and /config are pickers", () => {
     const session = sessionWithOptions();
     const { stdin, frame } = renderApp(session);
     await tick();
-    await type(stdin, "/model");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/model");
     await until(() => expect(frame()).toContain("filter:"));
     await type(stdin, KEY.down + KEY.down + KEY.enter);
     await until(() => expect(session.calls).toContainEqual({ intent: "setModel", args: ["haiku"] }));
     // A filter and Enter in one read (tmux's send-keys, a paste): the filter, then the choice.
-    await type(stdin, "/model");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/model");
     await until(() => expect(frame()).toContain("filter:"));
     await type(stdin, `opu${KEY.enter}`);
     await until(() => expect(session.calls).toContainEqual({ intent: "setModel", args: ["opus"] }));
-    await type(stdin, "/config");
-    await type(stdin, KEY.enter);
+    await submit(stdin, "/config");
     await until(() => expect(frame()).toContain("filter:"));
     // Enter opens the option's values; the keys after it act on them, not on the options' list.
     await type(stdin, KEY.enter + KEY.down + KEY.enter);

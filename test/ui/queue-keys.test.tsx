@@ -15,8 +15,8 @@ async function type(stdin: { write(s: string): void }, text: string) {
   await tick();
 }
 
-/** A busy session with three messages queued, the queue's last one selected. */
-async function threeQueued() {
+/** A busy session with three messages queued, none selected. */
+async function queueThree() {
   // Folded in place: a handler that reads the state after its intent sees the change (the orchestrator's did).
   const session = new FakeSession(true).open();
   session.prompt("long task");
@@ -27,9 +27,15 @@ async function threeQueued() {
     await type(view.stdin, KEY.enter);
   }
   await until(() => expect(view.frame()).toContain("3. three"));
+  return { session, ...view };
+}
+
+/** A busy session with three messages queued, the queue's last one selected. */
+async function threeQueued() {
+  const view = await queueThree();
   await type(view.stdin, KEY.up);
   await until(() => expect(view.frame()).toContain("› 3. three"));
-  return { session, ...view };
+  return view;
 }
 
 describe("the queue after d removes a message", () => {
@@ -60,15 +66,7 @@ describe("the queue after d removes a message", () => {
 
 describe("keys that move the focus, and the keys after them in the same read (tmux send-keys, a paste)", () => {
   it("↑ then d in one read: ↑ selects the last queued message and d removes it; nothing lands in the input", async () => {
-    const session = new FakeSession(true).open();
-    session.prompt("long task");
-    const view = renderApp(session);
-    await tick();
-    for (const text of ["one", "two", "three"]) {
-      await type(view.stdin, text);
-      await type(view.stdin, KEY.enter);
-    }
-    await until(() => expect(view.frame()).toContain("3. three"));
+    const { session, ...view } = await queueThree();
     await type(view.stdin, KEY.up + "d");
     await until(() => expect(session.state.queue.map((m) => m.text)).toEqual(["one", "two"]));
     await until(() => expect(view.frame()).toContain("› 2. two"));

@@ -28,6 +28,8 @@ import type { AgentCommand } from "../../agents/agent-process.js";
 import type { SessionPort } from "../session-port.js";
 import { footer } from "../shell/key-bindings.js";
 import { inputPlaceholder } from "./instant-prompt.js";
+import { inputMaxLines } from "../editor/editor-view.js";
+import type { EditorState } from "../editor/editor-state.js";
 import { describeStatus, isBusy } from "../status/status-text.js";
 import { hasLiveBackground } from "../../session/profiles/display-of.js";
 import { stateAtQuit } from "../../session/state-at-quit.js";
@@ -65,6 +67,8 @@ export interface AppProps {
   handoff?: TerminalHandoff;
   /** Reads an image from the clipboard (Alt-V); the system's clipboard tools unless given. */
   readClipboard?: () => Promise<ClipboardRead>;
+  /** The editor as the instant prompt left it: the keys typed while conch started, already applied. */
+  editorAtStart?: EditorState;
   /** Set in `conch attach --write`: the session runs in another conch, which this one drives. */
   attachedTo?: { sessionId: string; pid: number };
 }
@@ -135,6 +139,7 @@ function AppView(props: AppProps): React.ReactElement {
     listSessions: props.listSessions,
     handoff: props.handoff,
     readClipboard: props.readClipboard,
+    editorAtStart: props.editorAtStart,
   });
 
   const files = useMemo(() => new FileIndex(state.info?.cwd ?? cwd), [state.info?.cwd, cwd]);
@@ -261,7 +266,7 @@ function AppView(props: AppProps): React.ReactElement {
             dispatch={shell.dispatchEditor}
             isActive={shell.focus === "input"}
             width={width}
-            maxLines={Math.max(3, Math.floor(rows / 3))}
+            maxLines={inputMaxLines(rows)}
             commands={commands}
             files={files}
             bracketedPaste={props.bracketedPaste === true}

@@ -1,6 +1,10 @@
 import path from "node:path";
 import { footer } from "../shell/key-bindings.js";
-import { PASTE_END, PASTE_START } from "../tty/key-reads.js";
+import { shortPath } from "../status/bar-fit.js";
+import type { BarSegment } from "../status/session-facts.js";
+import type { EditorState } from "../editor/editor-state.js";
+import { chromeRows, editorFits, type ChromeView } from "./instant-frame.js";
+import { InstantEditor } from "./instant-editor.js";
 
 /** What the empty input says while the agent is idle (or starting, here). */
 export const IDLE_PLACEHOLDER = `message the agent · ${footer(["slash-menu", "mention"])}`;
@@ -12,40 +16,26 @@ export function inputPlaceholder(phase: string, busy: boolean): string {
   return busy ? "queue a message (sent when the turn ends)" : IDLE_PLACEHOLDER;
 }
 
-/** Lines the placeholder takes: a blank line, the prompt, the status bar. */
-const LINES = 3;
-
-/** Where the instant prompt draws: a terminal's output and its width. */
+/** Where the instant prompt draws: a terminal's output and its size. */
 export interface PromptOutput {
   write(text: string): unknown;
   columns?: number;
+  rows?: number;
 }
 
-/** The user's line as typed so far, how many messages Enter has queued, and whether a paste is open. */
-export interface Echo {
-  line: string;
-  queued: number;
-  inPaste: boolean;
+/** What the chrome shows of a session: computed with the App's own functions (instant-session.ts). */
+export type SessionChrome = Pick<ChromeView, "status" | "placeholder" | "queue" | "waitsFor" | "bar" | "modeHint">;
+
+/** The session, once it is built: where Enter sends, and what the chrome shows of it now. */
+export interface InstantSession {
+  send(text: string): void;
+  chrome(): SessionChrome;
 }
 
-/** Applies one read of kept keys to the echo: text, Backspace, Enter; other keys wait for the editor. */
-export function echoRead(echo: Echo, read: string): Echo {
-  let { line, queued, inPaste } = echo;
-  for (const part of read.split(/(\x1b\[20[01]~)/)) {
-    if (part === PASTE_START || part === PASTE_END) {
-      inPaste = part === PASTE_START;
-      continue;
-    }
-    for (const ch of part.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b./g, "")) {
-      if (ch === "\x7f" || ch === "\b") line = [...line].slice(0, -1).join("");
-      else if (ch === "\r" && !inPaste) {
-        if (line.trim()) queued++;
-        line = "";
-      } else if (ch === "\r" || ch === "\n") line += "⏎";
-      else if (ch >= " ") line += ch;
-    }
-  }
-  return { line, queued, inPaste };
+/** What the App takes over from the instant prompt: its editor, and the bytes that clear the prompt, for its first frame. */
+export interface Handoff {
+  editor: EditorState;
+  erase: string;
 }
 
 /** What the instant prompt calls the agent: a preset's name, or a command line's program (a long path would crowd out the rest). */
@@ -55,65 +45,109 @@ export function agentLabel(agent: string | undefined): string {
   return /[\s/]/.test(agent.trim()) ? path.basename(program.replace(/^["']|["']$/g, "")) : agent;
 }
 
+const HIDE_CURSOR = "\x1b[?25l";
+const SHOW_CURSOR = "\x1b[?25h";
+/** The App's spinners move every 100 ms; so does this one. */
+const TICK_MS = 100;
+
 /**
- * The input prompt drawn at once, before the UI's modules are loaded, while the agent starts. The
- * keys typed meanwhile are kept by `TerminalInput` and go to the editor once it is live; this only
- * shows them. `erase()` clears it just before the real UI draws over it.
+ * The App's editor and chrome, drawn at once, before Ink and the UI's modules are loaded, while the
+ * agent starts: keys typed now edit the same buffer the App's editor then starts from
+ * (`InstantEditor`), and every row is drawn as the App's first frame draws it (`chromeRows`), so the
+ * App takes over without a visible seam. Keys it leaves to the App are kept by `TerminalInput` and go
+ * to the App in order once it is up.
  */
 export class InstantPrompt {
-  private echo: Echo = { line: "", queued: 0, inPaste: false };
-  private erased = false;
-  private readonly cwdShown: string;
-  private readonly dim: (s: string) => string;
+  private readonly editor: InstantEditor;
+  /** Sent before the session was built: they go to it the moment it is. */
+  private unsent: string[] = [];
+  private session?: InstantSession;
+  /** Rows drawn under the blank first line; the cursor is at the end of the last. */
+  private rows = 0;
+  private over = false;
+  private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly out: PromptOutput,
     private readonly agent: string,
-    cwd: string,
+    private readonly cwd: string,
   ) {
-    const home = process.env.HOME;
-    this.cwdShown = home && (cwd === home || cwd.startsWith(`${home}${path.sep}`)) ? `~${cwd.slice(home.length)}` : cwd;
-    this.dim = process.env.NO_COLOR ? (s) => s : (s) => `\x1b[2m${s}\x1b[22m`;
-    out.write(`\n${this.promptLine()}\n${this.statusLine()}`);
+    this.editor = new InstantEditor(
+      (editor) => editorFits(editor, this.out.columns ?? 80, this.out.rows ?? 24),
+      (text) => (this.session ? this.session.send(text) : this.unsent.push(text)),
+    );
+    // The App draws its own cursor; the terminal's would sit after the status bar.
+    out.write(`${HIDE_CURSOR}\n`);
+    this.draw();
+    this.timer = setInterval(() => this.draw(), TICK_MS);
+    this.timer.unref();
   }
 
-  /** Shows keys typed while conch starts. */
-  show(reads: string[]): void {
-    if (this.erased) return;
-    for (const read of reads) this.echo = echoRead(this.echo, read);
-    // Up to the prompt line, redraw it and the status line; the cursor ends where it was.
-    this.out.write(`\r\x1b[1A\x1b[2K${this.promptLine()}\r\n\x1b[2K${this.statusLine()}`);
+  /** Takes keys typed while conch starts; returns those left for the App, in order. */
+  take(reads: string[]): string[] {
+    if (this.over) return reads;
+    const left = reads.flatMap((read) => this.editor.take(read));
+    this.draw();
+    return left;
   }
 
-  /** Clears the placeholder; the UI draws from its first line. */
+  /** The session is built: messages sent so far go to it, and the chrome shows what it says. */
+  attach(session: InstantSession): void {
+    this.session = session;
+    for (const text of this.unsent.splice(0)) session.send(text);
+    this.draw();
+  }
+
+  /** Stops drawing; the App starts from the editor, and its first frame begins with `erase`. */
+  handOff(): Handoff {
+    this.stop();
+    return { editor: this.editor.editor, erase: this.eraseBytes() };
+  }
+
+  /** Clears the prompt and gives the cursor back (conch ends before its UI is up). */
   erase(): void {
-    if (this.erased) return;
-    this.erased = true;
-    // Line by line, from the last up to the first, where the cursor stays. Not "clear to the end of
-    // the screen": from the screen's top-left corner that clears the whole screen, which tmux (its
-    // scroll-on-clear) and some terminals keep in the scrollback, above the transcript.
-    this.out.write(`\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(LINES - 1)}`);
+    if (this.over) return;
+    this.stop();
+    this.out.write(`${this.eraseBytes()}${SHOW_CURSOR}`);
   }
 
-  private width(): number {
-    return Math.max(20, (this.out.columns ?? 80) - 1);
+  private stop(): void {
+    this.over = true;
+    clearInterval(this.timer);
   }
 
-  private promptLine(): string {
-    if (!this.echo.line) return `›  ${this.dim(IDLE_PLACEHOLDER)}`;
-    const room = this.width() - 2;
-    const chars = [...this.echo.line];
-    return `› ${chars.length > room ? `…${chars.slice(chars.length - room + 1).join("")}` : this.echo.line}`;
+  /**
+   * Line by line, from the last up to the blank first line, where the cursor stays. Not "clear to
+   * the end of the screen": from the screen's top-left corner that clears the whole screen, which
+   * tmux (its scroll-on-clear) and some terminals keep in the scrollback, above the transcript.
+   */
+  private eraseBytes(): string {
+    return `\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(Math.max(0, this.rows - 1))}\x1b[1A`;
   }
 
-  private statusLine(): string {
-    const queued = this.echo.queued ? ` · ${this.echo.queued} queued` : "";
-    return this.dim(clip(`${this.agent} · starting…${queued} · ${this.cwdShown}`, this.width()));
+  private view(): ChromeView {
+    const chrome: SessionChrome = this.session?.chrome() ?? {
+      status: { busy: true, tone: "normal", text: `starting ${this.agent}…`, tail: "", detail: [], hints: "" },
+      placeholder: inputPlaceholder("starting", false),
+      queue: this.unsent,
+      waitsFor: "the session opens",
+      bar: [
+        { key: "agent", text: this.agent },
+        { key: "cwd", text: shortPath(this.cwd) },
+      ] satisfies BarSegment[],
+      modeHint: false,
+    };
+    return { ...chrome, editor: this.editor.editor, columns: this.out.columns ?? 80, rows: this.out.rows ?? 24, now: Date.now() };
   }
-}
 
-/** Cuts a line to the terminal's width, so it never wraps and the erase stays exact. */
-function clip(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length > width ? `${chars.slice(0, width - 1).join("")}…` : text;
+  private draw(): void {
+    if (this.over) return;
+    const rows = chromeRows(this.view());
+    // Up to the first row; each row cleared and drawn; rows the last frame had beyond these cleared.
+    const up = this.rows > 1 ? `\x1b[${this.rows - 1}A` : "";
+    const extra = Math.max(0, this.rows - rows.length);
+    const clearExtra = extra ? `${"\r\n\x1b[2K".repeat(extra)}\x1b[${extra}A` : "";
+    this.out.write(`${this.rows ? `\r${up}` : ""}${rows.map((r) => `\x1b[2K${r}`).join("\r\n")}${clearExtra}`);
+    this.rows = rows.length;
+  }
 }

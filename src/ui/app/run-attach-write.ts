@@ -1,6 +1,8 @@
 import { EXIT } from "../../errors/conch-error.js";
 import type { SessionPort } from "../session-port.js";
+import { untilExitOrSignal } from "../tty/quit-signals.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+import { firstWritePrefixed, instantSession } from "./instant-session.js";
 import type { StartupTerminal } from "./startup-terminal.js";
 
 /** What `conch attach --write` hands the UI: a session run by another conch, and this terminal. */
@@ -21,9 +23,12 @@ export interface AttachWriteOptions {
  */
 export async function runAttachWrite(opts: AttachWriteOptions): Promise<number> {
   const { terminal } = opts;
+  // Messages sent in the instant prompt go to the session, and its chrome shows the session's state.
+  terminal.prompt.attach(instantSession(opts.session, opts.agentName, opts.cwd));
   const [react, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
   const features = detectTerminalFeatures();
-  terminal.prompt.erase();
+  // The App starts from the instant prompt's editor; its first frame clears the prompt in the same write.
+  const handoff = terminal.prompt.handOff();
   const { input } = terminal;
   const instance = render(
     react.default.createElement(App, {
@@ -31,24 +36,21 @@ export async function runAttachWrite(opts: AttachWriteOptions): Promise<number> 
       agentName: opts.agentName,
       cwd: opts.cwd,
       bracketedPaste: true,
+      editorAtStart: handoff.editor,
       features,
       attachedTo: { sessionId: opts.sessionId, pid: opts.ownerPid },
     }),
     {
       stdin: input.stream() as unknown as NodeJS.ReadStream,
-      stdout: featureFilteredOutput(process.stdout, features),
+      stdout: firstWritePrefixed(featureFilteredOutput(process.stdout, features), handoff.erase),
       exitOnCtrlC: false,
       patchConsole: false,
       kittyKeyboard: { mode: input.kittyKeyboard ? "enabled" : "disabled" },
     },
   );
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => instance.unmount();
-  for (const signal of signals) process.on(signal, onSignal);
   try {
-    await instance.waitUntilExit();
+    await untilExitOrSignal(instance);
   } finally {
-    for (const signal of signals) process.off(signal, onSignal);
     input.close();
   }
   return EXIT.ok;

@@ -4,7 +4,9 @@ import { terminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
 import type { StartupTerminal } from "./startup-terminal.js";
 import { attentionBytes } from "../status/attention.js";
+import { onQuitSignals } from "../tty/quit-signals.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
+import { firstWritePrefixed, instantSession } from "./instant-session.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
@@ -66,6 +68,8 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
 
   // Queued at once: it goes out the moment the session opens, before anything typed meanwhile.
   if (run.prompt) session.send(run.prompt);
+  // Messages sent in the instant prompt follow it, and its chrome now shows the session's state.
+  terminal.prompt.attach(instantSession(session, run.agentName, cwd));
   // The agent starts now; its start overlaps the UI's loading instead of following it. A start that
   // fails is a `failed` event in the session: the status line shows it, with /restart.
   const started: Promise<unknown> = input.interrupted ? Promise.resolve() : run.open().catch(() => undefined);
@@ -84,8 +88,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
   const interrupted = new Promise<undefined>((resolve) => input.whenInterrupted(() => resolve(undefined)));
   // A signal quits like Ctrl-C twice (what is pending is answered `cancelled`, the turn cancelled,
   // the agent stopped); a second one while that runs kills what is left at once.
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => {
+  const offSignals = onQuitSignals(() => {
     if (signalled) {
       run.killNow();
       process.exit(EXIT.interrupted);
@@ -94,11 +97,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     if (quitApp) quitApp();
     else if (ink) ink.unmount();
     else input.interrupt();
-  };
-  for (const signal of signals) process.on(signal, onSignal);
-  const offSignals = () => {
-    for (const signal of signals) process.off(signal, onSignal);
-  };
+  });
 
   const ui = await Promise.race([loadUi(), interrupted]);
   if (!ui) {
@@ -115,7 +114,8 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       }
     : undefined;
 
-  terminal.prompt.erase();
+  // The App starts from the instant prompt's editor, and its first frame clears the prompt in the same write.
+  const handoff = terminal.prompt.handOff();
   const features = detectTerminalFeatures();
   const instance = ui.render(
     ui.createElement(ui.App, {
@@ -125,6 +125,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       cwd,
       notify,
       bracketedPaste: true,
+      editorAtStart: handoff.editor,
       listSessions: run.listSessions,
       features,
       handoff: terminalHandoff(input, process.stdout),
@@ -137,7 +138,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     // Ink wraps every frame in synchronized-output marks; a terminal that does not know them gets none.
     {
       stdin: input.stream() as unknown as NodeJS.ReadStream,
-      stdout: featureFilteredOutput(process.stdout, features),
+      stdout: firstWritePrefixed(featureFilteredOutput(process.stdout, features), handoff.erase),
       maxFps: INK_MAX_FPS,
       exitOnCtrlC: false,
       patchConsole: false,

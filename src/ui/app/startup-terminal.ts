@@ -22,7 +22,7 @@ export class StartupTerminal {
   private static take(label: string, cwd: string): { input: TerminalInput; prompt: InstantPrompt } {
     const input = TerminalInput.open(process.stdin, process.stdout, { askKitty: speaksKittyKeyboard(process.env) });
     const prompt = new InstantPrompt(process.stdout, label, cwd);
-    input.onKeysHeld((reads) => prompt.show(reads));
+    input.onKeysHeld((reads) => prompt.take(reads));
     return { input, prompt };
   }
 

@@ -3,6 +3,7 @@ import type { SessionSource } from "../session-port.js";
 import { loadRenderLibs } from "../render/render-libs.js";
 import { RowCache } from "../transcript/row-cache.js";
 import { TranscriptPrinter } from "../transcript/transcript-printer.js";
+import { onQuitSignals, untilExitOrSignal } from "../tty/quit-signals.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
 import type { WriterView } from "./attach-app.js";
 
@@ -52,14 +53,10 @@ async function attachInteractive(opts: AttachOptions, { session, writer, checkWr
   const timer = setInterval(() => {
     if (checkWriter()) redraw();
   }, WRITER_CHECK_MS);
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => instance.unmount();
-  for (const signal of signals) process.on(signal, onSignal);
   try {
-    await instance.waitUntilExit();
+    await untilExitOrSignal(instance);
   } finally {
     clearInterval(timer);
-    for (const signal of signals) process.off(signal, onSignal);
   }
   return EXIT.ok;
 }
@@ -89,16 +86,11 @@ async function attachPlain(opts: AttachOptions, { session, catchUp, writer, chec
     if (rest.length) opts.out(`${rest.join("\n")}\n`);
   };
   return new Promise<number>((resolve) => {
-    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
     const done = (code: number) => {
       clearInterval(timer);
       off();
-      for (const signal of signals) process.off(signal, onSignal);
+      offSignals();
       resolve(code);
-    };
-    const onSignal = () => {
-      finish();
-      done(130);
     };
     const off = session.subscribe(() => print());
     const check = () => {
@@ -109,7 +101,10 @@ async function attachPlain(opts: AttachOptions, { session, catchUp, writer, chec
     };
     onRedraw(check);
     const timer = setInterval(check, WRITER_CHECK_MS);
-    for (const signal of signals) process.on(signal, onSignal);
+    const offSignals = onQuitSignals(() => {
+      finish();
+      done(130);
+    });
     print();
     check();
   });

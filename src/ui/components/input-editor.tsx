@@ -1,14 +1,14 @@
 import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { editorCommandFor, enterAction } from "../editor/editor-keys.js";
-import { cursorLine, type EditorAction, type EditorState } from "../editor/editor-state.js";
+import type { EditorAction, EditorState } from "../editor/editor-state.js";
+import { showLine as show, splitAtCursor, visibleLines } from "../editor/editor-view.js";
 import { completeMention, mentionAt, type FileIndex } from "../compose/file-mentions.js";
 import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "../commands/slash-commands.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { commandFor, footer } from "../shell/key-bindings.js";
 import { CompletionMenu, SlashMenu } from "./slash-menu.js";
 import { color } from "../render/theme.js";
-import { safeText } from "../../text/terminal-safe.js";
 
 /** Props of the prompt editor. */
 export interface InputEditorProps {
@@ -68,27 +68,6 @@ function useMenu(props: InputEditorProps, dismissed: string | null): Menu {
   }
   return null;
 }
-
-/** The lines to draw, the cursor's line among them, and how many are hidden above and below. */
-function visibleLines(editor: EditorState, maxLines: number) {
-  const lines = editor.text.split("\n");
-  const { line: cursorRow, column } = cursorLine(editor);
-  const max = Math.max(1, maxLines);
-  let start = 0;
-  if (lines.length > max) start = Math.min(Math.max(0, cursorRow - Math.floor(max / 2)), lines.length - max);
-  return {
-    lines: lines.slice(start, start + max),
-    start,
-    cursorRow,
-    column,
-    hiddenAbove: start,
-    hiddenBelow: Math.max(0, lines.length - start - max),
-  };
-}
-
-/** Tabs would break the cursor's column; two spaces look the same to a reader. */
-/** A line as shown: a pasted escape sequence or control character is shown as a mark, never run by the terminal. */
-const show = (s: string) => safeText(s).replace(/\t/g, "  ");
 
 /**
  * The multi-line prompt editor: Enter sends, Shift/Alt+Enter, Ctrl-J or a trailing `\` break the
@@ -197,13 +176,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
                   <Text dimColor>{props.placeholder}</Text>
                 </Text>
               ) : onCursor ? (
-                <Text>
-                  {show(line.slice(0, view.column))}
-                  <Text inverse>{line.length > view.column ? show(String.fromCodePoint(line.codePointAt(view.column)!)) : " "}</Text>
-                  {show(
-                    line.slice(view.column + (line.length > view.column ? String.fromCodePoint(line.codePointAt(view.column)!).length : 0)),
-                  )}
-                </Text>
+                <CursorLine {...splitAtCursor(line, view.column)} />
               ) : (
                 <Text dimColor={!isActive}>{show(line) || " "}</Text>
               )}
@@ -224,5 +197,16 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
         />
       ) : null}
     </Box>
+  );
+}
+
+/** The cursor's line: the character under the cursor in reverse video (a space at the end). */
+function CursorLine({ before, at, after }: { before: string; at: string; after: string }): React.ReactElement {
+  return (
+    <Text>
+      {show(before)}
+      <Text inverse>{at ? show(at) : " "}</Text>
+      {show(after)}
+    </Text>
   );
 }

@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import { cycleModes } from "../../session/session-modes.js";
 import type { SessionState } from "../../session/state.js";
 import { barSegments } from "../status/session-facts.js";
-import { fitSegments } from "../status/bar-fit.js";
+import { fitSegments, MODE_HINT } from "../status/bar-fit.js";
 import { color } from "../render/theme.js";
 
 /** Props of the status bar. */
@@ -15,8 +15,6 @@ export interface StatusBarProps {
   /** Name the key that cycles modes (off in a read-only view). */
   keyHints?: boolean;
 }
-
-const MODE_HINT = " (shift+tab)";
 
 /** One dim line of facts: agent, session title, mode, model, context use and cost, cwd. */
 export function StatusBar({ state, agentName, cwd, width, keyHints = true }: StatusBarProps): React.ReactElement {

@@ -9,8 +9,8 @@ export interface EditorStore {
 }
 
 /** An editor whose latest state is readable at once, before React renders it: keys can come faster than renders. */
-export function useEditorStore(): EditorStore {
-  const ref = useRef<EditorState>(initialEditorState());
+export function useEditorStore(start: EditorState = initialEditorState()): EditorStore {
+  const ref = useRef<EditorState>(start);
   const [, force] = useState(0);
   const dispatch = useCallback((action: EditorAction) => {
     const next = editorReducer(ref.current, action);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { loadRenderLibs, renderLibsLoaded } from "../render/render-libs.js";
+import { warmRenderers } from "../render/warm-up.js";
 
 /**
  * Whether transcript content can be drawn. Its libraries (markdown, highlighting, diff) are not
@@ -15,7 +16,10 @@ export function useRenderLibs(): boolean {
     // A timer, not the effect itself: the first frame goes out first.
     const timer = setTimeout(() => {
       void loadRenderLibs().then(() => {
-        if (mounted) setReady(true);
+        if (!mounted) return;
+        setReady(true);
+        // In the idle time before the agent's first answer, not in its way.
+        warmRenderers();
       });
     }, 0);
     return () => {

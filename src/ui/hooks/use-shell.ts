@@ -46,6 +46,8 @@ export interface ShellOptions {
   handoff?: TerminalHandoff;
   /** Reads an image from the clipboard (Alt-V); tests pass their own. */
   readClipboard?: () => Promise<ClipboardRead>;
+  /** The editor as the instant prompt left it. */
+  editorAtStart?: EditorState;
 }
 
 /** What the app draws and wires from the shell. */
@@ -84,7 +86,7 @@ export interface Shell extends ShellState {
  */
 export function useShell(opts: ShellOptions): Shell {
   const { port, state, terminals } = opts;
-  const store = useEditorStore();
+  const store = useEditorStore(opts.editorAtStart);
   const [shell, dispatch] = useReducer(shellReducer, INITIAL_SHELL);
   const { expanded, setExpanded } = opts;
   const ctrlCTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

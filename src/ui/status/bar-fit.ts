@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import type { BarSegment } from "./session-facts.js";
 
 /** One way to make the bar shorter: shorten a segment, or drop it. */
@@ -21,6 +22,9 @@ const STEPS: Step[] = [
 
 const SEPARATOR = 3;
 
+/** What the mode segment says after its name when Shift+Tab cycles modes. */
+export const MODE_HINT = " (shift+tab)";
+
 /** A path cut to its last part, `…/project`; a path of one part stays as it is. */
 export function shortenPath(path: string): string {
   const parts = path.split("/").filter(Boolean);
@@ -41,4 +45,10 @@ export function fitSegments(segments: BarSegment[], width: number, extra: Partia
     else out = out.filter((s) => s.key !== step.drop);
   }
   return out;
+}
+
+/** The cwd with the home folder written as `~`. */
+export function shortPath(p: string, home = homedir()): string {
+  if (home && (p === home || p.startsWith(`${home}/`))) return `~${p.slice(home.length)}`;
+  return p;
 }

@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { shortPath } from "./bar-fit.js";
 import { currentModel } from "../../session/config-options.js";
 import type { SessionState } from "../../session/state.js";
 import { describeTasks, tasksOf } from "../../session/tasks.js";
@@ -44,11 +44,7 @@ export function costLabel(state: SessionState): string | undefined {
   return cost.currency === "USD" ? `$${amount}` : `${amount} ${cost.currency}`;
 }
 
-/** The cwd with the home folder written as `~`. */
-export function shortPath(p: string, home = homedir()): string {
-  if (home && (p === home || p.startsWith(`${home}/`))) return `~${p.slice(home.length)}`;
-  return p;
-}
+export { shortPath };
 
 const summaries = new WeakMap<SessionState, string>();
 

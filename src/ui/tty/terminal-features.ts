@@ -48,7 +48,8 @@ export function detectTerminalFeatures(env: NodeJS.ProcessEnv = process.env): Te
   return { ...NO_FEATURES };
 }
 
-const BEGIN_SYNC = "\u001b[?2026h";
+/** Where a synchronized frame begins: the terminal shows nothing of it until its end mark. */
+export const BEGIN_SYNC = "\u001b[?2026h";
 const END_SYNC = "\u001b[?2026l";
 
 /**

@@ -56,7 +56,7 @@ export class TerminalInput {
   private cookedKeysLeft = true;
   private suspended = false;
   private onInterrupt?: () => void;
-  private onHeld?: (reads: string[]) => void;
+  private onHeld?: (reads: string[]) => string[];
 
   private constructor(
     private readonly input: TtyInput,
@@ -89,8 +89,11 @@ export class TerminalInput {
     if (this.interrupted) fn();
   }
 
-  /** Shows each batch of kept keys as it comes in (the instant prompt echoes them). */
-  onKeysHeld(fn: (reads: string[]) => void): void {
+  /**
+   * Hands each batch of keys typed before the UI reads to `fn` (the instant prompt's editor), which
+   * returns the ones it leaves to the UI: those are kept for it, in order.
+   */
+  onKeysHeld(fn: (reads: string[]) => string[]): void {
     this.onHeld = fn;
   }
 
@@ -112,8 +115,7 @@ export class TerminalInput {
       for (const read of got.reads) this.ink.push(read);
       return;
     }
-    this.held.push(...got.reads);
-    if (got.reads.length) this.onHeld?.(got.reads);
+    if (got.reads.length) this.held.push(...(this.onHeld ? this.onHeld(got.reads) : got.reads));
     if (got.interrupted) {
       this.interrupted = true;
       this.onInterrupt?.();
