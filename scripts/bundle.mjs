@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { checkInkDraw, inkDraw } from "./ink-draw.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(root, "dist", "bundle");
@@ -67,11 +68,12 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __conchCreateRequire } from "node:module"; const require = __conchCreateRequire(import.meta.url);',
   },
-  plugins: [noDevtools, yogaWithoutFetch],
+  plugins: [noDevtools, yogaWithoutFetch, inkDraw(root)],
   sourcemap: "linked",
   metafile: true,
   logLevel: "warning",
 });
+checkInkDraw(result.metafile);
 // Kept for bench/startup.mjs, which times each lazily loaded chunk.
 writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
 

@@ -92,7 +92,7 @@ export const UI = {
         "the pure state of the prompts a person answers: `permission-options.ts` (each option's keys), `question-form-state.ts`, `picker-state.ts` (a list to pick from: entries, filter, selection)",
     },
     {
-      tty: "conch's own terminal: `terminal-input.ts` + `key-reads.ts` (conch's one reader of the terminal), `pty-keys.ts` (a key as the bytes a pane's program expects), `terminal-features.ts`",
+      tty: "conch's own terminal: `terminal-input.ts` + `key-reads.ts` (conch's one reader of the terminal), `pty-keys.ts` (a key as the bytes a pane's program expects), `terminal-features.ts`, `ink-draw/` (how the bundle's Ink draws a frame: `output.ts`, Ink's `Output` with each row kept by what was written into it, so a frame tokenizes only the rows that changed; `log-update.ts`, which writes only the changed rows and no erase after a row that fills the width; `text-measure.ts`, Ink's measuring, wrapping and sanitizing over caches that keep what recent frames used; put in place of Ink's modules by `scripts/ink-draw.mjs`, and the build fails if they are not)",
     },
     {
       ".": "`session-port.ts`: all the UI knows of a session (its state, its intents as `orchestrator/intents.ts` declares them, its terminals)",

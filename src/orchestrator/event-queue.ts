@@ -14,8 +14,11 @@ export interface EventQueueOptions {
   /** The durable log (the recorder); none for a session that is not recorded. */
   sink?: EventSink;
   now: Clock;
-  /** Sees every event, live and from the log: the terminals keep their screens current with it. */
-  observe: (ev: SessionEvent) => void;
+  /**
+   * Sees every event, live and from the log (`fromLog`: folded quietly, it happened in an earlier
+   * run): the terminals keep their screens current with it.
+   */
+  observe: (ev: SessionEvent, fromLog?: boolean) => void;
   /** Runs after each transition (after the listeners): the turn driver decides what comes next. */
   decide: () => void;
   /**
@@ -94,7 +97,7 @@ export class SessionEventQueue implements SessionEvents {
   /** Folds events read back from the local log without logging or deciding: to show its transcript. */
   foldQuietly(events: readonly SessionEvent[]): void {
     this.state = Object.freeze(reduceBatch(this.state, events));
-    for (const ev of events) this.opts.observe(ev);
+    for (const ev of events) this.opts.observe(ev, true);
     for (const fn of this.listeners) fn(this.state);
   }
 

@@ -54,10 +54,11 @@ class OrchestratorCore {
     const events = new SessionEventQueue({
       sink: opts.sink,
       now,
-      observe: (ev) => {
+      observe: (ev, fromLog) => {
         this.opener.terminals?.observe?.(ev);
         this.tasks.observe(ev);
-        this.checkpoints?.observe(ev);
+        // A call that ended in an earlier run was recorded then: a resume does not snapshot the workspace for each again.
+        if (!fromLog) this.checkpoints?.observe(ev);
       },
       decide: () => this.turns.decide(),
       newestOnly: opts.newestStateOnly === true,

@@ -9,5 +9,7 @@ export function beginAgentWork(d: Draft): void {
 
 /** Ends the turns the agent runs on its own that are still open. */
 export function endAgentTurns(d: Draft): void {
-  for (const t of d.s.turns) if (t.endedAt === undefined && t.origin === "agent") d.patchTurn(t.id, { endedAt: d.at });
+  const turns = d.s.turns;
+  for (let i = d.s.firstOpenTurn; i < turns.length; i++)
+    if (turns[i].endedAt === undefined && turns[i].origin === "agent") d.patchTurnAt(i, { endedAt: d.at });
 }

@@ -7,6 +7,7 @@ import {
   type Turn,
   type TurnOrigin,
 } from "./state.js";
+import { turnPosition } from "./turn-lookup.js";
 
 /**
  * A shallow copy of the state that the reducer's helpers change in place.
@@ -127,7 +128,7 @@ export class Draft {
   }
 
   patchTurn(id: string, patch: Partial<Turn>): void {
-    const idx = this.s.turns.findIndex((t) => t.id === id);
+    const idx = turnPosition(this.s.turns, id);
     if (idx >= 0) this.patchTurnAt(idx, patch);
   }
 
@@ -135,10 +136,14 @@ export class Draft {
   patchTurnAt(idx: number, patch: Partial<Turn>): void {
     const turns = this.turns;
     turns[idx] = { ...turns[idx], ...patch };
+    let first = this.s.firstOpenTurn;
+    while (first < turns.length && turns[first].endedAt !== undefined) first++;
+    this.s.firstOpenTurn = first;
   }
 
   turn(id: string | undefined): Turn | undefined {
-    return id === undefined ? undefined : this.s.turns.find((t) => t.id === id);
+    const idx = id === undefined ? -1 : turnPosition(this.s.turns, id);
+    return idx >= 0 ? this.s.turns[idx] : undefined;
   }
 
   /** Opens a turn and its divider in the transcript, and makes it current. */

@@ -1,6 +1,7 @@
 import type { OpenWorkKind } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { isFinalStatus, type SessionState } from "./state.js";
+import { openTurnOf } from "./turn-lookup.js";
 
 /** One thing a turn is still waiting on. */
 export interface OpenWorkItem {
@@ -91,7 +92,7 @@ export function openWork(state: SessionState): OpenWorkItem[] {
     });
   }
   if (state.pendingPrompts.length === 0 && reportsBack(state)) {
-    const own = state.turns.find((t) => t.origin === "agent" && t.endedAt === undefined);
+    const own = openTurnOf(state, "agent");
     if (own) out.push({ kind: "agent_turn", id: own.id, label: "its own turn", since: state.lastAgentActivityAt, stallable: true });
   }
   if (state.agentState === "running" || state.agentState === "requires_action" || (state.agentBackground ?? 0) > 0) {

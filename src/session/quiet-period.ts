@@ -1,6 +1,7 @@
 import { reportsBack } from "./open-work.js";
 import { profileOf } from "./profiles/select-profile.js";
 import type { SessionState } from "./state.js";
+import { openTurnOf } from "./turn-lookup.js";
 
 // How long a drain with nothing open still waits, for an agent that gives no word of its own that
 // its turn is over. A selector of the state: the turn machine (orchestrator/turn-machine.ts) acts
@@ -36,7 +37,7 @@ export function quietPeriod(state: SessionState, timing: TurnTiming = DEFAULT_TI
   const last = state.lastAgentActivityAt;
   if (state.replayTail) return { until: last + timing.replayQuietMs, reason: "replay" };
   if (state.agentState !== undefined) return undefined;
-  const ownTurn = state.pendingPrompts.length === 0 && state.turns.some((t) => t.origin === "agent" && t.endedAt === undefined);
+  const ownTurn = state.pendingPrompts.length === 0 && openTurnOf(state, "agent") !== undefined;
   if (ownTurn && !reportsBack(state)) return { until: last + timing.quietMs, reason: "agent_turn" };
   if (profileOf(state).turns.endsAtResponse) return undefined;
   // An agent that marks the end of its turns (`_session/turn_ended`, the `_claude/origin` marker) said so.

@@ -166,6 +166,11 @@ export interface SessionState {
    */
   toolByTerminal: Map<string, string>;
   turns: Turn[];
+  /**
+   * Every turn before this index in `turns` has ended: what ends the open turns starts here, not at
+   * the session's first turn (a replay ends them at every prompt, which made it quadratic).
+   */
+  firstOpenTurn: number;
   /** Turns whose `session/prompt` is in flight, oldest first. */
   pendingPrompts: string[];
   /** The turn that receives text and new tool calls right now. */
@@ -246,6 +251,7 @@ export function initialSessionState(): SessionState {
     openToolIds: new Set(),
     toolByTerminal: new Map(),
     turns: [],
+    firstOpenTurn: 0,
     pendingPrompts: [],
     permissions: [],
     questions: [],

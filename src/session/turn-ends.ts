@@ -82,9 +82,9 @@ export function endWithAgent(d: Draft): void {
 
 /** Ends agent-initiated and history turns that are still open. */
 export function endOpenTurns(d: Draft): void {
-  // By index: a replay opens a turn per prompt, and finding each by id made this quadratic.
+  // From the first open turn: a replay opens a turn per prompt, and walking them all each time was quadratic.
   const turns = d.s.turns;
-  for (let i = 0; i < turns.length; i++) {
+  for (let i = d.s.firstOpenTurn; i < turns.length; i++) {
     const t = turns[i];
     if (t.endedAt === undefined && t.origin !== "user") d.patchTurnAt(i, { endedAt: d.at });
   }

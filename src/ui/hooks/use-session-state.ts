@@ -6,6 +6,15 @@ import type { SessionSource } from "../session-port.js";
 export const FRAME_MS = 33;
 
 /**
+ * A frame while only the text of the newest message grew (an agent streaming its answer or a
+ * thought): the text arrives in a few more words a step, and every frame of the stream, which
+ * draws the whole App, costs a third less. Anything else (a tool call, a prompt, the end of the
+ * turn) that comes when no text frame waits is drawn at FRAME_MS (one that comes while a text
+ * frame waits shows with it, at most 17 ms later), and a key at once: the editor renders itself.
+ */
+export const TEXT_FRAME_MS = 50;
+
+/**
  * A frame while a long backlog is written (a resumed session): each frame of the App draws the
  * newest screenful again and takes a slice of the backlog's time, and a replay still arriving
  * changes the state every frame; 10 a second keep that screen current.
@@ -57,6 +66,26 @@ export class FrameScheduler {
   }
 }
 
+/** What a chunk of text also moves: the event count, the block marker, when the agent last spoke. */
+const TEXT_CHUNK_MOVES = new Set<keyof SessionState>(["items", "seq", "blockBreak", "lastAgentActivityAt"]);
+
+/**
+ * `next` differs from `prev` only by text added to the newest transcript item, a message or a
+ * thought (what every chunk of a streaming answer does): nothing else of the state is another
+ * object. Anything else, or a new item, is a change of another kind.
+ */
+export function onlyTextGrew(prev: SessionState, next: SessionState): boolean {
+  if (prev === next || prev.items.length !== next.items.length || next.items.length === 0) return false;
+  for (const key of Object.keys(next) as (keyof SessionState)[]) if (!TEXT_CHUNK_MOVES.has(key) && next[key] !== prev[key]) return false;
+  const last = next.items.length - 1;
+  for (let i = 0; i < last; i++) if (next.items[i] !== prev.items[i]) return false;
+  const a = prev.items[last];
+  const b = next.items[last];
+  // Text is only ever appended to an item: its length says it grew (comparing the text would cost
+  // a long message's whole length at every change).
+  return a.id === b.id && (b.kind === "agent" || b.kind === "thought") && b.kind === a.kind && b.text.length > a.text.length;
+}
+
 /**
  * Subscribes to the session and re-renders at most once per frame with its latest state. The
  * orchestrator may publish thousands of chunk events a second; each frame shows them all at once.
@@ -70,13 +99,22 @@ export function useSessionState(port: SessionSource, frameMs = FRAME_MS, slow: (
   useEffect(() => {
     let screens = 0;
     let screensChanged = false;
+    let drawn = port.state;
+    // A caller that asks for its own frame time (tests: every change at once) gets it for text too.
+    // The scheduler asks for the frame time once a frame, not at every change (a flood makes tens
+    // of thousands a second), so a change that comes while a text frame waits shows with it.
+    const textFrameMs = frameMs === FRAME_MS ? TEXT_FRAME_MS : frameMs;
     const scheduler = new FrameScheduler(
       () => {
         const state = port.state;
+        drawn = state;
         setSnapshot((prev) => (prev.state === state && !screensChanged ? prev : { state, screens }));
         screensChanged = false;
       },
-      () => (slowNow.current() ? Math.max(frameMs, SLOW_FRAME_MS) : frameMs),
+      () => {
+        if (slowNow.current()) return Math.max(frameMs, SLOW_FRAME_MS);
+        return !screensChanged && onlyTextGrew(drawn, port.state) ? textFrameMs : frameMs;
+      },
     );
     const offState = port.subscribe(() => scheduler.request());
     const offScreens = terminals?.onScreenChange(() => {

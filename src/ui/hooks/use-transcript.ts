@@ -58,7 +58,7 @@ function paneStillParsing(item: TranscriptItem, state: SessionState, terminal: R
 /**
  * The transcript in transcript order: settled items are written once to the scrollback, straight
  * to the terminal (no layout engine), in the same commit that takes them out of the live region;
- * a long backlog goes out in slices, one per macrotask, so keys are handled between them.
+ * a long backlog goes out in slices, one per turn of the event loop, so keys are handled between them.
  */
 export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const { state, width, expanded, write } = opts;
@@ -113,17 +113,19 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   // Rows are written at most every BACKLOG_WRITE_MS meanwhile.
   useEffect(() => {
     if (!plan.more) return;
-    let timer: ReturnType<typeof setTimeout>;
+    // setImmediate, not setTimeout(0): keys read in the poll phase still come between slices, and
+    // a slice does not wait the 1 ms a timer of 0 is clamped to (a ninth of a 8 ms slice).
+    let timer: ReturnType<typeof setImmediate>;
     const step = () => {
       const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
       unwritten.current.push(...next.rows);
       if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
         if (performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) flush();
-        timer = setTimeout(step, 0);
+        timer = setImmediate(step);
       } else setSlice((n) => n + 1);
     };
-    timer = setTimeout(step, 0);
-    return () => clearTimeout(timer);
+    timer = setImmediate(step);
+    return () => clearImmediate(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [plan]);
 

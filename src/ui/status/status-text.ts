@@ -3,6 +3,7 @@ import { describeOpenWork, openWork } from "../../session/open-work.js";
 import { agentLabel } from "../../session/profiles/select-profile.js";
 import { hintFor } from "../shell/key-bindings.js";
 import type { SessionState } from "../../session/state.js";
+import { turnById } from "../../session/turn-lookup.js";
 
 /** What the status line says, and how. */
 export interface StatusView {
@@ -60,7 +61,7 @@ function tailLines(text: string | undefined): string[] {
 /** When the current busy period started: the oldest prompt in flight, else the current turn. */
 export function busySince(state: SessionState): number | undefined {
   const id = state.pendingPrompts[0] ?? state.currentTurnId;
-  return state.turns.find((t) => t.id === id)?.startedAt;
+  return turnById(state, id)?.startedAt;
 }
 
 /** The status line for a session phase: what the orchestrator waits on, and which keys help. */

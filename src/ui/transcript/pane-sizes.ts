@@ -8,11 +8,12 @@ export const LOOSE_PANE_ROWS = 6;
 
 /** Running client terminals that no tool call in the session shows (the user's own commands have their card): each gets a pane of its own. */
 export function looseTerminals(state: SessionState): { id: string; title: string }[] {
+  const running = Object.values(state.terminals).filter((t) => t.source === "client" && !t.exited && t.by !== "user");
+  // Asked every frame: the calls of a long session are only looked through when a terminal runs.
+  if (running.length === 0) return [];
   const shown = new Set<string>();
   for (const tool of Object.values(state.toolCalls)) for (const id of toolTerminalIds(tool)) shown.add(id);
-  return Object.values(state.terminals)
-    .filter((t) => t.source === "client" && !t.exited && t.by !== "user" && !shown.has(t.terminalId))
-    .map((t) => ({ id: t.terminalId, title: t.command ?? t.terminalId }));
+  return running.filter((t) => !shown.has(t.terminalId)).map((t) => ({ id: t.terminalId, title: t.command ?? t.terminalId }));
 }
 
 /**

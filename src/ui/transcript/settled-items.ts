@@ -1,5 +1,6 @@
 import { reportedInBackground } from "../../session/profiles/display-of.js";
 import { isFinalStatus, type SessionState, type ToolCallView } from "../../session/state.js";
+import { turnById } from "../../session/turn-lookup.js";
 
 /** Terminal ids a tool call shows: the one it was tied to, and any in its content. */
 export function toolTerminalIds(tool: ToolCallView): string[] {
@@ -10,7 +11,7 @@ export function toolTerminalIds(tool: ToolCallView): string[] {
 
 function turnEnded(state: SessionState, turnId: string | undefined): boolean {
   if (turnId === undefined) return true;
-  const turn = state.turns.find((t) => t.id === turnId);
+  const turn = turnById(state, turnId);
   return !turn || turn.endedAt !== undefined;
 }
 

@@ -173,7 +173,26 @@ describe("narrowWidth counts cells as string-width does", () => {
         const text = asciiText(r).replace(/\n/g, " ") + (r() < 0.3 ? "─".repeat(r.int(1, 40)) : "");
         expect(narrowWidth(text), JSON.stringify(text)).toBe(stringWidth(text));
       }
-      for (const text of ["漢字", "😀", "a\nb", "e\u0301", "\u001b]8;;x\u0007y\u001b]8;;\u0007"])
+      for (const text of ["漢字", "😀", "a\nb", "e\u0301", "\u001b]8;;x\u0007y\u001b]8;;\u0007", "›\u0301", "↔\ufe0f", "✅", "❌"])
         expect(narrowWidth(text), text).toBeUndefined();
+    }));
+
+  it("for every character of the punctuation, arrows, maths, shapes and dingbats it takes, alone and among styled ASCII", () =>
+    atColorLevel(3, () => {
+      const taken: string[] = [];
+      for (let c = 0x2000; c <= 0x27ff; c++) {
+        const ch = String.fromCharCode(c);
+        const w = narrowWidth(ch);
+        if (w === undefined) continue;
+        expect(w, c.toString(16)).toBe(stringWidth(ch));
+        taken.push(ch);
+      }
+      for (const ch of ["›", "•", "…", "⋮", "─", "◦", "▪", "✓", "✗", "→"]) expect(taken, ch).toContain(ch);
+      const r = rng(11);
+      for (let i = 0; i < 300; i++) {
+        const marks = Array.from({ length: r.int(1, 6) }, () => taken[r.int(0, taken.length - 1)]).join("");
+        const text = paint(marks, { role: "user", bold: true }) + " " + asciiText(r).replace(/\n/g, " ");
+        expect(narrowWidth(text), JSON.stringify(text)).toBe(stringWidth(text));
+      }
     }));
 });

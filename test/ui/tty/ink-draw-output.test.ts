@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import InkOutput from "../../../node_modules/ink/build/output.js";
+import Output from "../../../src/ui/tty/ink-draw/output.js";
+import { RecentCache } from "../../../src/ui/tty/ink-draw/recent-cache.js";
+import { measureText, recentResults, widestLine, wrapText } from "../../../src/ui/tty/ink-draw/text-measure.js";
+import inkSanitizeAnsi from "../../../node_modules/ink/build/sanitize-ansi.js";
+import inkMeasureText from "../../../node_modules/ink/build/measure-text.js";
+import inkWrapText from "../../../node_modules/ink/build/wrap-text.js";
+import inkWidestLine from "widest-line";
+
+// The bundle draws Ink's frames with conch's Output (scripts/ink-draw.mjs): it must give Ink's own
+// string for every frame, whatever was written where, styled, wide, clipped or transformed, and
+// again when the same rows come back in a later frame (from its cache).
+
+/** A small seeded PRNG (mulberry32), so a failure names a case that can be run again. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  "a",
+  "word",
+  " ",
+  "  ",
+  "字",
+  "😀",
+  "e\u0301",
+  "\u001b[1m",
+  "\u001b[22m",
+  "\u001b[31m",
+  "\u001b[39m",
+  "\u001b[2m",
+  "\u001b[7m",
+  "\u001b[38;5;208m",
+  "\u001b[48;2;10;20;30m",
+  "\u001b[0m",
+  "\u001b]8;;file:///tmp/x\u001b\\",
+  "\u001b]8;;\u001b\\",
+  "─",
+  "›",
+];
+
+type Transformer = (line: string, index: number) => string;
+const TRANSFORMERS: Transformer[] = [(line) => `\u001b[36m${line}\u001b[39m`, (line, i) => (i % 2 ? line.toUpperCase() : line)];
+
+function randomText(r: () => number, width: number): string {
+  const lines = 1 + Math.floor(r() * 4);
+  const out: string[] = [];
+  for (let l = 0; l < lines; l++) {
+    let line = "";
+    const n = Math.floor(r() * width * 0.6);
+    for (let i = 0; i < n; i++) line += PIECES[Math.floor(r() * PIECES.length)];
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
+type Op = ["write", number, number, string, Transformer[]] | ["clip", { x1?: number; x2?: number; y1?: number; y2?: number }] | ["unclip"];
+
+function randomFrame(r: () => number, width: number, height: number): Op[] {
+  const ops: Op[] = [];
+  let open = 0;
+  const n = 1 + Math.floor(r() * 8);
+  for (let i = 0; i < n; i++) {
+    const kind = r();
+    if (kind < 0.15) {
+      const clip = {
+        x1: r() < 0.6 ? Math.floor(r() * width) : undefined,
+        x2: r() < 0.6 ? Math.floor(r() * (width + 4)) : undefined,
+        y1: r() < 0.6 ? Math.floor(r() * height) : undefined,
+        y2: r() < 0.6 ? Math.floor(r() * (height + 2)) : undefined,
+      };
+      ops.push(["clip", clip]);
+      open++;
+    } else if (kind < 0.22 && open > 0) {
+      ops.push(["unclip"]);
+      open--;
+    } else {
+      const transformers = TRANSFORMERS.filter(() => r() < 0.2);
+      ops.push(["write", Math.floor(r() * (width + 3)) - 1, Math.floor(r() * (height + 3)) - 2, randomText(r, width), transformers]);
+    }
+  }
+  return ops;
+}
+
+function draw(OutputClass: typeof Output | typeof InkOutput, width: number, height: number, ops: Op[]): { output: string; height: number } {
+  const out = new OutputClass({ width, height });
+  for (const op of ops) {
+    if (op[0] === "write") out.write(op[1], op[2], op[3], { transformers: op[4] });
+    // Ink's own type says every side of a clip is there (undefined or not).
+    else if (op[0] === "clip") out.clip({ x1: op[1].x1, x2: op[1].x2, y1: op[1].y1, y2: op[1].y2 });
+    else out.unclip();
+  }
+  return out.get();
+}
+
+describe("conch's Output (the bundle's in place of Ink's)", () => {
+  it("gives Ink's string for 1,500 seeded frames of styled, wide, clipped and transformed writes", () => {
+    const r = rng(24);
+    const frames: [number, number, Op[]][] = [];
+    for (let i = 0; i < 1500; i++) {
+      const width = 1 + Math.floor(r() * 40);
+      const height = 1 + Math.floor(r() * 8);
+      frames.push([width, height, randomFrame(r, width, height)]);
+    }
+    for (const [i, [width, height, ops]] of frames.entries())
+      expect(draw(Output, width, height, ops), `frame ${i}`).toEqual(draw(InkOutput, width, height, ops));
+    // Drawn again, the rows come from the cache: still Ink's.
+    for (const [i, [width, height, ops]] of frames.entries())
+      expect(draw(Output, width, height, ops), `again ${i}`).toEqual(draw(InkOutput, width, height, ops));
+  });
+
+  it("gives Ink's string for a live region that scrolls a row a frame (rows cached at other heights)", () => {
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) => `\u001b[2m${i}\u001b[22m ${"字w".repeat(i % 12)}${i % 7 === 0 ? "x".repeat(40) : ""}`,
+    );
+    for (let top = 0; top < 40; top++) {
+      const ops: Op[] = [
+        ["write", 0, 0, rows.slice(top, top + 20).join("\n"), []],
+        ["write", 2, 21, `› ${"typed".repeat(top % 3)}`, [TRANSFORMERS[0]]],
+      ];
+      expect(draw(Output, 40, 22, ops)).toEqual(draw(InkOutput, 40, 22, ops));
+    }
+  });
+
+  it("measures and fits text as Ink does", () => {
+    const r = rng(7);
+    for (let i = 0; i < 500; i++) {
+      const width = 1 + Math.floor(r() * 30);
+      const text = randomText(r, 50);
+      expect(widestLine(text)).toBe(inkWidestLine(text));
+      expect(measureText(text)).toEqual(inkMeasureText(text));
+      for (const wrap of ["wrap", "truncate", "truncate-end", "truncate-middle", "truncate-start", "end"] as const)
+        expect(wrapText(text, width, wrap), `${wrap} ${width} ${JSON.stringify(text)}`).toBe(inkWrapText(text, width, wrap));
+    }
+  });
+});
+
+describe("recentResults", () => {
+  it("gives Ink's sanitized text, made once per text while it is used", () => {
+    let calls = 0;
+    const sanitize = recentResults((text) => (calls++, inkSanitizeAnsi(text)));
+    const texts = ["plain", "\u001b[31mred\u001b[39m", "\u001b[2Jcleared\u001b]0;title\u0007", "\u001b[?25lhidden"];
+    for (let i = 0; i < 3; i++) for (const text of texts) expect(sanitize(text)).toBe(inkSanitizeAnsi(text));
+    expect(calls).toBe(texts.length);
+  });
+});
+
+describe("RecentCache", () => {
+  it("keeps what is used and forgets the rest, within twice its limit", () => {
+    const cache = new RecentCache<number>(10);
+    let made = 0;
+    const make = (k: string) => (made++, k.length);
+    for (let i = 0; i < 1000; i++) {
+      cache.get("kept", make);
+      cache.get(`once ${i}`, make);
+      expect(cache.size).toBeLessThanOrEqual(20);
+    }
+    // "kept" was made once: used every time, it never went out.
+    expect(made).toBe(1001);
+  });
+});
