@@ -20,6 +20,7 @@ import {
 } from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { ScreenMirror } from "./screen-mirror.js";
+import { FrameOutput } from "./frame-output.js";
 import { ptyModule, type PtyModule } from "./pty-module.js";
 
 /** node-pty is native and needed only once a command runs: loaded then, from node_modules. */
@@ -82,6 +83,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exitDrain: PtyExitDrain;
   private readonly resizeListeners = new ListenerSet<{ cols: number; rows: number }>();
+  private readonly unsentOutput = new FrameOutput((data) => this.outputListeners.emit(data));
   private readonly stopExitWatch: () => void;
 
   /** Starts the command; throws an Error for the agent when the program does not exist. */
@@ -126,7 +128,10 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
       this.pty.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal)),
     );
     this.screen.onReply((reply) => this.write(reply));
-    this.screen.onChange(() => this.screenListeners.emit());
+    this.screen.onChange(() => {
+      this.unsentOutput.flush();
+      this.screenListeners.emit();
+    });
     this.screen.onParsed(() => {
       if (this.paused && this.screen.pending < RESUME_BELOW_PENDING) this.resumeReading();
     });
@@ -181,6 +186,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   release(): void {
     if (this.isReleased) return;
     this.isReleased = true;
+    this.unsentOutput.flush(); // what was read is told now: a session that ends releases every terminal
     this.log.clear();
     this.kill();
     if (!this.alive) this.forgetTreeAfterGrace();
@@ -201,8 +207,11 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     const before = { cols: this.screen.cols, rows: this.screen.rows };
     this.screen.resize(cols, rows);
     if (!this.alive) return;
-    if (this.screen.cols !== before.cols || this.screen.rows !== before.rows)
+    if (this.screen.cols !== before.cols || this.screen.rows !== before.rows) {
+      // The output before the resize was laid out for the old size: it goes first.
+      this.unsentOutput.flush();
       this.resizeListeners.emit({ cols: this.screen.cols, rows: this.screen.rows });
+    }
     try {
       this.pty.resize(this.screen.cols, this.screen.rows);
     } catch {
@@ -217,7 +226,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
 
   private handleOutput(data: string): void {
     if (!this.isReleased) this.log.append(data);
-    this.outputListeners.emit(data);
+    this.unsentOutput.add(data);
     this.screen.write(data);
     // Backpressure: a command that prints faster than xterm parses would otherwise grow memory
     // without bound. Pausing the PTY stops reading, so the kernel blocks the writer.
@@ -254,6 +263,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     this.finishing = true;
     void this.screen.keepFinalRows().then(() => {
       this.finishing = false;
+      this.unsentOutput.flush();
       this.exitListeners.emit(status);
       this.resolveExit(status);
     });

@@ -12,6 +12,11 @@ import {
   type TerminalScreenOptions,
 } from "./terminal-screen.js";
 
+/** Output is held while the thread has more than this much (UTF-16 units) sent and not parsed... */
+const IN_FLIGHT_CHARS = 64 * 1024;
+/** ...unless this much is held. */
+const OUTBOX_CHARS = 256 * 1024;
+
 /**
  * A client terminal's screen as the main thread sees it: the emulator runs on the screen thread
  * (screen-worker.ts), and this holds the rows of its latest frame, so `snapshot` stays synchronous
@@ -35,8 +40,14 @@ export class ScreenMirror implements ScreenView {
   private headRows = 0;
   private askedWindow: ScreenWindow | null = null;
   private unparsed = 0;
-  /** Output not yet posted: reads that arrive in one turn of the event loop go to the thread as one message. */
+  /**
+   * Output not yet posted. Reads that arrive in one turn go as one message, and while the thread
+   * parses the last one, the reads that come meanwhile wait for its answer: a flood goes in a few
+   * large messages instead of one per 4 KiB read (each message costs the UI thread and the screen
+   * thread alike), and a quiet command's output still goes at once.
+   */
   private outbox: string[] = [];
+  private outboxChars = 0;
   private outboxScheduled = false;
   private seq = 0;
   private readonly waits = new Map<number, (text: string) => void>();
@@ -99,10 +110,13 @@ export class ScreenMirror implements ScreenView {
     if (data === "" || this.disposed || this.lostReason !== null) return;
     this.unparsed += data.length;
     this.outbox.push(data);
+    this.outboxChars += data.length;
     if (this.outboxScheduled) return;
     this.outboxScheduled = true;
-    // A PTY is read ~4 KiB at a time, often several reads per turn: one message instead of each.
-    setImmediate(() => this.post());
+    setImmediate(() => {
+      this.outboxScheduled = false;
+      if (this.ready()) this.post();
+    });
   }
 
   /** Changes the grid size; the thread reflows and sends a frame. */
@@ -206,12 +220,17 @@ export class ScreenMirror implements ScreenView {
     this.post({ type: "view", id: this.id, tailRows, headRows, window });
   }
 
+  /** Whether the output held goes now: the thread is nearly done with what it has, or enough waits. */
+  private ready(): boolean {
+    return this.unparsed - this.outboxChars <= IN_FLIGHT_CHARS || this.outboxChars >= OUTBOX_CHARS;
+  }
+
   /** Posts the waiting output, then `message`: the thread sees everything in the order it happened. */
   private post(message?: ToScreenThread): void {
-    this.outboxScheduled = false;
     if (this.outbox.length > 0) {
       const data = this.outbox.length === 1 ? this.outbox[0] : this.outbox.join("");
       this.outbox = [];
+      this.outboxChars = 0;
       this.thread.post({ type: "write", id: this.id, data });
     }
     if (message) this.thread.post(message);
@@ -231,6 +250,7 @@ export class ScreenMirror implements ScreenView {
         break;
       case "parsed":
         this.unparsed = Math.max(0, this.unparsed - message.chars);
+        if (this.outboxChars > 0 && this.ready()) this.post();
         this.parsed.emit();
         break;
       case "reply":
@@ -251,6 +271,7 @@ export class ScreenMirror implements ScreenView {
     this.lostReason = reason;
     this.unparsed = 0;
     this.outbox = [];
+    this.outboxChars = 0;
     this.settleWaits();
     this.parsed.emit();
     this.changes.emit();

@@ -9,8 +9,16 @@ import { parentPort } from "node:worker_threads";
 import type { FromScreenThread, ScreenFrame, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
 import { TerminalScreen } from "./terminal-screen.js";
 
-/** ~30 frames a second: what a pane redraws at most. */
+/** ~30 frames a second: what a pane redraws at most... */
 const FRAME_MS = 33;
+/**
+ * ...unless its command floods: past this much output (UTF-16 units) between two frames (~1 MB/s
+ * and more), 10 a second. Each frame is a redraw of the UI on the main thread, which is also the
+ * thread that reads the PTY: at 30 a second a flood spent most of it redrawing rows nobody can read
+ * at that speed, and the command waited. The first change after a quiet spell still goes out at once.
+ */
+const FLOOD_CHARS_PER_FRAME = 32 * 1024;
+const FLOOD_FRAME_MS = 100;
 
 const port = parentPort;
 if (!port) throw new Error("screen-worker runs as a worker thread");
@@ -38,6 +46,10 @@ class ScreenSource {
   private headRows = 0;
   private window: ScreenWindow | null = null;
   private dirty = false;
+  /** Output parsed since the last frame, in UTF-16 units... */
+  private sinceFrame = 0;
+  /** ...and whether the last frame followed a flood of it: the next one waits FLOOD_FRAME_MS. */
+  private flooding = false;
   private lastFrameAt = -Infinity;
   private frameTimer: NodeJS.Timeout | undefined;
 
@@ -53,6 +65,7 @@ class ScreenSource {
   write(data: string): void {
     this.screen.write(data, () => {
       acknowledge(this.id, data.length);
+      this.sinceFrame += data.length;
       this.changed();
     });
   }
@@ -88,11 +101,12 @@ class ScreenSource {
     this.screen.dispose();
   }
 
-  /** The first change after a quiet spell goes out at once; a burst becomes one frame per FRAME_MS. */
+  /** The first change after a quiet spell goes out at once; a burst becomes one frame per FRAME_MS (a flood's, FLOOD_FRAME_MS). */
   private changed(): void {
     this.dirty = true;
     if (this.frameTimer) return;
-    const wait = Math.max(0, FRAME_MS - (performance.now() - this.lastFrameAt));
+    const interval = this.flooding ? FLOOD_FRAME_MS : FRAME_MS;
+    const wait = Math.max(0, interval - (performance.now() - this.lastFrameAt));
     this.frameTimer = setTimeout(() => {
       this.frameTimer = undefined;
       if (this.dirty) this.sendFrame();
@@ -101,6 +115,8 @@ class ScreenSource {
 
   private sendFrame(): void {
     this.dirty = false;
+    this.flooding = this.sinceFrame > FLOOD_CHARS_PER_FRAME;
+    this.sinceFrame = 0;
     this.lastFrameAt = performance.now();
     const { screen, window } = this;
     const cursor = screen.cursor;

@@ -47,7 +47,7 @@ export interface Terminal {
   readonly parsing: boolean;
   /** Resizes the screen (and the PTY, for a client terminal). */
   resize(cols: number, rows: number): void;
-  /** Raw output as it arrives, before the screen has parsed it. */
+  /** Raw output, in pieces; a client terminal tells each piece with the frame of its screen that shows it. */
   onOutput(listener: (data: string) => void): Unsubscribe;
   /** Fires once; by then the screen has parsed all output. */
   onExit(listener: (status: ExitStatus) => void): Unsubscribe;

@@ -17,9 +17,6 @@ import { TerminalRegistry, type AnyTerminal, type TerminalRegistryOptions } from
 import { readTerminalMeta } from "../../session/terminal-meta.js";
 import type { TerminalService } from "../ports.js";
 
-/** How often buffered PTY output becomes one event: the log and the reducer see ~30 events/s, not every read. */
-const OUTPUT_FLUSH_MS = 33;
-
 function agentError(err: unknown): RequestError {
   return err instanceof RequestError ? err : RequestError.invalidParams(undefined, (err as Error).message);
 }
@@ -31,12 +28,10 @@ function agentError(err: unknown): RequestError {
  */
 export class RegistryTerminalService implements TerminalService {
   readonly registry: TerminalRegistry;
-  private buffers = new Map<string, string>();
   /** The terminals that run the user's own commands. */
   private readonly userTerminals = new Set<string>();
   /** Display terminals a replay has shown again (their screen is the replay's from then on). */
   private replayed = new Set<string>();
-  private flushTimer?: NodeJS.Timeout;
 
   /** `size`: what a new client terminal starts at (the pane a view will draw it in). */
   constructor(
@@ -126,32 +121,12 @@ export class RegistryTerminalService implements TerminalService {
     const id = term.id;
     const { cols, rows } = term.screen;
     this.emit({ type: "terminal_started", terminalId: id, command, args, cwd: term.cwd ?? "", cols, rows, ...(by ? { by } : {}) });
-    term.onOutput((data) => this.buffer(id, data));
-    term.onResize((size) => {
-      // The output before the resize was laid out for the old size: it goes to the log first.
-      this.flush(id);
-      this.emit({ type: "terminal_resized", terminalId: id, ...size });
-    });
-    term.onExit((status) => {
-      this.flush(id);
-      this.emit({ type: "terminal_exited", terminalId: id, exitCode: status.exitCode, signal: status.signal });
-    });
+    // The terminal tells its output with each frame of its screen (~30 a second, a flood's 10), the
+    // output before a resize or the exit first: one event per frame for the log and the reducer.
+    term.onOutput((data) => this.emit({ type: "terminal_output", terminalId: id, data }));
+    term.onResize((size) => this.emit({ type: "terminal_resized", terminalId: id, ...size }));
+    term.onExit((status) => this.emit({ type: "terminal_exited", terminalId: id, exitCode: status.exitCode, signal: status.signal }));
     return id;
-  }
-
-  private buffer(id: string, data: string): void {
-    this.buffers.set(id, (this.buffers.get(id) ?? "") + data);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      for (const key of [...this.buffers.keys()]) this.flush(key);
-    }, OUTPUT_FLUSH_MS);
-  }
-
-  private flush(id: string): void {
-    const data = this.buffers.get(id);
-    if (!data) return;
-    this.buffers.delete(id);
-    this.emit({ type: "terminal_output", terminalId: id, data });
   }
 
   async output(req: TerminalOutputRequest): Promise<TerminalOutputResponse> {
@@ -205,8 +180,6 @@ export class RegistryTerminalService implements TerminalService {
   }
 
   dispose(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    for (const key of [...this.buffers.keys()]) this.flush(key);
     void this.registry.dispose();
   }
 }

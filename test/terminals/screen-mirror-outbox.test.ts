@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { ScreenMirror } from "../../src/terminals/screen-mirror.js";
+import type { ScreenThread, ScreenThreadClient } from "../../src/terminals/screen-thread.js";
+import type { ToScreenThread } from "../../src/terminals/screen-protocol.js";
+
+// How a pane's output travels to the screen thread: what is posted, when, and in what order. A
+// thread of our own records the messages and answers only when told, so the order is exact.
+
+/** A screen thread that records what it is sent and tells the screen what the test says. */
+function recordingThread() {
+  const sent: ToScreenThread[] = [];
+  let client: ScreenThreadClient | undefined;
+  const thread = {
+    attach: (c: ScreenThreadClient) => ((client = c), 1),
+    detach: () => undefined,
+    post: (message: ToScreenThread) => void sent.push(message),
+    beginWait: () => undefined,
+    endWait: () => undefined,
+  } as unknown as ScreenThread;
+  const writes = () => sent.filter((m) => m.type === "write").map((m) => (m as { data: string }).data);
+  return { thread, sent, writes, parsed: (chars: number) => client?.receive({ type: "parsed", id: 1, chars }) };
+}
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("a pane's output on its way to the screen thread", () => {
+  it("goes at once while the thread keeps up, and as one message per catch-up while it is behind", async () => {
+    const t = recordingThread();
+    const screen = new ScreenMirror({ cols: 80, rows: 24 }, t.thread);
+    screen.write("quiet\r\n");
+    await turn();
+    expect(t.writes()).toEqual(["quiet\r\n"]);
+
+    // A flood: the thread has 100,000 characters it has not parsed yet; the next reads wait for it.
+    t.parsed(7);
+    screen.write("x".repeat(100_000));
+    await turn();
+    for (let i = 0; i < 50; i++) {
+      screen.write(`read ${i};`);
+      await turn();
+    }
+    expect(t.writes()).toHaveLength(2);
+    const held = Array.from({ length: 50 }, (_, i) => `read ${i};`).join("");
+    expect(screen.pending).toBe(100_000 + held.length);
+    t.parsed(100_000);
+    expect(t.writes()).toHaveLength(3);
+    expect(t.writes()[2]).toBe(held);
+    screen.dispose();
+  });
+
+  it("never reorders: a resize or a flush asked while output waits goes after that output", async () => {
+    const t = recordingThread();
+    const screen = new ScreenMirror({ cols: 80, rows: 24 }, t.thread);
+    screen.write("y".repeat(100_000));
+    await turn();
+    screen.write("before the resize");
+    screen.resize(100, 30);
+    void screen.flush();
+    expect(t.sent.map((m) => m.type)).toEqual(["open", "write", "write", "resize", "flush"]);
+    expect(t.writes()[1]).toBe("before the resize");
+    screen.dispose();
+  });
+
+  it("does not hold more than 256 KiB back for a thread that is behind", async () => {
+    const t = recordingThread();
+    const screen = new ScreenMirror({ cols: 80, rows: 24 }, t.thread);
+    screen.write("z".repeat(100_000));
+    await turn();
+    for (let i = 0; i < 3; i++) {
+      screen.write("w".repeat(100_000));
+      await turn();
+    }
+    expect(t.writes().map((w) => w.length)).toEqual([100_000, 300_000]);
+    screen.dispose();
+  });
+});
