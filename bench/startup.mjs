@@ -32,6 +32,7 @@ import {
   waitForBuild,
 } from "./lib/common.mjs";
 import { keyEchoRun, launch, promptsOf, typedPromptRun } from "./lib/startup-probe.mjs";
+import { rng } from "./lib/session-gen.mjs";
 import { hasAppFrame, hasPrompt, TuiRun } from "./lib/tui.mjs";
 
 const args = parseArgs();
@@ -153,18 +154,6 @@ for (const spec of REAL) {
 }
 
 // ---- the fuzz ---------------------------------------------------------------------------------------
-
-/** mulberry32: a small seeded generator, so a failing launch can be replayed with --seed. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 1–4 prompts of random words (no demo keyword can come of these letters), cut into writes at random times in the first 2 s. */
 function fuzzPlan(random) {

@@ -7,6 +7,7 @@ import { profileOf } from "../../src/session/profiles/select-profile.js";
 import { foldEvents } from "../../src/session/reduce.js";
 import type { SessionState } from "../../src/session/state.js";
 import { TRACES, traceToEvents } from "../support/trace-events.js";
+import { rng as mulberry32 } from "../support/seeded-random.js";
 
 /** The records a recorder writes for these events when each flush holds `sizes[i]` of them (cycled). */
 function recorded(events: SessionEvent[], sizes: number[]): SessionEvent[] {
@@ -32,16 +33,6 @@ function recorded(events: SessionEvent[], sizes: number[]): SessionEvent[] {
 function comparable(s: SessionState): unknown {
   const toolCalls = Object.fromEntries(Object.entries(s.toolCalls).map(([id, t]) => [id, { ...t, lastSeq: 0 }]));
   return { ...s, seq: 0, toolCalls };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const update = (at: number, u: Record<string, unknown>, sessionId = "s1"): SessionEvent =>

@@ -7,6 +7,7 @@ import { highlightCode, markdownRows } from "../../../src/ui/render/markdown-row
 import { paint, type Style } from "../../../src/ui/render/style.js";
 import { wrapRows } from "../../../src/ui/render/text.js";
 import { atColorLevel } from "./plain-rows.js";
+import { rng } from "../../support/seeded-random.js";
 
 // The fast word wrap must be wrap-ansi's, character for character: the same rows, the same style
 // codes closed and opened at each break. Checked on a seeded corpus of what a transcript holds
@@ -33,22 +34,6 @@ const drawn = (text: string, width: number) =>
         return rest.replace(/\u001b\[[0-9;]*m/g, "") === "" ? [] : [rest];
       }),
     );
-
-/** A small seeded PRNG (mulberry32), so a failure names a case that can be run again. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Object.assign(next, {
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(arr: readonly T[]): T => arr[Math.floor(next() * arr.length)],
-  });
-}
 
 const WORDS = [
   "the",

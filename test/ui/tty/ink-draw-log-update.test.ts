@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import xterm from "@xterm/headless";
 import inkLogUpdate from "../../../node_modules/ink/build/log-update.js";
 import logUpdate, { rowDiff } from "../../../src/ui/tty/ink-draw/log-update.js";
+import { rng } from "../../support/seeded-random.js";
 
 // The bundle writes Ink's frames with conch's log-update (scripts/ink-draw.mjs), which writes only
 // the rows that changed. Whatever the frames, the terminal must end up showing what Ink's own
@@ -42,17 +43,6 @@ async function cells(term: InstanceType<typeof xterm.Terminal>): Promise<string[
     out.push(row);
   }
   return out;
-}
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Rows as Ink's Output gives them: styles closed at the end, trailing blanks trimmed; some fill the width. */

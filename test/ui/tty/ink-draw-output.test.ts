@@ -7,22 +7,11 @@ import inkSanitizeAnsi from "../../../node_modules/ink/build/sanitize-ansi.js";
 import inkMeasureText from "../../../node_modules/ink/build/measure-text.js";
 import inkWrapText from "../../../node_modules/ink/build/wrap-text.js";
 import inkWidestLine from "widest-line";
+import { rng } from "../../support/seeded-random.js";
 
 // The bundle draws Ink's frames with conch's Output (scripts/ink-draw.mjs): it must give Ink's own
 // string for every frame, whatever was written where, styled, wide, clipped or transformed, and
 // again when the same rows come back in a later frame (from its cache).
-
-/** A small seeded PRNG (mulberry32), so a failure names a case that can be run again. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "a",
