@@ -1,12 +1,10 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { joinChunks } from "../../src/session/chunk-join.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { profileOf } from "../../src/session/profiles/select-profile.js";
 import { foldEvents } from "../../src/session/reduce.js";
 import type { SessionState } from "../../src/session/state.js";
-import { TRACES, traceToEvents } from "../support/trace-events.js";
+import { allTraces, traceToEvents } from "../support/trace-events.js";
 import { rng as mulberry32 } from "../support/seeded-random.js";
 
 /** The records a recorder writes for these events when each flush holds `sizes[i]` of them (cycled). */
@@ -109,13 +107,7 @@ function randomSession(rand: () => number, agentName: string, n: number): Sessio
 }
 
 describe("one log record per run of chunks to a message", () => {
-  const traces = readdirSync(TRACES, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(path.join(TRACES, d.name))
-        .filter((f) => f.endsWith(".jsonl"))
-        .map((f) => `${d.name}/${f}`),
-    );
+  const traces = allTraces();
 
   it.each(traces)("%s: the joined records fold to the state the events fold to", (rel) => {
     const events = traceToEvents(rel);

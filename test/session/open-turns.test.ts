@@ -1,10 +1,8 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/session/events.js";
 import { foldEvents, reduce } from "../../src/session/reduce.js";
 import type { SessionState } from "../../src/session/state.js";
-import { TRACES, traceToEvents } from "../support/trace-events.js";
+import { allTraces, traceToEvents } from "../support/trace-events.js";
 
 /** `firstOpenTurn` says where ending the open turns starts: every turn before it has ended, and it is open itself. */
 function expectFirstOpenTurnExact(s: SessionState): void {
@@ -36,13 +34,7 @@ function replayThenPrompts(n: number): SessionEvent[] {
 }
 
 describe("the open turns", () => {
-  const traces = readdirSync(TRACES, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(path.join(TRACES, d.name))
-        .filter((f) => f.endsWith(".jsonl"))
-        .map((f) => `${d.name}/${f}`),
-    );
+  const traces = allTraces();
 
   it.each(traces)("%s: the first open turn is known after every event", (rel) => {
     let s = foldEvents([]);

@@ -1,5 +1,3 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { nextAction } from "../../src/orchestrator/turn-machine.js";
 import { DEFAULT_TIMING } from "../../src/session/quiet-period.js";
@@ -7,7 +5,7 @@ import type { SessionEvent } from "../../src/session/events.js";
 import { profileOf } from "../../src/session/profiles/select-profile.js";
 import { reduce } from "../../src/session/reduce.js";
 import { initialSessionState, type SessionState } from "../../src/session/state.js";
-import { TRACES, traceToEvents } from "../support/trace-events.js";
+import { allTraces, traceToEvents } from "../support/trace-events.js";
 
 /** What the turn machine did between the recorded events: where each drain ended, and any stall. */
 interface Simulation {
@@ -58,13 +56,7 @@ function simulate(events: SessionEvent[], stretch: number): Simulation {
   return out;
 }
 
-const traces = readdirSync(TRACES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) =>
-    readdirSync(path.join(TRACES, d.name))
-      .filter((f) => f.endsWith(".jsonl"))
-      .map((f) => `${d.name}/${f}`),
-  );
+const traces = allTraces();
 
 /** The traces recorded with more than one agent process: each process is a session of its own. */
 const processesOf = (rel: string) => (/s6-load|c5|g5|f-load/.test(rel) ? [1, 2] : [0]);

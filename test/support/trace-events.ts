@@ -1,8 +1,19 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { SessionEvent } from "../../src/session/events.js";
 
 export const TRACES = path.resolve(__dirname, "../../../shared/traces");
+
+/** Every recorded trace in ../shared/traces, as `agent/file.jsonl`. */
+export function allTraces(): string[] {
+  return readdirSync(TRACES, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(path.join(TRACES, d.name))
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => `${d.name}/${f}`),
+    );
+}
 
 type Msg = {
   id?: number | string;
