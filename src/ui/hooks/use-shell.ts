@@ -85,10 +85,9 @@ export interface Shell extends ShellState {
  * session decides everything else.
  */
 export function useShell(opts: ShellOptions): Shell {
-  const { port, state, terminals } = opts;
+  const { port, state, terminals, expanded, setExpanded } = opts;
   const store = useEditorStore(opts.editorAtStart);
   const [shell, dispatch] = useReducer(shellReducer, INITIAL_SHELL);
-  const { expanded, setExpanded } = opts;
   const ctrlCTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(ctrlCTimer.current), []);
 
@@ -149,12 +148,6 @@ export function useShell(opts: ShellOptions): Shell {
     readClipboard: opts.readClipboard,
   });
 
-  // Modes that drop approvals or the sandbox are never one key press away (the profile says which).
-  const cycleMode = () => {
-    const next = nextCycleMode(state);
-    if (next) void port.setMode(next);
-  };
-
   const nextTerminal = (): string | undefined => {
     const current = terminalFocus ? running.indexOf(terminalFocus.id) : -1;
     return running[current + 1];
@@ -177,9 +170,12 @@ export function useShell(opts: ShellOptions): Shell {
       case "steer":
         composer.steer();
         return true;
-      case "cycle-mode":
-        cycleMode();
+      case "cycle-mode": {
+        // Modes that drop approvals or the sandbox are never one key press away (the profile says which).
+        const next = nextCycleMode(state);
+        if (next) void port.setMode(next);
         return true;
+      }
       case "skip-permission":
         if (firstPermission === undefined) return false;
         dispatch({ type: "permission-skipped", key: firstPermission });
