@@ -7,7 +7,7 @@ import {
   type Turn,
   type TurnOrigin,
 } from "./state.js";
-import { turnPosition } from "./turn-lookup.js";
+import { turnById, turnPosition } from "./turn-lookup.js";
 
 /**
  * A shallow copy of the state that the reducer's helpers change in place.
@@ -142,8 +142,7 @@ export class Draft {
   }
 
   turn(id: string | undefined): Turn | undefined {
-    const idx = id === undefined ? -1 : turnPosition(this.s.turns, id);
-    return idx >= 0 ? this.s.turns[idx] : undefined;
+    return id === undefined ? undefined : turnById(this.s, id);
   }
 
   /** Opens a turn and its divider in the transcript, and makes it current. */

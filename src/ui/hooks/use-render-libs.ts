@@ -16,8 +16,7 @@ export function useRenderLibs(): boolean {
     // A timer, not the effect itself: the first frame goes out first.
     const timer = setTimeout(() => {
       void loadRenderLibs().then(() => {
-        if (!mounted) return;
-        setReady(true);
+        if (mounted) setReady(true);
       });
     }, 0);
     return () => {
