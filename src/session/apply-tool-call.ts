@@ -48,6 +48,13 @@ export function upsertToolCall(
       lastSeq: d.s.seq,
       lastAt: d.at,
       startedAt: d.at,
+      // Declared up front, unset: fields a later update sets. V8 (Node 20) gives an object spread
+      // that adds a key its source lacks a map of its own, and a flood of 150,000 calls then kept
+      // 150,000 maps (~500 B each).
+      localStatus: undefined,
+      endedAt: undefined,
+      detached: undefined,
+      terminalId: undefined,
     };
     // A poll of a running command (codex replays each `write_stdin` as its own call): shown under it.
     const parentId = profile.pollParent(tool, d.s.toolCalls);
