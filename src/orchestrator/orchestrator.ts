@@ -4,7 +4,7 @@ import { profileOf } from "../session/profiles/select-profile.js";
 import type { SessionState } from "../session/state.js";
 import { describeExit } from "./agent/agent-link.js";
 import { EditHistory } from "./undo/edit-history.js";
-import { SessionEventQueue, type Listener } from "./event-queue.js";
+import { SessionEventQueue, type EachListener, type Listener } from "./event-queue.js";
 import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
 import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
@@ -152,6 +152,11 @@ class OrchestratorCore {
   /** Listens to every state change. Returns the unsubscribe function. */
   subscribe(fn: Listener): () => void {
     return this.events.subscribe(fn);
+  }
+
+  /** Listens to each live event with the state right after it, also inside a burst (print mode's stream-json). */
+  subscribeEach(fn: EachListener): () => void {
+    return this.events.subscribeEach(fn);
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */
