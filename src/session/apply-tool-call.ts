@@ -9,6 +9,13 @@ import { endWords, noteDetachedEnd } from "./apply-command.js";
 
 type ToolCallFields = ToolCall | ToolCallUpdate;
 
+/**
+ * A call without content or locations shares these: no one writes into a call's lists (an update
+ * replaces them), and a flood of calls kept two empty arrays each. Frozen, so a write would throw.
+ */
+const NO_CONTENT = Object.freeze([]) as unknown as ToolCallView["content"];
+const NO_LOCATIONS = Object.freeze([]) as unknown as ToolCallView["locations"];
+
 function terminalIdFromContent(fields: ToolCallFields): string | undefined {
   for (const c of fields.content ?? []) if (c && c.type === "terminal") return c.terminalId;
   return undefined;
@@ -39,8 +46,8 @@ export function upsertToolCall(
       title: fields.title ?? "",
       kind: fields.kind ?? undefined,
       status: fields.status ?? "pending",
-      content: fields.content ?? [],
-      locations: fields.locations ?? [],
+      content: fields.content ?? NO_CONTENT,
+      locations: fields.locations ?? NO_LOCATIONS,
       rawInput: fields.rawInput,
       rawOutput: fields.rawOutput,
       meta,
