@@ -9,6 +9,7 @@ import { buildPrintResult, exitReason, type AgentExitFacts, type PrintResult } f
 import { TextStream, type PrintSinks } from "./text-stream.js";
 import { StreamJsonMapper } from "./stream-json.js";
 import { WriteBatch } from "./write-batch.js";
+import { writeResultJson } from "./result-json.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
 
 /** After `--timeout`, how long the cancelled turn may take to end before the run reports anyway. */
@@ -138,9 +139,9 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     } else {
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
-      const json = opts.outputFormat === "json" ? JSON.stringify(result, null, 2) : JSON.stringify(streamJson.resultLine(result));
       writes.flush();
-      io.out(`${json}\n`);
+      if (opts.outputFormat === "json") writeResultJson(result, 2, toOut);
+      else writeResultJson(streamJson.resultLine(result), 0, toOut);
     }
     await orch.shutdown();
     await run.closeLog();

@@ -154,7 +154,7 @@ export class StreamJsonMapper {
   }
 
   /** The last line: the result object of `--output-format json`, versioned. */
-  resultLine(result: PrintResult): StreamJsonLine {
+  resultLine(result: PrintResult): Extract<StreamJsonLine, { type: "result" }> {
     const { type, ...fields } = result;
     return { type, v: STREAM_JSON_VERSION, ...fields };
   }
