@@ -8,6 +8,7 @@
 import { parentPort } from "node:worker_threads";
 import type { FromScreenThread, ScreenFrame, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
 import { TerminalScreen } from "./terminal-screen.js";
+import { immediateZeroDelayTimers } from "./immediate-timers.js";
 
 /** ~30 frames a second: what a pane redraws at most... */
 const FRAME_MS = 33;
@@ -22,6 +23,8 @@ const FLOOD_FRAME_MS = 100;
 
 const port = parentPort;
 if (!port) throw new Error("screen-worker runs as a worker thread");
+// xterm's own pauses between parse slices: nothing on this thread needs them to last 1 ms.
+immediateZeroDelayTimers();
 const send = (message: FromScreenThread): void => port.postMessage(message);
 
 /** Parsed output not yet acknowledged, per terminal; sent once per turn of the event loop. */
