@@ -228,10 +228,10 @@ export class ScreenMirror implements ScreenView {
   /** Posts the waiting output, then `message`: the thread sees everything in the order it happened. */
   private post(message?: ToScreenThread): void {
     if (this.outbox.length > 0) {
-      const data = this.outbox.length === 1 ? this.outbox[0] : this.outbox.join("");
+      const bytes = new TextEncoder().encode(this.outbox.length === 1 ? this.outbox[0] : this.outbox.join(""));
+      this.thread.post({ type: "write", id: this.id, data: bytes, chars: this.outboxChars }, [bytes.buffer]);
       this.outbox = [];
       this.outboxChars = 0;
-      this.thread.post({ type: "write", id: this.id, data });
     }
     if (message) this.thread.post(message);
   }

@@ -65,10 +65,11 @@ class ScreenSource {
     this.screen.onReply((data) => send({ type: "reply", id, data }));
   }
 
-  write(data: string): void {
+  /** `chars`: the output's length in UTF-16 units, as the main thread counts it. */
+  write(data: Uint8Array, chars: number): void {
     this.screen.write(data, () => {
-      acknowledge(this.id, data.length);
-      this.sinceFrame += data.length;
+      acknowledge(this.id, chars);
+      this.sinceFrame += chars;
       this.changed();
     });
   }
@@ -152,7 +153,7 @@ port.on("message", (message: ToScreenThread) => {
   if (!source) return;
   switch (message.type) {
     case "write":
-      source.write(message.data);
+      source.write(message.data, message.chars);
       break;
     case "resize":
       source.resize(message.cols, message.rows);

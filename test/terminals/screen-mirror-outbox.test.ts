@@ -17,7 +17,14 @@ function recordingThread() {
     beginWait: () => undefined,
     endWait: () => undefined,
   } as unknown as ScreenThread;
-  const writes = () => sent.filter((m) => m.type === "write").map((m) => (m as { data: string }).data);
+  // The text each write carries (as UTF-8), held to the length it says it has.
+  const writes = () =>
+    sent.flatMap((m) => {
+      if (m.type !== "write") return [];
+      const text = new TextDecoder().decode(m.data);
+      expect(m.chars).toBe(text.length);
+      return [text];
+    });
   return { thread, sent, writes, parsed: (chars: number) => client?.receive({ type: "parsed", id: 1, chars }) };
 }
 const turn = () => new Promise((resolve) => setImmediate(resolve));
