@@ -174,9 +174,10 @@ class OrchestratorCore {
    * the agent wants a login first, resolves with `state.auth` set: call `authenticate`.
    */
   start(mode: OpenMode = { kind: "new" }): Promise<void> {
+    const opened = this.opener.start(mode);
     // The workspace's checkpoints get ready while the agent starts, not on the first prompt.
     void this.opts.checkpoints?.warm();
-    return this.opener.start(mode);
+    return opened;
   }
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */
