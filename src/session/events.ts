@@ -152,6 +152,12 @@ export type SessionEvent =
       signal: string | null;
     }
   | { type: "notice"; at: number; level: "info" | "warning" | "error"; text: string }
+  /**
+   * conch began to stop the agent (quit, the end of a print run): what its turns left running in its
+   * session ends with it from here. What the agent says of such a call afterwards is how it was
+   * stopped (codex 2.x kills it at `session/close` and reports it `failed`), not how it ended.
+   */
+  | { type: "agent_stopping"; at: number }
   /** `reason` says how it ended when that is not a process exit (a remote agent's connection was lost). */
   | { type: "agent_exited"; at: number; code: number | null; signal: string | null; stderrTail: string; expected: boolean; reason?: string }
   /**

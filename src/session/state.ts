@@ -231,6 +231,8 @@ export interface SessionState {
   remoteWriter?: { pid: number; did?: string; didAt?: number };
   /** When the agent's process went away unasked (its terminals and processes stop with it). */
   agentExitedAt?: number;
+  /** conch began to stop the agent (`agent_stopping`): a call its turn leaves running from here ends with the agent. */
+  agentStoppingAt?: number;
   /** Tasks the person asked conch to stop, by task id: when. */
   stopRequests?: Record<string, number>;
   /** The session's folder from conch's own log (when the agent did not reopen the session, `info` has none). */
