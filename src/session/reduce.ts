@@ -136,7 +136,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "replay_started":
       s.replaying = true;
       s.phase = "replaying";
-      if (ev.interrupted?.length) s.replayMarks = { interrupted: ev.interrupted, seen: {} };
+      s.replayLocal = ev.local;
+      if (ev.local?.interrupted?.length) s.replayMarks = { interrupted: ev.local.interrupted, seen: {} };
       break;
     case "replay_ended":
       endReplayedTurn(d);
@@ -144,7 +145,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       s.replaying = false;
       s.replayTail = !ev.error && profileOf(s).turns.replayOutlivesResponse;
       if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });
-      if (ev.local) applyLocalHistory(d, ev.local);
+      if (s.replayLocal) applyLocalHistory(d, s.replayLocal);
+      s.replayLocal = undefined;
       endOpenTurns(d);
       s.currentTurnId = undefined;
       // Some agents (gemini) go on replaying after they answered the load: the turn machine waits for it.
