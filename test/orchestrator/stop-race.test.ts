@@ -2,11 +2,10 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import { RegistryTerminalService } from "../../src/orchestrator/terminals/terminal-service.js";
-import type { SessionEvent } from "../../src/session/events.js";
-import { foldEvents } from "../../src/session/reduce.js";
 import { displayStatus } from "../../src/session/state.js";
 import { REPLAY, ROOT, tempDir } from "../support/run-conch.js";
 import { untilState } from "../support/until-state.js";
+import { flush, startWithFake } from "./fake-agent.js";
 
 const CMD = "sleep 1; echo tick; sleep 6; echo done";
 const running: Orchestrator[] = [];
@@ -49,51 +48,41 @@ describe("a command that outlived its turn, as conch stops the agent", () => {
     expect(orch.state.terminals[tool.terminalId!]).toMatchObject({ exited: true, exitCode: null });
   });
 
-  it("a quit during the turn: the cancel leaves the command running (codex 2.x) after the stop began, and it ends with the agent all the same", () => {
-    const at = 0;
-    const events: SessionEvent[] = [
-      { type: "agent_ready", at, info: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" } },
+  it("a quit during the turn: the cancel leaves the command running (codex 2.x), the close kills it, and it ended with the agent all the same", async () => {
+    const { orch, agent } = await startWithFake(
+      {},
       {
-        type: "session_started",
-        at,
-        info: { sessionId: "s", cwd: "/p", agentName: "codex-acp", origin: "new" },
+        agentInfo: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" },
+        agentCapabilities: { sessionCapabilities: { close: {} } },
       },
-      { type: "prompt_sent", at, turnId: "t1", prompt: [{ type: "text", text: "Run sleep 30." }] },
-      {
-        type: "update",
-        at,
-        notification: {
-          sessionId: "s",
-          update: {
-            sessionUpdate: "tool_call",
-            toolCallId: "x",
-            title: CMD,
-            kind: "execute",
-            status: "in_progress",
-            _meta: { terminal_info: { terminal_id: "x" } },
-          },
-        },
-      },
-      // closeSession: conch begins to stop the agent, then cancels the turn.
-      { type: "agent_stopping", at },
-      { type: "cancel_requested", at },
-      { type: "prompt_response", at, turnId: "t1", response: { stopReason: "cancelled" } },
-      {
-        type: "update",
-        at,
-        notification: {
-          sessionId: "s",
-          update: {
-            sessionUpdate: "tool_call_update",
-            toolCallId: "x",
-            status: "failed",
-            _meta: { terminal_exit: { exit_code: -1, signal: null, terminal_id: "x" } },
-          },
-        },
-      },
-    ];
-    const s = foldEvents(events);
-    expect(displayStatus(s.toolCalls.x)).toBe("ended_with_agent");
-    expect(s.terminals.x).toMatchObject({ exited: true, exitCode: null });
+    );
+    const conn = agent.conn as unknown as Record<string, unknown>;
+    // As codex-acp 2.6.0 does: the cancel answers the prompt at once and leaves the exec running;
+    // the close kills it and reports that before its own answer.
+    conn.cancel = async () => agent.respond(0, "cancelled");
+    conn.closeSession = async () => {
+      await flush();
+      agent.update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "x",
+        status: "failed",
+        _meta: { terminal_exit: { exit_code: -1, signal: null, terminal_id: "x" } },
+      });
+      return {};
+    };
+    orch.send("Run sleep 30.");
+    agent.update({
+      sessionUpdate: "tool_call",
+      toolCallId: "x",
+      title: CMD,
+      kind: "execute",
+      status: "in_progress",
+      _meta: { terminal_info: { terminal_id: "x" } },
+    });
+    await flush();
+    await orch.shutdown();
+    expect(orch.state.toolCalls.x.status).toBe("failed");
+    expect(displayStatus(orch.state.toolCalls.x)).toBe("ended_with_agent");
+    expect(orch.state.terminals.x).toMatchObject({ exited: true, exitCode: null });
   });
 });
