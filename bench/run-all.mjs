@@ -14,6 +14,7 @@ const args = parseArgs();
 const BENCHES = [
   // 20 launches per figure, with real agents through ../shared/real-agents, and a 100-launch fuzz.
   { name: "startup", file: "startup.mjs", timeoutS: 2400 },
+  { name: "first-prompt", file: "first-prompt.mjs" },
   { name: "idle", file: "idle.mjs" },
   { name: "decode", file: "decode.mjs" },
   { name: "throughput", file: "throughput.mjs" },

@@ -2,15 +2,16 @@
 // flood on the screen, the PTY's output grouped into frames, conch's CPU sampled over time.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { BENCH, isolatedEnv, sleep } from "./common.mjs";
+import { BENCH, BIN, isolatedEnv, sleep } from "./common.mjs";
 import { cpuSeconds } from "./proc.mjs";
 import { isReady, TuiRun } from "./tui.mjs";
 
 /**
  * The runs of one bench: `dir` holds each run's cwd, `marker` is the flood's last line, `bin`
- * another build's bin/conch.js to run instead of this checkout's.
+ * another build's bin/conch.js to run instead of this checkout's, `nodeArgs` node's own flags for
+ * conch (a `--cpu-prof`).
  */
-export function floodRunner({ dir, marker, frameGapMs, bin }) {
+export function floodRunner({ dir, marker, frameGapMs, bin, nodeArgs = [] }) {
   const floodWord = /w\d{6}/;
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "flood-agent.mjs"))}`;
 
@@ -29,7 +30,7 @@ export function floodRunner({ dir, marker, frameGapMs, bin }) {
       env,
       cwd,
       scrollback: 5000,
-      ...(bin ? { commandArgs: [bin, "--agent", agentCmd] } : {}),
+      ...(bin || nodeArgs.length ? { commandArgs: [...nodeArgs, bin ?? BIN, "--agent", agentCmd] } : {}),
     });
     try {
       await run.waitFor(isReady, 30_000, "the session to be ready");

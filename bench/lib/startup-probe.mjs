@@ -95,13 +95,14 @@ export function sessionOpened(entries) {
 }
 
 /**
- * Launches conch in `cwd` with `agentArgs` and types `keys` (`[{ at: ms since spawn, text }]`).
+ * Launches conch (this checkout's, or `bin`) in `cwd` with `agentArgs` and types `keys` (`[{ at: ms since spawn, text }]`).
  * Resolves with the launch's screen and trace once `done(run, trace)` resolves; stops conch after.
  */
-export async function launch({ agentArgs, cwd, env, keys = [], done, cols = 100, rows = 30 }) {
+export async function launch({ agentArgs, cwd, env, keys = [], done, cols = 100, rows = 30, bin }) {
   mkdirSync(cwd, { recursive: true });
   const traceFile = path.join(cwd, "..", `${path.basename(cwd)}.trace.jsonl`);
-  const run = new TuiRun({ args: [...agentArgs, "--trace", traceFile], env, cwd, cols, rows });
+  const args = [...agentArgs, "--trace", traceFile];
+  const run = new TuiRun({ args, env, cwd, cols, rows, ...(bin ? { commandArgs: [bin, ...args] } : {}) });
   const trace = new TraceFollower(traceFile, () => run.now());
   const typed = [];
   const timers = keys.map((k) =>
@@ -134,9 +135,10 @@ export function closeAnswerMs(entries) {
  * conch is then stopped (SIGTERM, as a closing terminal would); `closeMs` is how long the agent took
  * to answer the `session/close` conch sent on the way out.
  */
-export async function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hello", timeoutMs = 30_000 }) {
+export async function typedPromptRun({ agentArgs, cwd, env, at = 50, text = "hello", timeoutMs = 30_000, bin }) {
   let follower;
   const result = await launch({
+    bin,
     agentArgs,
     cwd,
     env,

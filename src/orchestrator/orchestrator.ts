@@ -169,6 +169,8 @@ class OrchestratorCore {
    * the agent wants a login first, resolves with `state.auth` set: call `authenticate`.
    */
   start(mode: OpenMode = { kind: "new" }): Promise<void> {
+    // The workspace's checkpoints get ready while the agent starts, not on the first prompt.
+    void this.opts.checkpoints?.warm();
     return this.opener.start(mode);
   }
 

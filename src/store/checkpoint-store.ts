@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "./private-fs.js";
 import { GitError, ShadowGit } from "./shadow-git.js";
@@ -50,12 +50,17 @@ const ZERO = /^0+$/;
  * (`GIT_DIR` there, `GIT_WORK_TREE` the project), so the project's `.git` (a folder or a
  * worktree's file) is never touched and its history never changes. `.gitignore` is respected.
  * A snapshot records only what changed since the last one (git's index keeps the file stats),
- * so a turn in which nothing changed costs one scan. Snapshots run one at a time.
+ * so a turn in which nothing changed costs one scan (`ls-files`, one git run: the tree of an index
+ * nothing wrote since its last `write-tree` is that tree). Snapshots run one at a time.
  */
 export class WorkspaceCheckpoints {
   readonly dir: string;
   private readonly git: ShadowGit;
   private tail: Promise<unknown> = Promise.resolve();
+  /** The snapshot queued behind the running one, not begun yet. */
+  private waiting?: Promise<Snapshot | { error: string }>;
+  /** The last tree written, and the index's stamp then (absent when something else may have written the index since). */
+  private known?: { tree: string; index: string };
 
   constructor(
     readonly workspace: string,
@@ -68,7 +73,27 @@ export class WorkspaceCheckpoints {
 
   /** Records the workspace now. Never throws: a failure is `{ error }` with words for a person. */
   snapshot(): Promise<Snapshot | { error: string }> {
-    const run = this.tail.then(() => this.take());
+    return this.queue();
+  }
+
+  /**
+   * Makes the shadow repository and brings its index up to date in the background (as conch
+   * starts, beside the agent's own start), so the session's first snapshots cost one scan each.
+   */
+  async warm(): Promise<void> {
+    const snap = await this.queue();
+    // A first write-tree after an update rewrites the index: a second snapshot leaves its stamp known.
+    if (!("error" in snap) && !this.known) await this.queue();
+  }
+
+  private queue(): Promise<Snapshot | { error: string }> {
+    // Asked for before the waiting snapshot begins its scan: that scan comes after this call too, so it serves both.
+    if (this.waiting) return this.waiting;
+    const run = this.tail.then(() => {
+      this.waiting = undefined;
+      return this.take();
+    });
+    this.waiting = run;
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -109,6 +134,7 @@ export class WorkspaceCheckpoints {
   private async take(): Promise<Snapshot | { error: string }> {
     try {
       this.ensureRepo();
+      const stamp = this.indexStamp();
       const listed = (await this.locked(["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"])).toString("utf8").split("\0");
       const paths = [...new Set(listed.filter(Boolean))];
       if (paths.length > this.limits.files) {
@@ -142,12 +168,38 @@ export class WorkspaceCheckpoints {
           error: `${(bytes / MIB).toFixed(0)} MiB changed or not yet recorded, more than one checkpoint takes (${this.limits.changeBytes / MIB} MiB): add build output to .gitignore`,
         };
       }
+      // Nothing differs from an index nobody wrote since its tree was written (checked on both sides of the scan): that tree.
+      const known = this.known;
+      if (!update.length && !drop.length && known && stamp === known.index && this.indexStamp() === stamp)
+        return { tree: known.tree, skipped };
       if (update.length) await this.locked(["update-index", "-z", "--add", "--remove", "--stdin"], update.join("\0"));
       if (drop.length) await this.locked(["update-index", "-z", "--force-remove", "--stdin"], drop.join("\0"));
-      const tree = (await this.locked(["write-tree"])).toString("utf8").trim();
-      return { tree, skipped };
+      return { tree: await this.writeTree(), skipped };
     } catch (err) {
       return { error: `the checkpoint failed (${(err as Error).message.split("\n")[0]})` };
+    }
+  }
+
+  /**
+   * `git write-tree`. Its tree goes with the index's stamp only when the index was not written
+   * meanwhile: write-tree rewrites it itself after an update, and another conch on the same
+   * workspace may have; either way the next snapshot writes the tree again.
+   */
+  private async writeTree(): Promise<string> {
+    const before = this.indexStamp();
+    const tree = (await this.locked(["write-tree"])).toString("utf8").trim();
+    const after = this.indexStamp();
+    this.known = before !== undefined && before === after ? { tree, index: before } : undefined;
+    return tree;
+  }
+
+  /** The index file as it is now (git writes a new file each time, so a new inode and times), or undefined if there is none. */
+  private indexStamp(): string | undefined {
+    try {
+      const st = statSync(path.join(this.git.gitDir, "index"), { bigint: true });
+      return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    } catch {
+      return undefined;
     }
   }
 
@@ -156,9 +208,8 @@ export class WorkspaceCheckpoints {
     if (existsSync(path.join(this.git.gitDir, "HEAD"))) return;
     ensurePrivateDir(this.dir);
     writeFileSync(path.join(this.dir, "workspace"), `${this.workspace}\n`, { mode: 0o600 });
-    this.initialized = this.git
-      .run(["init", "-q"])
-      .then(() => this.git.run(["config", "core.autocrlf", "false"]).then(() => this.git.run(["config", "gc.auto", "0"])));
+    this.known = undefined;
+    this.initialized = this.git.run(["init", "-q"]);
   }
 
   private initialized: Promise<unknown> = Promise.resolve();

@@ -1,5 +1,12 @@
 import { spawn } from "node:child_process";
 
+/**
+ * The shadow repository's settings, given to every command rather than written by `git config`
+ * (two runs fewer when a repository is made): files are recorded byte for byte, and no command
+ * starts a garbage collection of its own.
+ */
+const SETTINGS = ["-c", "core.autocrlf=false", "-c", "gc.auto=0"];
+
 /** A git command that failed, with what git said. */
 export class GitError extends Error {}
 
@@ -33,7 +40,7 @@ export class ShadowGit {
   /** Runs `git args…` in the work tree; resolves with stdout, rejects with a GitError holding stderr. */
   run(args: string[], input?: Buffer | string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const child = spawn("git", args, { cwd: this.workTree, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn("git", [...SETTINGS, ...args], { cwd: this.workTree, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on("data", (b: Buffer) => out.push(b));

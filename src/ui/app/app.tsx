@@ -34,7 +34,7 @@ import { describeStatus, isBusy } from "../status/status-text.js";
 import { hasLiveBackground } from "../../session/profiles/display-of.js";
 import { stateAtQuit } from "../../session/state-at-quit.js";
 import { paneRows } from "../render/pane-rows.js";
-import { LiveRegion } from "../transcript/live-region.js";
+import { LiveTailRegion } from "../transcript/live-region.js";
 import { sizeRunningTerminals } from "../transcript/pane-sizes.js";
 import { NO_FEATURES, type TerminalFeatures } from "../tty/terminal-features.js";
 import { useTerminalProgress } from "../hooks/use-terminal-progress.js";
@@ -190,7 +190,9 @@ function AppView(props: AppProps): React.ReactElement {
           <Text dimColor>{`  ${footer(["type-terminal", "scroll-terminal", "leave-terminal"])}`}</Text>
         </Box>
       ) : (
-        <LiveRegion
+        <LiveTailRegion
+          tail={transcript.tail}
+          flush={transcript.flush}
           state={state}
           items={transcript.plan.live}
           rowsOf={transcript.rowsOf}

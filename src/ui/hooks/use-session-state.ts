@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type { SessionState } from "../../session/state.js";
 import type { SessionSource } from "../session-port.js";
 
@@ -87,17 +87,32 @@ export function onlyTextGrew(prev: SessionState, next: SessionState): boolean {
 }
 
 /**
+ * Draws a state whose only change is more text on the newest message or thought without
+ * rendering the App (the live region alone: `LiveTail`); false when it cannot, and the App renders.
+ */
+export type TailDraw = (state: SessionState) => boolean;
+
+/**
  * Subscribes to the session and re-renders at most once per frame with its latest state. The
  * orchestrator may publish thousands of chunk events a second; each frame shows them all at once.
- * `slow()` says when frames may come further apart (`SLOW_FRAME_MS`).
+ * `slow()` says when frames may come further apart (`SLOW_FRAME_MS`). A frame that only adds text
+ * to the newest message goes to `tail` first: what it draws is the state every later render of
+ * the App starts from, so no render goes back to an older one.
  */
-export function useSessionState(port: SessionSource, frameMs = FRAME_MS, slow: () => boolean = () => false): SessionSnapshot {
-  const [snapshot, setSnapshot] = useState<SessionSnapshot>(() => ({ state: port.state, screens: 0 }));
-  const terminals = port.terminals;
+export function useSessionState(
+  port: SessionSource,
+  frameMs = FRAME_MS,
+  slow: () => boolean = () => false,
+  tail?: RefObject<TailDraw | undefined>,
+): SessionSnapshot {
+  const [, setSnapshot] = useState<SessionSnapshot | undefined>(undefined);
+  const latest = useRef<SessionSnapshot | null>(null);
+  latest.current ??= { state: port.state, screens: 0 };
   const slowNow = useRef(slow);
   slowNow.current = slow;
+  const terminals = port.terminals;
   useEffect(() => {
-    let screens = 0;
+    let screens = latest.current!.screens;
     let screensChanged = false;
     let drawn = port.state;
     // A caller that asks for its own frame time (tests: every change at once) gets it for text too.
@@ -107,9 +122,13 @@ export function useSessionState(port: SessionSource, frameMs = FRAME_MS, slow: (
     const scheduler = new FrameScheduler(
       () => {
         const state = port.state;
+        const textOnly = !screensChanged && onlyTextGrew(drawn, state);
         drawn = state;
-        setSnapshot((prev) => (prev.state === state && !screensChanged ? prev : { state, screens }));
+        if (latest.current!.state === state && !screensChanged) return;
+        latest.current = { state, screens };
         screensChanged = false;
+        if (textOnly && tail?.current?.(state)) return;
+        setSnapshot(latest.current);
       },
       () => {
         if (slowNow.current()) return Math.max(frameMs, SLOW_FRAME_MS);
@@ -129,6 +148,6 @@ export function useSessionState(port: SessionSource, frameMs = FRAME_MS, slow: (
       offScreens?.();
       scheduler.dispose();
     };
-  }, [port, terminals, frameMs]);
-  return snapshot;
+  }, [port, terminals, frameMs, tail]);
+  return latest.current;
 }

@@ -5,14 +5,16 @@ import type { SessionState } from "../../session/state.js";
 import type { TerminalAccess } from "../../terminals/terminal-access.js";
 import type { SessionSource } from "../session-port.js";
 import { loosePaneRows } from "../transcript/loose-panes.js";
+import { looseTerminals } from "../transcript/pane-sizes.js";
+import { sameItemsButNewest } from "../transcript/live-tail.js";
 import type { TerminalFeatures } from "../tty/terminal-features.js";
 import { useMeasuredHeight } from "./use-measured-height.js";
 import { mayWarmUp } from "../render/warm-up.js";
 import { useRenderLibs, useWarmUp } from "./use-render-libs.js";
 import { CLEAR_SCREEN, useReprintOnResize } from "./use-reprint-on-resize.js";
-import { useSessionState } from "./use-session-state.js";
+import { useSessionState, type TailDraw } from "./use-session-state.js";
 import { useTerminalSize } from "./use-terminal-size.js";
-import { useTicker } from "./use-ticker.js";
+import { tickWithFrame, useTicker } from "./use-ticker.js";
 import { useTranscript, type TranscriptView } from "./use-transcript.js";
 
 /** Rows kept free between the live region and the terminal's height, so a frame that grows a little never reaches it. */
@@ -53,6 +55,19 @@ export interface SessionView {
 }
 
 /**
+ * Whether the live items from `from` on may show a clock (a tool call's spinner or elapsed time, a
+ * pane), or a loose pane is drawn: the view then redraws at every tick. A streaming message alone
+ * needs no tick; the status line ticks by itself.
+ */
+function showsClock(state: SessionState, from: number): boolean {
+  for (let i = from <= state.items.length ? from : 0; i < state.items.length; i++) {
+    const kind = state.items[i].kind;
+    if (kind === "tool" || kind === "shell") return true;
+  }
+  return looseTerminals(state).length > 0;
+}
+
+/**
  * The wiring every view of a session has: its state one render per frame, the terminal's size,
  * the transcript printed to the scrollback and the live region sized under the chrome, reprinted
  * on a resize.
@@ -61,7 +76,8 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const { write } = useStdout();
   // While a backlog is written, the session's state reaches the App less often (see SLOW_FRAME_MS).
   const backlog = useRef(false);
-  const { state, screens } = useSessionState(session, opts.frameMs, () => backlog.current);
+  const tailDraw = useRef<TailDraw | undefined>(undefined);
+  const { state, screens } = useSessionState(session, opts.frameMs, () => backlog.current, tailDraw);
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs();
@@ -69,7 +85,10 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const running = opts.running(state);
-  const ticker = useTicker(running && libsReady);
+  // Where the live items began at the last render: only they can show a clock.
+  const liveFrom = useRef(0);
+  const clock = running && libsReady && showsClock(state, liveFrom.current);
+  const ticker = useTicker(clock);
   const transcript = useTranscript({
     state: opts.drawn ? opts.drawn(state) : state,
     width,
@@ -85,6 +104,23 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     screens,
   });
   backlog.current = transcript.plan.more;
+  liveFrom.current = state.items.length - transcript.plan.live.length;
+  const { tail, planAhead } = transcript;
+  // Text on the newest item, and nothing else moved: the live region draws it alone, while the
+  // App's other parts read nothing that changed (the status line says "working" while prompting).
+  tailDraw.current =
+    libsReady && !clock && !opts.drawn && tail.shown
+      ? (next) => {
+          if (next.phase !== "prompting") return false;
+          const drawn = tail.current();
+          const items = drawn && drawn.state.seq > state.seq ? drawn.items : transcript.plan.live;
+          const plan = planAhead(next);
+          if (plan.more || plan.preview.length > 0 || !sameItemsButNewest(items, plan.live)) return false;
+          tickWithFrame();
+          tail.show({ state: next, items: plan.live, preview: plan.preview });
+          return true;
+        }
+      : undefined;
   const reprint = useCallback(() => {
     write(CLEAR_SCREEN);
     transcript.reprint();

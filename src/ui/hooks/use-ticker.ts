@@ -12,6 +12,8 @@ const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setInterval> | undefined;
 let ticks = 0;
 let lastDrawnAt = 0;
+/** The tick (`now / TICK_MS`) the clocks last drew. */
+let lastDrawnTick = -1;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
@@ -29,6 +31,19 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+/**
+ * A frame is drawn without a render of the App (the live region alone, `LiveTail`): the clocks
+ * (the status line's spinner) move in it when their tick is due, as in a frame of the App, and no
+ * tick draws a frame of its own meanwhile. React renders both in one commit: one frame.
+ */
+export function tickWithFrame(): void {
+  const now = Date.now();
+  lastDrawnAt = now;
+  if (Math.floor(now / TICK_MS) === lastDrawnTick) return;
+  ticks++;
+  for (const l of listeners) l();
+}
+
 const still = () => () => undefined;
 const tickCount = () => ticks;
 
@@ -37,5 +52,6 @@ export function useTicker(active: boolean): { frame: number; now: number } {
   useSyncExternalStore(active ? subscribe : still, tickCount);
   const now = Date.now();
   lastDrawnAt = now;
+  lastDrawnTick = Math.floor(now / TICK_MS);
   return { frame: Math.floor(now / TICK_MS), now };
 }

@@ -3,6 +3,7 @@ import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { RowCache, type RowOptions } from "../transcript/row-cache.js";
 import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
 import { toolTerminalIds } from "../transcript/settled-items.js";
+import { LiveTail } from "../transcript/live-tail.js";
 
 /**
  * A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. The
@@ -46,6 +47,15 @@ export interface TranscriptView {
   skipPrinted(): void;
   /** Prints everything again from the top (the screen was cleared, e.g. after a resize). */
   reprint(): void;
+  /** The live region's own frames (`LiveTail`). */
+  tail: LiveTail;
+  /**
+   * The plan for a state newer than this render's, made outside a render (a frame the live region
+   * draws alone): its rows wait for `flush`, which the next commit does, whoever renders.
+   */
+  planAhead(state: SessionState): PrintPlan;
+  /** Writes the rows planned and not written yet to the scrollback. */
+  flush(): void;
 }
 
 /** A tool call whose terminal's screen does not show all its output yet: printed once, it would miss the last lines. */
@@ -74,8 +84,10 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   printer.current.marks = opts.promptMarks === true;
   const stateRef = useRef(state);
   stateRef.current = state;
-  const optsRef = useRef<RowOptions>(opts);
+  const optsRef = useRef<TranscriptOptions>(opts);
   optsRef.current = opts;
+  const tail = useRef<LiveTail | null>(null);
+  tail.current ??= new LiveTail();
   // A new slice of the backlog, or a new epoch after /clear or a reprint.
   const [slice, setSlice] = useState(0);
   /**
@@ -140,6 +152,13 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     return printed > 0 ? rows.slice(printed) : rows;
   }, []);
   const continued = useCallback((item: TranscriptItem) => printer.current!.printedRowsOf(item) > 0, []);
+  const planAhead = useCallback((next: SessionState) => {
+    // The rows of the live items are drawn for this state from now on (rowsOf reads it).
+    stateRef.current = next;
+    const ahead = printer.current!.plan(next, optsRef.current.width, SLICE_MS, optsRef.current.previewRows);
+    unwritten.current.push(...ahead.rows);
+    return ahead;
+  }, []);
   const skipPrinted = useCallback(() => {
     printer.current!.skip(stateRef.current);
     unwritten.current = [];
@@ -150,7 +169,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     unwritten.current = [];
     setSlice((n) => n + 1);
   }, []);
-  return { plan, rowsOf, continued, skipPrinted, reprint };
+  return { plan, rowsOf, continued, skipPrinted, reprint, tail: tail.current, planAhead, flush };
 }
 
 function sameRows(a: readonly string[], b: readonly string[]): boolean {

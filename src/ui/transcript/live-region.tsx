@@ -1,9 +1,10 @@
-import React from "react";
+import React, { useInsertionEffect, useSyncExternalStore } from "react";
 import { Text } from "ink";
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { paint } from "../render/style.js";
 import { truncateRow } from "../render/text.js";
 import { heldBy, liveRows } from "./live-rows.js";
+import type { LiveTail } from "./live-tail.js";
 
 /** Props of the live region. */
 export interface LiveRegionProps {
@@ -51,4 +52,24 @@ export function LiveRegion({
   }
   const top = header && width !== undefined ? truncateRow(header, width) : header;
   return <Text>{(top ? [top, ...rows] : rows).join("\n")}</Text>;
+}
+
+/** Props of the live region that draws its own text-only frames. */
+export interface LiveTailRegionProps extends LiveRegionProps {
+  tail: LiveTail;
+  /** Writes the rows the frame printed to the scrollback, before the frame is drawn. */
+  flush(): void;
+}
+
+/**
+ * The live region, which also draws the frames `tail` is shown (a newer state than the App's, whose
+ * only change is text on the newest item) by rendering alone: the App is not rendered, laid out
+ * or drawn again for them. A render of the App draws a state at least as new.
+ */
+export function LiveTailRegion({ tail, flush, ...props }: LiveTailRegionProps): React.ReactElement | null {
+  const own = useSyncExternalStore(tail.subscribe, tail.current);
+  // As the App's own commit does: rows printed for this frame reach the scrollback before it is drawn.
+  useInsertionEffect(flush);
+  const newer = own !== undefined && own.state.seq > props.state.seq;
+  return newer ? <LiveRegion {...props} {...own} /> : <LiveRegion {...props} />;
 }

@@ -120,6 +120,25 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
     }
   });
 
+  it("gives Ink's string for plain rows, a streaming answer's most (shorter, as wide as and wider than the frame, trailing blanks)", () => {
+    const r = rng(11);
+    const PLAIN = ["w000123 ", "a", " ", "  ", "~", "{[(;)]}", "x".repeat(12)];
+    for (let i = 0; i < 400; i++) {
+      const width = 1 + Math.floor(r() * 30);
+      const lines = Array.from({ length: 1 + Math.floor(r() * 5) }, () => {
+        let line = "";
+        const n = Math.floor(r() * 8);
+        for (let k = 0; k < n; k++) line += PLAIN[Math.floor(r() * PLAIN.length)];
+        return line;
+      });
+      // Alone in its rows at the first cell, and among a styled write (both ways Ink draws a live region).
+      const alone: Op[] = [["write", 0, 0, lines.join("\n"), []]];
+      const among: Op[] = [...alone, ["write", 1, 1, "\u001b[2m›\u001b[22m", []]];
+      for (const ops of [alone, among])
+        expect(draw(Output, width, 6, ops), `${width} ${JSON.stringify(lines)}`).toEqual(draw(InkOutput, width, 6, ops));
+    }
+  });
+
   it("measures and fits text as Ink does", () => {
     const r = rng(7);
     for (let i = 0; i < 500; i++) {

@@ -128,8 +128,13 @@ export default class Output {
   }
 }
 
+/** Printable ASCII and nothing else: one cell a character, no style (most of a streaming answer's rows). */
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** One row from its pieces, by Ink's steps: a row of blank cells, each piece's styled characters written over it at its column. */
 function drawRow(width: number, pieces: Piece[]): string {
+  // A plain line from the row's first cell: Ink's steps give the line itself, without trailing blanks.
+  if (pieces.length === 1 && pieces[0].x === 0 && PLAIN.test(pieces[0].line)) return pieces[0].line.trimEnd();
   const cells: (StyledChar | undefined)[] = new Array<StyledChar>(width).fill(BLANK);
   for (const { x, line } of pieces) {
     let offsetX = x;
