@@ -8,8 +8,8 @@
 //     after the agent answered `session/new` the prompt went out (trace times).
 // Before a first prompt goes out conch records the workspace (its checkpoints, a shadow git
 // repository): that is most of both figures. With `--floor` the same runs are also taken with
-// checkpoints off (a config.json saying `"checkpoints": false`), which is what the same path costs
-// without them. `--bin a/bin/conch.js --bin b/bin/conch.js` interleaves launches of several builds
+// checkpoints off (a config.json saying `"checkpoints": false`, the last --bin's build), which is
+// what the same path costs without them. `--bin a/bin/conch.js --bin b/bin/conch.js` interleaves launches of several builds
 // (A/B pairs: a, b, a, b, …) and reports each; the default is this checkout's build.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -68,10 +68,10 @@ async function typedEarly(bin, name, off) {
   return { after: r.afterSessionOpen };
 }
 
-const variants = bins.flatMap((bin, b) => [
-  { label: bins.length > 1 ? `[${b}] ${bin}` : "", bin, off: false },
-  ...(FLOOR ? [{ label: `${bins.length > 1 ? `[${b}] ` : ""}checkpoints off`, bin, off: true }] : []),
-]);
+const variants = [
+  ...bins.map((bin, b) => ({ label: bins.length > 1 ? `[${b}] ${bin}` : "", bin, off: false })),
+  ...(FLOOR ? [{ label: "checkpoints off", bin: bins[bins.length - 1], off: true }] : []),
+];
 const got = variants.map(() => ({ wire: [], reply: [], after: [] }));
 log("first-prompt: warm-up launches (not counted)");
 for (const [i, v] of variants.entries()) await atReady(v.bin, `warm-${i}`, v.off);

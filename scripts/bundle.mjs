@@ -47,8 +47,14 @@ rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   // screen-worker: the thread that runs client terminals' emulators (src/terminals/screen-thread.ts
-  // finds it beside the chunk that starts it).
-  entryPoints: { conch: "src/cli/main.ts", demo: "src/demo/main.ts", "screen-worker": "src/terminals/screen-worker.ts" },
+  // finds it beside the chunk that starts it); row-worker: the thread that draws a long backlog's
+  // rows (src/ui/transcript/row-farm.ts, the same way).
+  entryPoints: {
+    conch: "src/cli/main.ts",
+    demo: "src/demo/main.ts",
+    "screen-worker": "src/terminals/screen-worker.ts",
+    "row-worker": "src/ui/transcript/row-worker.ts",
+  },
   outdir,
   bundle: true,
   splitting: true,

@@ -27,6 +27,8 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
     return exitCodeOf(err);
   }
   const { orchestrator, recorder, agent, mode, cwd } = prepared;
+  // A resumed session's backlog is drawn on the row thread: it loads its libraries while the agent starts.
+  if (prepared.resumed) void import("../ui/transcript/row-farm.js").then(({ rowFarm }) => rowFarm().warm());
   const [{ runInteractive }, control] = await Promise.all([import("../ui/app/run-interactive.js"), startControl(orchestrator, recorder)]);
   return runInteractive(
     {

@@ -9,6 +9,13 @@ const SYNC_EVENTS: ReadonlySet<SessionEvent["type"]> = new Set(["prompt_response
 /** Called after every transition with the new state and the event that made it. */
 export type Listener = (state: SessionState, event?: SessionEvent) => void;
 
+/**
+ * Called for each event with the session as that event left it, also inside a burst, where a
+ * `Listener` sees only the burst's end. The state may be a draft the burst goes on changing: it is
+ * read during the call, never kept.
+ */
+export type EachListener = (state: SessionState, event: SessionEvent) => void;
+
 /** What the queue writes to and tells after each transition. */
 export interface EventQueueOptions {
   /** The durable log (the recorder); none for a session that is not recorded. */
@@ -38,6 +45,10 @@ export interface EventQueueOptions {
 export class SessionEventQueue implements SessionEvents {
   state: SessionState = Object.freeze(initialSessionState());
   private listeners = new Set<Listener>();
+  private eachListeners = new Set<EachListener>();
+  private readonly tellEach = (state: SessionState, ev: SessionEvent) => {
+    for (const fn of this.eachListeners) fn(state, ev);
+  };
   private queue: SessionEvent[] = [];
   private running = false;
   private inBurst = false;
@@ -49,6 +60,12 @@ export class SessionEventQueue implements SessionEvents {
   subscribe(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /** Listens to each live event with the state right after it (see EachListener). Returns the unsubscribe function. */
+  subscribeEach(fn: EachListener): () => void {
+    this.eachListeners.add(fn);
+    return () => this.eachListeners.delete(fn);
   }
 
   /**
@@ -135,7 +152,8 @@ export class SessionEventQueue implements SessionEvents {
   private transitionBatch(events: SessionEvent[]): void {
     let next: SessionState;
     try {
-      next = Object.freeze(reduceBatch(this.state, events, { transient: this.opts.newestOnly === true }));
+      const each = this.eachListeners.size > 0 ? this.tellEach : undefined;
+      next = Object.freeze(reduceBatch(this.state, events, { transient: this.opts.newestOnly === true, each }));
     } catch (err) {
       this.fail(events[events.length - 1].at, `internal error handling a burst of ${events.length} events: ${(err as Error).message}`);
       return;
@@ -164,6 +182,7 @@ export class SessionEventQueue implements SessionEvents {
       return;
     }
     this.state = next;
+    this.tellEach(next, ev);
     const { sink } = this.opts;
     sink?.append(ev);
     this.opts.observe(ev);
@@ -177,6 +196,7 @@ export class SessionEventQueue implements SessionEvents {
     const failure: SessionEvent = { type: "failed", at, message };
     this.opts.sink?.append(failure);
     this.state = Object.freeze(reduce(this.state, failure));
+    this.tellEach(this.state, failure);
     this.publish(failure);
   }
 

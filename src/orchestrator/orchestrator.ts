@@ -4,7 +4,7 @@ import { profileOf } from "../session/profiles/select-profile.js";
 import type { SessionState } from "../session/state.js";
 import { describeExit } from "./agent/agent-link.js";
 import { EditHistory } from "./undo/edit-history.js";
-import { SessionEventQueue, type Listener } from "./event-queue.js";
+import { SessionEventQueue, type EachListener, type Listener } from "./event-queue.js";
 import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
 import { OwnRequests } from "./own-requests.js";
 import { PermissionDesk } from "./permission-desk.js";
@@ -154,6 +154,11 @@ class OrchestratorCore {
     return this.events.subscribe(fn);
   }
 
+  /** Listens to each live event with the state right after it, also inside a burst (print mode's stream-json). */
+  subscribeEach(fn: EachListener): () => void {
+    return this.events.subscribeEach(fn);
+  }
+
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */
   until(pred: (s: SessionState) => boolean): Promise<SessionState> {
     return this.events.until(pred);
@@ -169,9 +174,10 @@ class OrchestratorCore {
    * the agent wants a login first, resolves with `state.auth` set: call `authenticate`.
    */
   start(mode: OpenMode = { kind: "new" }): Promise<void> {
+    const opened = this.opener.start(mode);
     // The workspace's checkpoints get ready while the agent starts, not on the first prompt.
     void this.opts.checkpoints?.warm();
-    return this.opener.start(mode);
+    return opened;
   }
 
   /** The one way out (`session-close.ts`): cancels what waits, closes the session, stops the agent and every terminal. Calling it again waits for the same stop. */

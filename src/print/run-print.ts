@@ -8,7 +8,8 @@ import type { OutputFormat } from "./output-format.js";
 import { buildPrintResult, exitReason, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
 import { StreamJsonMapper } from "./stream-json.js";
-import { LineBatch } from "./line-batch.js";
+import { WriteBatch } from "./write-batch.js";
+import { writeResultJson } from "./result-json.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
 
 /** After `--timeout`, how long the cancelled turn may take to end before the run reports anyway. */
@@ -36,7 +37,7 @@ export interface PrintSession {
   /** The session: its state and events, and the intents a print run uses. */
   session: Pick<
     Orchestrator,
-    "state" | "subscribe" | "until" | "send" | "cancel" | "removeQueued" | "setMode" | "setModel" | "shutdown" | "killNow"
+    "state" | "subscribe" | "subscribeEach" | "until" | "send" | "cancel" | "removeQueued" | "setMode" | "setModel" | "shutdown" | "killNow"
   >;
   /** Starts the agent and opens the session; rejects with the typed error when it cannot. */
   open(): Promise<void>;
@@ -68,22 +69,37 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   let agentExit: AgentExitFacts | undefined;
 
   const ours = new Map<string, boolean>();
-  const isOurs = (turnId: string) => {
+  const isOurs = (turnId: string, state: SessionState) => {
     if (!started) return false;
     let known = ours.get(turnId);
-    if (known === undefined) ours.set(turnId, (known = orch.state.turns.findIndex((t) => t.id === turnId) >= fromTurn));
+    if (known === undefined) ours.set(turnId, (known = state.turns.findIndex((t) => t.id === turnId) >= fromTurn));
     return known;
   };
-  const text = new TextStream(io, isOurs, { raw: io.rawOut === true });
+  const writes = new WriteBatch();
+  const toOut = (t: string) => io.out(t);
+  const toErr = (t: string) => io.err(t);
+  const out = (t: string) => writes.push(toOut, t);
+  const text = new TextStream({ out, err: (t) => writes.push(toErr, t) }, isOurs, { raw: io.rawOut === true });
   let started = false;
   const streamJson = new StreamJsonMapper(orch.state);
-  const jsonLines = new LineBatch((lines) => io.out(lines));
-  const unsubscribe = orch.subscribe((state, ev) => {
+  const unsubscribeState = orch.subscribe((_state, ev) => {
     if (ev?.type === "agent_exited") agentExit = ev;
-    if (opts.outputFormat === "text") text.update(state);
-    else if (opts.outputFormat === "stream-json" && ev)
-      for (const line of streamJson.linesFor(state, ev)) jsonLines.push(`${JSON.stringify(line)}\n`);
+    // After the batch: its text goes out in one piece.
+    if (opts.outputFormat === "text") text.settle();
   });
+  // Each event read against the session as it left it, not as a whole burst did: what a call's
+  // lines say does not depend on where the pipe's reads split the agent's output.
+  const unsubscribeEach = orch.subscribeEach((state, ev) => {
+    if (opts.outputFormat === "text") text.update(state);
+    else if (opts.outputFormat === "stream-json") {
+      const lines = streamJson.textFor(state, ev);
+      if (lines) out(lines);
+    }
+  });
+  const unsubscribe = () => {
+    unsubscribeState();
+    unsubscribeEach();
+  };
 
   const cancelTimers: (() => void)[] = [];
   const finish = async (): Promise<number> => {
@@ -106,6 +122,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     });
     if (opts.outputFormat === "text") {
       text.finish();
+      writes.flush();
       // stderr is a person's terminal more often than not: the agent's words there go through the gate.
       if (result.error) io.err(`conch: ${safeText(result.error)}\n`);
       const tail = result.error ? orch.state.failure?.stderrTail : undefined;
@@ -122,9 +139,9 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     } else {
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
-      const out = opts.outputFormat === "json" ? JSON.stringify(result, null, 2) : JSON.stringify(streamJson.resultLine(result));
-      jsonLines.flush();
-      io.out(`${out}\n`);
+      writes.flush();
+      if (opts.outputFormat === "json") writeResultJson(result, 2, toOut);
+      else writeResultJson(streamJson.resultLine(result), 0, toOut);
     }
     await orch.shutdown();
     await run.closeLog();

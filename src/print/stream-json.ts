@@ -74,8 +74,9 @@ export type StreamJsonLine = { v: typeof STREAM_JSON_VERSION } & (
   | ({ type: "result" } & Omit<PrintResult, "type">)
 );
 
-/** A line without its version, as the mappers build it. */
-type Unversioned = StreamJsonLine extends infer L ? (L extends StreamJsonLine ? Omit<L, "v"> : never) : never;
+/** `JSON.stringify({ type, v, delta })` up to the delta: every line of text or thought begins so. */
+const TEXT_HEAD = `{"type":"text","v":${STREAM_JSON_VERSION},"delta":`;
+const THOUGHT_HEAD = `{"type":"thought","v":${STREAM_JSON_VERSION},"delta":`;
 
 /**
  * Maps conch's session events to stream-json's public lines. Only the documented lines come out:
@@ -104,7 +105,7 @@ export class StreamJsonMapper {
     this.usage = from?.usage;
   }
 
-  /** The lines for `ev`, read against `state`, the session after it. */
+  /** The lines for `ev`, read against `state`, the session right after it; `v` follows `type`, so a person reading the stream sees both first. */
   linesFor(state: SessionState, ev: SessionEvent): StreamJsonLine[] {
     const lines = this.map(state, ev);
     // conch's own conclusions (cancelled, background, ended with the agent, stalled) come from its
@@ -117,34 +118,73 @@ export class StreamJsonMapper {
       const same = samePlan(state.plan, this.plan);
       this.plan = state.plan;
       if (state.plan && !same && !(ev.type === "update" && ev.history)) {
-        lines.push({ type: "plan", entries: state.plan.map((e) => ({ content: e.content, status: e.status, priority: e.priority })) });
+        lines.push({
+          type: "plan",
+          v: STREAM_JSON_VERSION,
+          entries: state.plan.map((e) => ({ content: e.content, status: e.status, priority: e.priority })),
+        });
       }
     }
     if (state.usage !== this.usage) {
       this.usage = state.usage;
       if (state.usage && !(ev.type === "update" && ev.history)) {
         const { used, size, cost } = state.usage;
-        lines.push({ type: "usage", used, size, cost: cost ?? null });
+        lines.push({ type: "usage", v: STREAM_JSON_VERSION, used, size, cost: cost ?? null });
       }
     }
-    // `v` right after `type`, so a person reading the stream sees both first.
-    return lines.map(({ type, ...fields }) => ({ type, v: STREAM_JSON_VERSION, ...fields }) as StreamJsonLine);
+    return lines;
+  }
+
+  /**
+   * The lines for `ev` as written, each with its newline ("" when none). Most of a stream is
+   * pieces of text with nothing else changed: those are written without building the line.
+   */
+  textFor(state: SessionState, ev: SessionEvent): string {
+    if (ev.type === "update" && !ev.history && state.plan === this.plan && state.usage === this.usage) {
+      const u = ev.notification.update;
+      if ((u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk") && u.content.type === "text") {
+        const delta = u.content.text;
+        if (delta === "") return "";
+        return `${u.sessionUpdate === "agent_message_chunk" ? TEXT_HEAD : THOUGHT_HEAD}${JSON.stringify(delta)}}\n`;
+      }
+    }
+    let text = "";
+    for (const line of this.linesFor(state, ev)) text += `${JSON.stringify(line)}\n`;
+    return text;
   }
 
   /** The last line: the result object of `--output-format json`, versioned. */
-  resultLine(result: PrintResult): StreamJsonLine {
+  resultLine(result: PrintResult): Extract<StreamJsonLine, { type: "result" }> {
     const { type, ...fields } = result;
     return { type, v: STREAM_JSON_VERSION, ...fields };
   }
 
-  private map(state: SessionState, ev: SessionEvent): Unversioned[] {
+  private map(state: SessionState, ev: SessionEvent): StreamJsonLine[] {
     switch (ev.type) {
       case "session_started": {
         const { sessionId, agentName, agentInfo, cwd, origin } = ev.info;
-        return [{ type: "system", subtype: "init", sessionId, agent: agentName, agentVersion: agentInfo?.version ?? null, cwd, origin }];
+        return [
+          {
+            type: "system",
+            v: STREAM_JSON_VERSION,
+            subtype: "init",
+            sessionId,
+            agent: agentName,
+            agentVersion: agentInfo?.version ?? null,
+            cwd,
+            origin,
+          },
+        ];
       }
       case "prompt_sent":
-        return [{ type: "prompt", turnId: ev.turnId, text: ev.prompt.map((b) => (b.type === "text" ? b.text : "")).join("") }];
+        return [
+          {
+            type: "prompt",
+            v: STREAM_JSON_VERSION,
+            turnId: ev.turnId,
+            text: ev.prompt.map((b) => (b.type === "text" ? b.text : "")).join(""),
+          },
+        ];
       case "update":
         return ev.history ? [] : this.mapUpdate(state, ev.notification.update);
       case "permission_asked": {
@@ -154,6 +194,7 @@ export class StreamJsonMapper {
         return [
           {
             type: "permission",
+            v: STREAM_JSON_VERSION,
             subtype: "asked",
             id: ev.key,
             toolCallId: call.toolCallId,
@@ -172,6 +213,7 @@ export class StreamJsonMapper {
         return [
           {
             type: "permission",
+            v: STREAM_JSON_VERSION,
             subtype: "answered",
             id: ev.key,
             toolCallId: asked ?? null,
@@ -186,21 +228,25 @@ export class StreamJsonMapper {
       case "terminal_exited":
         return this.exitedTerminal(state, ev.terminalId);
       case "notice":
-        return [{ type: "notice", level: ev.level, text: ev.text }];
+        return [{ type: "notice", v: STREAM_JSON_VERSION, level: ev.level, text: ev.text }];
       case "failed":
-        return [{ type: "notice", level: "error", text: ev.message }];
+        return [{ type: "notice", v: STREAM_JSON_VERSION, level: "error", text: ev.message }];
       default:
         return [];
     }
   }
 
-  private mapUpdate(state: SessionState, update: Extract<SessionEvent, { type: "update" }>["notification"]["update"]): Unversioned[] {
+  private mapUpdate(state: SessionState, update: Extract<SessionEvent, { type: "update" }>["notification"]["update"]): StreamJsonLine[] {
     switch (update.sessionUpdate) {
       // Agents open blocks with empty chunks (claude 0.23): no news for a script.
       case "agent_message_chunk":
-        return update.content.type === "text" && update.content.text !== "" ? [{ type: "text", delta: update.content.text }] : [];
+        return update.content.type === "text" && update.content.text !== ""
+          ? [{ type: "text", v: STREAM_JSON_VERSION, delta: update.content.text }]
+          : [];
       case "agent_thought_chunk":
-        return update.content.type === "text" && update.content.text !== "" ? [{ type: "thought", delta: update.content.text }] : [];
+        return update.content.type === "text" && update.content.text !== ""
+          ? [{ type: "thought", v: STREAM_JSON_VERSION, delta: update.content.text }]
+          : [];
       case "tool_call":
       case "tool_call_update": {
         // A call the agent's profile made into something else (a plan, a poll of another command) is not a tool call here.
@@ -217,7 +263,7 @@ export class StreamJsonMapper {
   }
 
   /** A `tool_call` line for `call`: `start` the first time, else `update`; with its content when asked. */
-  private callLine(state: SessionState, call: ToolCallView, withContent: boolean): Unversioned {
+  private callLine(state: SessionState, call: ToolCallView, withContent: boolean): StreamJsonLine {
     const first = !this.seenCalls.has(call.toolCallId);
     this.seenCalls.add(call.toolCallId);
     const status = displayStatus(call);
@@ -225,6 +271,7 @@ export class StreamJsonMapper {
     else this.unsettled.set(call.toolCallId, status);
     return {
       type: "tool_call",
+      v: STREAM_JSON_VERSION,
       subtype: first ? "start" : "update",
       id: call.toolCallId,
       title: call.title,
@@ -235,8 +282,8 @@ export class StreamJsonMapper {
   }
 
   /** Update lines for the unsettled calls whose status changed without an update of their own. */
-  private settledCalls(state: SessionState): Unversioned[] {
-    const lines: Unversioned[] = [];
+  private settledCalls(state: SessionState): StreamJsonLine[] {
+    const lines: StreamJsonLine[] = [];
     for (const [id, sent] of this.unsettled) {
       const call = state.toolCalls[id];
       if (call && displayStatus(call) !== sent) lines.push(this.callLine(state, call, false));
@@ -245,7 +292,7 @@ export class StreamJsonMapper {
   }
 
   /** A client terminal exited: the call that shows it gets a line with its output, as its content changed. */
-  private exitedTerminal(state: SessionState, terminalId: string): Unversioned[] {
+  private exitedTerminal(state: SessionState, terminalId: string): StreamJsonLine[] {
     const callId = state.toolByTerminal.get(terminalId);
     const call = callId === undefined ? undefined : state.toolCalls[callId];
     if (!call || call.pollOf !== undefined || !this.seenCalls.has(call.toolCallId) || !this.hasNewOutput(state, call)) return [];

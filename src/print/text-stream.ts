@@ -37,31 +37,47 @@ export class TextStream {
   private toolSeen = new Map<string, string>();
   /** Items before this index are handled; `open` lists the earlier ones that may still change. */
   private seen = 0;
-  private open: number[] = [];
+  private readonly open: number[] = [];
+  /**
+   * Text read but not written yet: one message's, up to `to`. A piece is cut from the message once
+   * per batch of events (`settle`), not once per chunk: a cut flattens the whole growing text.
+   */
+  private pending?: { item: { text: string }; from: number; to: number };
 
   constructor(
     private readonly sinks: PrintSinks,
-    private readonly isOurs: (turnId: string) => boolean,
+    /** Whether a turn is this run's, read in `state` (the session as `update` was given it). */
+    private readonly isOurs: (turnId: string, state: SessionState) => boolean,
     private readonly opts: TextStreamOptions = { raw: false },
   ) {}
 
+  /** Writes what `state` has new: called for each event, with the session as that event left it. */
   update(state: SessionState): void {
-    const still: number[] = [];
-    for (const i of this.open) if (this.handle(state, i)) still.push(i);
-    for (; this.seen < state.items.length; this.seen++) if (this.handle(state, this.seen)) still.push(this.seen);
-    this.open = still;
+    // Kept in place: this runs for every update of a flood.
+    const open = this.open;
+    let kept = 0;
+    for (let j = 0; j < open.length; j++) if (this.handle(state, open[j])) open[kept++] = open[j];
+    open.length = kept;
+    for (; this.seen < state.items.length; this.seen++) if (this.handle(state, this.seen)) open.push(this.seen);
   }
 
   /** Writes what is new of one item; true while the item may change again. */
   private handle(state: SessionState, index: number): boolean {
     const item = state.items[index];
-    if (item.turnId !== undefined && !this.isOurs(item.turnId)) return false;
+    if (item.turnId !== undefined && !this.isOurs(item.turnId, state)) return false;
     if (item.kind === "agent") {
       const done = this.written.get(item.id) ?? 0;
       if (item.text.length > done) {
-        if (done === 0 && this.lastItem && this.lastItem !== item.id) this.sinks.out("\n\n");
-        const fresh = item.text.slice(done);
-        this.sinks.out(this.opts.raw ? fresh : safeText(fresh));
+        if (this.lastItem !== item.id) {
+          this.settle();
+          if (done === 0 && this.lastItem) this.sinks.out("\n\n");
+        }
+        // The text only grows: a later copy of the item holds what an earlier one did.
+        const p = this.pending;
+        if (p) {
+          p.item = item;
+          p.to = item.text.length;
+        } else this.pending = { item, from: done, to: item.text.length };
         this.written.set(item.id, item.text.length);
         this.lastItem = item.id;
       }
@@ -74,18 +90,32 @@ export class TextStream {
       if (this.toolSeen.get(tool.toolCallId) !== status) {
         const first = !this.toolSeen.has(tool.toolCallId);
         this.toolSeen.set(tool.toolCallId, status);
+        this.settle();
         if (first || status !== "pending")
           this.sinks.err(`[tool] ${safeLine(tool.title || tool.toolCallId)} (${tool.kind ?? "other"}): ${status}\n`);
       }
       return !FINAL.has(status);
     }
     // The session's failure is the run's error, reported once at its end (or no news: an exit after the answer).
-    if (item.kind === "notice" && !item.failure) this.sinks.err(`[${item.level}] ${safeText(item.text)}\n`);
+    if (item.kind === "notice" && !item.failure) {
+      this.settle();
+      this.sinks.err(`[${item.level}] ${safeText(item.text)}\n`);
+    }
     return false;
+  }
+
+  /** Writes the text read so far: after each batch of events, and before anything else is written. */
+  settle(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    const fresh = p.item.text.slice(p.from, p.to);
+    this.sinks.out(this.opts.raw ? fresh : safeText(fresh));
   }
 
   /** Ends the answer with a newline when it did not. */
   finish(): void {
+    this.settle();
     if (this.lastItem) this.sinks.out("\n");
   }
 }

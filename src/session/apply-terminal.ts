@@ -7,6 +7,9 @@ import type { TerminalMeta } from "./terminal-meta.js";
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
 
 function appendTail(tail: string, data: string): string {
+  // A flooding pane hands over ~2 MB a frame: its tail is all that is kept, without first copying
+  // the old tail and the whole piece into one string.
+  if (data.length >= OUTPUT_TAIL_BYTES) return data.slice(data.length - OUTPUT_TAIL_BYTES);
   const next = tail + data;
   return next.length > OUTPUT_TAIL_BYTES ? next.slice(next.length - OUTPUT_TAIL_BYTES) : next;
 }

@@ -9,6 +9,13 @@ import { endWords, noteDetachedEnd } from "./apply-command.js";
 
 type ToolCallFields = ToolCall | ToolCallUpdate;
 
+/**
+ * A call without content or locations shares these: no one writes into a call's lists (an update
+ * replaces them), and a flood of calls kept two empty arrays each. Frozen, so a write would throw.
+ */
+const NO_CONTENT = Object.freeze([]) as unknown as ToolCallView["content"];
+const NO_LOCATIONS = Object.freeze([]) as unknown as ToolCallView["locations"];
+
 function terminalIdFromContent(fields: ToolCallFields): string | undefined {
   for (const c of fields.content ?? []) if (c && c.type === "terminal") return c.terminalId;
   return undefined;
@@ -39,8 +46,8 @@ export function upsertToolCall(
       title: fields.title ?? "",
       kind: fields.kind ?? undefined,
       status: fields.status ?? "pending",
-      content: fields.content ?? [],
-      locations: fields.locations ?? [],
+      content: fields.content ?? NO_CONTENT,
+      locations: fields.locations ?? NO_LOCATIONS,
       rawInput: fields.rawInput,
       rawOutput: fields.rawOutput,
       meta,
@@ -48,6 +55,13 @@ export function upsertToolCall(
       lastSeq: d.s.seq,
       lastAt: d.at,
       startedAt: d.at,
+      // Declared up front, unset: fields a later update sets. V8 (Node 20) gives an object spread
+      // that adds a key its source lacks a map of its own, and a flood of 150,000 calls then kept
+      // 150,000 maps (~500 B each).
+      localStatus: undefined,
+      endedAt: undefined,
+      detached: undefined,
+      terminalId: undefined,
     };
     // A poll of a running command (codex replays each `write_stdin` as its own call): shown under it.
     const parentId = profile.pollParent(tool, d.s.toolCalls);

@@ -23,18 +23,31 @@ export function reduce(state: SessionState, ev: SessionEvent): SessionState {
   return d.s;
 }
 
+/** What `reduceBatch` may be asked besides the events. */
+export interface BatchOptions {
+  /** The caller owns `state` and gives it up: nothing is copied (see Draft). */
+  transient?: boolean;
+  /**
+   * Called after each event with the session as that event left it: the draft, which the batch's
+   * next event goes on changing, so it is read during the call and never kept.
+   */
+  each?: (state: SessionState, ev: SessionEvent) => void;
+}
+
 /**
  * Applies events in order, as `reduce` one by one would, but through one draft: what arrives in
- * one burst (a read of the agent's output) costs one copy of each collection it touches. With
- * `transient`, not even that: the caller owns `state` and gives it up (see Draft).
+ * one burst (a read of the agent's output) costs one copy of each collection it touches.
  */
-export function reduceBatch(state: SessionState, events: readonly SessionEvent[], opts: { transient?: boolean } = {}): SessionState {
+export function reduceBatch(state: SessionState, events: readonly SessionEvent[], opts: BatchOptions = {}): SessionState {
   if (events.length === 0) return state;
   const d = new Draft(state, events[0].at, opts.transient === true);
-  events.forEach((ev, i) => {
+  const { each } = opts;
+  for (let i = 0; i < events.length; i++) {
+    const ev = events[i];
     if (i > 0) d.next(ev.at);
     applyEvent(d, ev);
-  });
+    each?.(d.s, ev);
+  }
   return d.s;
 }
 

@@ -85,10 +85,18 @@ function terminalIdOf(value: unknown, fallbackId?: string): string | undefined {
 
 const STREAM_KEYS = new Set(["terminal_output", "terminal_output_delta", "terminal_exit"]);
 
+/** No `_meta`: one object for every call without any (a flood's calls each kept one of their own). */
+const NO_META: Record<string, unknown> = Object.freeze({});
+
 /** `_meta` without the terminal byte streams, which live in the terminal, not the tool call. */
 export function metaWithoutTerminalStreams(meta: unknown): Record<string, unknown> {
-  if (!isRecord(meta)) return {};
+  if (!isRecord(meta)) return NO_META;
   const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) if (!STREAM_KEYS.has(k)) rest[k] = v;
-  return rest;
+  let kept = false;
+  for (const [k, v] of Object.entries(meta))
+    if (!STREAM_KEYS.has(k)) {
+      rest[k] = v;
+      kept = true;
+    }
+  return kept ? rest : NO_META;
 }

@@ -82,19 +82,25 @@ export class WorkspaceCheckpoints {
    */
   async warm(): Promise<void> {
     const snap = await this.queue();
-    // A first write-tree after an update rewrites the index: a second snapshot leaves its stamp known.
-    if (!("error" in snap) && !this.known) await this.queue();
+    // A first write-tree after an update rewrites the index; a second one leaves its stamp known.
+    if (!("error" in snap) && !this.known) await this.inTurn(() => this.writeTree()).catch(() => undefined);
+  }
+
+  /** Runs `work` after everything asked of the repository so far, and before what is asked later. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
   private queue(): Promise<Snapshot | { error: string }> {
     // Asked for before the waiting snapshot begins its scan: that scan comes after this call too, so it serves both.
     if (this.waiting) return this.waiting;
-    const run = this.tail.then(() => {
+    const run = this.inTurn(() => {
       this.waiting = undefined;
       return this.take();
     });
     this.waiting = run;
-    this.tail = run.catch(() => undefined);
     return run;
   }
 

@@ -12,10 +12,11 @@ import {
   type TerminalScreenOptions,
 } from "./terminal-screen.js";
 
-/** Output is held while the thread has more than this much (UTF-16 units) sent and not parsed... */
-const IN_FLIGHT_CHARS = 64 * 1024;
-/** ...unless this much is held. */
-const OUTBOX_CHARS = 256 * 1024;
+/**
+ * While the thread has output left to parse, output waits until this much (UTF-16 units) is held.
+ * Posted whenever the thread was nearly done, a 20 MiB flood went as ~2,300 messages of a few KiB.
+ */
+const BATCH_CHARS = 64 * 1024;
 
 /**
  * A client terminal's screen as the main thread sees it: the emulator runs on the screen thread
@@ -41,10 +42,9 @@ export class ScreenMirror implements ScreenView {
   private askedWindow: ScreenWindow | null = null;
   private unparsed = 0;
   /**
-   * Output not yet posted. Reads that arrive in one turn go as one message, and while the thread
-   * parses the last one, the reads that come meanwhile wait for its answer: a flood goes in a few
-   * large messages instead of one per 4 KiB read (each message costs the UI thread and the screen
-   * thread alike), and a quiet command's output still goes at once.
+   * Output not yet posted. Reads that arrive in one turn go as one message; while the thread still
+   * parses, reads wait until a batch's worth is here: a flood goes in 64 KiB messages instead of
+   * one per 4 KiB read, and a quiet command's output still goes at once (the thread is idle).
    */
   private outbox: string[] = [];
   private outboxChars = 0;
@@ -220,18 +220,18 @@ export class ScreenMirror implements ScreenView {
     this.post({ type: "view", id: this.id, tailRows, headRows, window });
   }
 
-  /** Whether the output held goes now: the thread is nearly done with what it has, or enough waits. */
+  /** Whether the output held goes now: the thread has nothing left to parse, or a batch waits. */
   private ready(): boolean {
-    return this.unparsed - this.outboxChars <= IN_FLIGHT_CHARS || this.outboxChars >= OUTBOX_CHARS;
+    return this.unparsed === this.outboxChars || this.outboxChars >= BATCH_CHARS;
   }
 
   /** Posts the waiting output, then `message`: the thread sees everything in the order it happened. */
   private post(message?: ToScreenThread): void {
     if (this.outbox.length > 0) {
-      const data = this.outbox.length === 1 ? this.outbox[0] : this.outbox.join("");
+      const bytes = new TextEncoder().encode(this.outbox.length === 1 ? this.outbox[0] : this.outbox.join(""));
+      this.thread.post({ type: "write", id: this.id, data: bytes, chars: this.outboxChars }, [bytes.buffer]);
       this.outbox = [];
       this.outboxChars = 0;
-      this.thread.post({ type: "write", id: this.id, data });
     }
     if (message) this.thread.post(message);
   }

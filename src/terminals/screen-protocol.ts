@@ -9,7 +9,13 @@ export interface ScreenWindow {
 /** What the main thread asks of the screen thread, per terminal `id`. */
 export type ToScreenThread =
   | { type: "open"; id: number; cols: number; rows: number; scrollback: number; tailRows: number }
-  | { type: "write"; id: number; data: string }
+  /**
+   * Output as UTF-8 (its buffer transferred, not copied) of `chars` UTF-16 units, the unit the
+   * parsed counts come back in. Bytes, not a string: the message is not copied on its way and the
+   * thread's heap never holds a flood's text. The text is whole characters (a PTY reader's decoder
+   * never splits one), so xterm decodes these bytes to the code points it would read in the text.
+   */
+  | { type: "write"; id: number; data: Uint8Array; chars: number }
   | { type: "resize"; id: number; cols: number; rows: number }
   /** Which rows the frames carry: the last `tailRows`, the first `headRows`, and `window` when a view is scrolled. */
   | { type: "view"; id: number; tailRows: number; headRows: number; window: ScreenWindow | null }

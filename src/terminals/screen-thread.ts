@@ -51,9 +51,9 @@ export class ScreenThread {
     this.clients.delete(id);
   }
 
-  /** Sends a message to the thread; dropped when it is gone (its screens were told). */
-  post(message: ToScreenThread): void {
-    this.worker?.postMessage(message);
+  /** Sends a message to the thread (moving the buffers in `transfer`); dropped when it is gone (its screens were told). */
+  post(message: ToScreenThread, transfer?: ArrayBuffer[]): void {
+    this.worker?.postMessage(message, transfer);
   }
 
   /** Keeps conch alive until the matching `endWait`: an answer is awaited. */

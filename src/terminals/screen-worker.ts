@@ -8,6 +8,7 @@
 import { parentPort } from "node:worker_threads";
 import type { FromScreenThread, ScreenFrame, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
 import { TerminalScreen } from "./terminal-screen.js";
+import { immediateZeroDelayTimers } from "./immediate-timers.js";
 
 /** ~30 frames a second: what a pane redraws at most... */
 const FRAME_MS = 33;
@@ -22,6 +23,8 @@ const FLOOD_FRAME_MS = 100;
 
 const port = parentPort;
 if (!port) throw new Error("screen-worker runs as a worker thread");
+// xterm's own pauses between parse slices: nothing on this thread needs them to last 1 ms.
+immediateZeroDelayTimers();
 const send = (message: FromScreenThread): void => port.postMessage(message);
 
 /** Parsed output not yet acknowledged, per terminal; sent once per turn of the event loop. */
@@ -62,10 +65,11 @@ class ScreenSource {
     this.screen.onReply((data) => send({ type: "reply", id, data }));
   }
 
-  write(data: string): void {
+  /** `chars`: the output's length in UTF-16 units, as the main thread counts it. */
+  write(data: Uint8Array, chars: number): void {
     this.screen.write(data, () => {
-      acknowledge(this.id, data.length);
-      this.sinceFrame += data.length;
+      acknowledge(this.id, chars);
+      this.sinceFrame += chars;
       this.changed();
     });
   }
@@ -149,7 +153,7 @@ port.on("message", (message: ToScreenThread) => {
   if (!source) return;
   switch (message.type) {
     case "write":
-      source.write(message.data);
+      source.write(message.data, message.chars);
       break;
     case "resize":
       source.resize(message.cols, message.rows);

@@ -134,6 +134,22 @@ describe("mapping session events to stream-json lines", () => {
     });
   }
 
+  it("a piece of text or thought is written as JSON.stringify writes its line, whatever it holds", () => {
+    const mapper = new StreamJsonMapper();
+    const state = foldEvents([]);
+    for (const text of ["w1 ", 'quote " back \\ slash', "line\nbreak\ttab", "\u0000\u001b[31m", "é ✓ 😀", "\u2028\u2029", "\ud800 lone"]) {
+      for (const kind of ["agent_message_chunk", "agent_thought_chunk"] as const) {
+        const ev: SessionEvent = {
+          type: "update",
+          at,
+          notification: { sessionId: "s1", update: { sessionUpdate: kind, content: { type: "text", text } } },
+        };
+        const line = { type: kind === "agent_message_chunk" ? "text" : "thought", v: STREAM_JSON_VERSION, delta: text };
+        expect(mapper.textFor(state, ev)).toBe(`${JSON.stringify(line)}\n`);
+      }
+    }
+  });
+
   it("drops conch's internal events and replayed history instead of printing them", () => {
     const lines = linesOf([
       started,

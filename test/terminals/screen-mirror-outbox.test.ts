@@ -17,7 +17,14 @@ function recordingThread() {
     beginWait: () => undefined,
     endWait: () => undefined,
   } as unknown as ScreenThread;
-  const writes = () => sent.filter((m) => m.type === "write").map((m) => (m as { data: string }).data);
+  // The text each write carries (as UTF-8), held to the length it says it has.
+  const writes = () =>
+    sent.flatMap((m) => {
+      if (m.type !== "write") return [];
+      const text = new TextDecoder().decode(m.data);
+      expect(m.chars).toBe(text.length);
+      return [text];
+    });
   return { thread, sent, writes, parsed: (chars: number) => client?.receive({ type: "parsed", id: 1, chars }) };
 }
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -60,16 +67,19 @@ describe("a pane's output on its way to the screen thread", () => {
     screen.dispose();
   });
 
-  it("does not hold more than 256 KiB back for a thread that is behind", async () => {
+  it("holds at most a batch back for a thread that is behind: reads go as one 64 KiB message", async () => {
     const t = recordingThread();
     const screen = new ScreenMirror({ cols: 80, rows: 24 }, t.thread);
     screen.write("z".repeat(100_000));
     await turn();
-    for (let i = 0; i < 3; i++) {
-      screen.write("w".repeat(100_000));
+    for (let i = 0; i < 30; i++) {
+      screen.write("w".repeat(4000));
       await turn();
     }
-    expect(t.writes().map((w) => w.length)).toEqual([100_000, 300_000]);
+    // 17 reads make the first 64 KiB; the 13 after them wait for the next batch or for the thread.
+    expect(t.writes().map((w) => w.length)).toEqual([100_000, 17 * 4000]);
+    t.parsed(100_000 + 17 * 4000);
+    expect(t.writes().map((w) => w.length)).toEqual([100_000, 17 * 4000, 13 * 4000]);
     screen.dispose();
   });
 });

@@ -70,6 +70,25 @@ describe("a client terminal's screen, parsed on the screen thread", () => {
     await waitUntil(() => JSON.stringify(terminal.screen.snapshot()) === JSON.stringify(screen.snapshot()), "the visible rows arrived");
   });
 
+  it("reads any text as the emulator reads it: wide, emoji, combining marks, bytes that are not UTF-8, characters split across reads", async () => {
+    const script = [
+      "const w = (b) => process.stdout.write(Buffer.from(b));",
+      "w('日本語 \\u{1F600} e\\u0301 \\u2714\\r\\n');",
+      // Not UTF-8: a lone continuation byte, a cut-off sequence, a byte that never starts one.
+      "w([0x61, 0x80, 0x62, 0xe2, 0x9c, 0x63, 0xff, 0x0d, 0x0a]);",
+      // A four-byte character in two writes, apart in time, so they come in two reads.
+      "const smile = Buffer.from('\\u{1F642}\\r\\n');",
+      "w(smile.subarray(0, 2)); setTimeout(() => { w(smile.subarray(2)); w('\\x1b[35m' + '\\u00e9\\u4e2d'.repeat(30) + '\\x1b[0m\\r\\nend\\r\\n'); }, 50);",
+    ].join("\n");
+    const terminal = run({ command: node, args: ["-e", script], cols: 30, rows: 10 });
+    await terminal.waitForExit();
+    const screen = await sameBytesDirectly(terminal, 30, 10);
+    expect(terminal.screen.snapshot({ tail: 10 })).toEqual(screen.snapshot({ tail: 10 }));
+    expect(await terminal.screen.plainText()).toBe(screen.plainText());
+    expect(screen.plainText()).toContain("a\ufffdb\ufffdc\ufffd");
+    expect(screen.plainText()).toContain("\u{1F642}");
+  });
+
   it("has every last line of a command that floods and exits at once on the screen when the exit is reported", async () => {
     const lines = 50_000;
     const terminal = run({

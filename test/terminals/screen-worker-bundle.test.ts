@@ -27,12 +27,13 @@ describe("the screen worker in the bundle (what bin/conch.js runs)", () => {
     });
     const post = (message: ToScreenThread): void => worker!.postMessage(message);
     post({ type: "open", id: 1, cols: 20, rows: 3, scrollback: 100, tailRows: 3 });
-    const data = "one\r\n\x1b[32mtwo\x1b[0m\r\n";
-    post({ type: "write", id: 1, data });
+    const data = "one\r\n\x1b[32mtwo ✔\x1b[0m\r\n";
+    // As UTF-8, acknowledged in the UTF-16 units the main thread counts (✔ is three bytes, one unit).
+    post({ type: "write", id: 1, data: new TextEncoder().encode(data), chars: data.length });
     post({ type: "flush", id: 1, seq: 1 });
     await flushed;
     const frames = messages.filter((m): m is ScreenFrame => m.type === "frame");
-    expect(frames.at(-1)?.tail).toEqual([[{ text: "one" }], [{ text: "two", fg: 2 }]]);
+    expect(frames.at(-1)?.tail).toEqual([[{ text: "one" }], [{ text: "two ✔", fg: 2 }]]);
     expect(messages.filter((m) => m.type === "parsed").reduce((n, m) => n + (m.type === "parsed" ? m.chars : 0), 0)).toBe(data.length);
   });
 });

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useInsertionEffect, useMemo, useRef, useState } from "react";
 import type { SessionState, TranscriptItem } from "../../session/state.js";
 import { RowCache, type RowOptions } from "../transcript/row-cache.js";
-import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
+import { TranscriptPrinter, type PrintPlan, type RowSource } from "../transcript/transcript-printer.js";
 import { toolTerminalIds } from "../transcript/settled-items.js";
+import { rowFarm, type RowFarm } from "../transcript/row-farm.js";
+import { itemViewOf, type ItemView } from "../render/item-view.js";
 import { LiveTail } from "../transcript/live-tail.js";
 
 /**
@@ -19,7 +21,7 @@ const SLICE_MS = 8;
  */
 const BACKLOG_WRITE_MS = 32;
 
-const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false };
+const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false, waiting: false };
 
 /** What the transcript hook needs from the app. */
 export interface TranscriptOptions extends RowOptions {
@@ -65,6 +67,32 @@ function paneStillParsing(item: TranscriptItem, state: SessionState, terminal: R
   return tool !== undefined && toolTerminalIds(tool).some((id) => terminal(id)?.parsing === true);
 }
 
+/** A card that shows a terminal's live screen: drawn from that screen, which only the main thread has. */
+function showsLiveScreen(view: ItemView, terminal: RowOptions["terminal"]): boolean {
+  const card = view.card;
+  if (!card || !terminal) return false;
+  const ids = [...Object.keys(card.terminals), ...card.display.blocks.flatMap((b) => (b.type === "terminal" ? [b.terminalId] : []))];
+  return ids.some((id) => terminal(id) !== undefined);
+}
+
+/** The row thread as the printer's row source: settled items it can draw exactly as the main thread would. */
+function farmSource(farm: RowFarm, cache: RowCache, state: () => SessionState, opts: () => RowOptions): RowSource {
+  const look = (width: number) => ({ width, expanded: opts().expanded, links: opts().links === true });
+  return {
+    ask(items, width) {
+      const views: ItemView[] = [];
+      for (const item of items) {
+        // A message drawn while it streamed is finished from its memo, so its printed part holds.
+        if (cache.hasMemo(item.id)) continue;
+        const view = itemViewOf(state(), item);
+        if (!showsLiveScreen(view, opts().terminal)) views.push(view);
+      }
+      farm.ask(views, look(width));
+    },
+    take: (item, width) => farm.take(itemViewOf(state(), item), look(width)),
+  };
+}
+
 /**
  * The transcript in transcript order: settled items are written once to the scrollback, straight
  * to the terminal (no layout engine), in the same commit that takes them out of the live region;
@@ -74,13 +102,22 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const { state, width, expanded, write } = opts;
   const cache = useRef<RowCache | null>(null);
   cache.current ??= new RowCache();
+  const farm = useRef<RowFarm | null>(null);
+  farm.current ??= rowFarm();
   const printer = useRef<TranscriptPrinter | null>(null);
   printer.current ??= new TranscriptPrinter(
     (item, w) => cache.current!.settled(item, stateRef.current, { ...optsRef.current, width: w }),
     undefined,
     (item, w) => cache.current!.stable(item, w),
     (item, s) => paneStillParsing(item, s, optsRef.current.terminal),
+    farmSource(
+      farm.current,
+      cache.current,
+      () => stateRef.current,
+      () => optsRef.current,
+    ),
   );
+  useEffect(() => () => farm.current!.close(), []);
   printer.current.marks = opts.promptMarks === true;
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -122,22 +159,30 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   // The rest of the backlog, a slice per macrotask (keys are handled between them). While the
   // live region would draw the same (the same state, the same preview of the newest rows), a
   // slice is written straight out, under the same frame: no render of the App per slice.
-  // Rows are written at most every BACKLOG_WRITE_MS meanwhile.
+  // Rows are written at most every BACKLOG_WRITE_MS meanwhile. Rows drawn on the row thread are
+  // written as they arrive.
   useEffect(() => {
-    if (!plan.more) return;
+    // All that was asked of the row thread is printed (or drawn here meanwhile): what it still has queued is not needed.
+    if (!plan.more) return farm.current!.drop();
     // setImmediate, not setTimeout(0): keys read in the poll phase still come between slices, and
     // a slice does not wait the 1 ms a timer of 0 is clamped to (a ninth of a 8 ms slice).
-    let timer: ReturnType<typeof setImmediate>;
+    let timer: ReturnType<typeof setImmediate> | undefined;
+    const rows = farm.current!;
     const step = () => {
       const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
       unwritten.current.push(...next.rows);
       if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
         if (performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) flush();
-        timer = setImmediate(step);
+        if (next.waiting) rows.whenDrawn(step);
+        else timer = setImmediate(step);
       } else setSlice((n) => n + 1);
     };
-    timer = setImmediate(step);
-    return () => clearImmediate(timer);
+    if (plan.waiting) rows.whenDrawn(step);
+    else timer = setImmediate(step);
+    return () => {
+      if (timer) clearImmediate(timer);
+      rows.stopWaiting(step);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [plan]);
 
@@ -165,6 +210,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     setSlice((n) => n + 1);
   }, []);
   const reprint = useCallback(() => {
+    farm.current!.drop();
     printer.current!.reset();
     unwritten.current = [];
     setSlice((n) => n + 1);

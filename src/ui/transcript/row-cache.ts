@@ -81,6 +81,11 @@ export class RowCache {
     return rows;
   }
 
+  /** Whether a message keeps its streaming memo: it must be finished from it (see `settled`). */
+  hasMemo(id: string): boolean {
+    return this.memos.has(id);
+  }
+
   /** Forgets items no longer live. */
   keepOnly(ids: Set<string>): void {
     for (const id of this.entries.keys()) if (!ids.has(id)) this.entries.delete(id);

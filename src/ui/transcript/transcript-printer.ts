@@ -15,7 +15,25 @@ export interface PrintPlan {
   preview: string[];
   /** Rows are left to write: ask again in the next slice. */
   more: boolean;
+  /** The next item's rows are being drawn elsewhere (the row source): ask again once they arrive. */
+  waiting: boolean;
 }
+
+/**
+ * Draws settled items ahead of the printer, elsewhere (the row thread): the printer asks for a
+ * backlog's items and writes each one's rows, in order, as they arrive.
+ */
+export interface RowSource {
+  /** Draw these settled items' rows at `width`, in this order (items it cannot draw it leaves out). */
+  ask(items: readonly TranscriptItem[], width: number): void;
+  /** An item's rows: drawn, on their way (`"pending"`), or not asked (undefined: the printer draws them). */
+  take(item: TranscriptItem, width: number): string[] | "pending" | undefined;
+}
+
+/** A settled run at least this long is drawn by the row source; shorter ones are drawn at once. */
+const AHEAD_MIN = 32;
+/** How far ahead of the printed mark the source is asked: about 50 ms of its work, and of the copies sent to it. */
+const AHEAD_WINDOW = 256;
 
 /** A blank row before each item except a prompt (it follows its turn's divider). */
 function spaced(item: TranscriptItem): boolean {
@@ -55,18 +73,34 @@ export class TranscriptPrinter {
     private readonly stableOf?: (item: TranscriptItem, width: number) => readonly string[],
     /** A settled item that is not ready to print yet: its pane's last output is still being parsed. */
     private readonly holds: (item: TranscriptItem, state: SessionState) => boolean = () => false,
+    private readonly source?: RowSource,
   ) {}
+
+  /** Items before this index were given to the row source, at `askedWidth`. */
+  private askedTo = 0;
+  private askedWidth = 0;
+  /** Items from `from` to `end` are drawn already by `drawBehind`, at `width`. */
+  private behind = { end: 0, width: 0, from: 0 };
 
   /** How many of a live item's rows are in the scrollback already (the stable part of a streaming message). */
   printedRowsOf(item: TranscriptItem): number {
     return this.partial?.id === item.id ? this.partial.rows : 0;
   }
 
-  /** An item's rows as they go to the scrollback: with the prompt marks, when the terminal takes them. */
-  private printedRows(item: TranscriptItem, width: number): string[] {
+  /**
+   * An item's rows as they go to the scrollback: with the prompt marks, when the terminal takes
+   * them; undefined while the row source is still drawing them.
+   */
+  private printedRows(item: TranscriptItem, width: number): string[] | undefined {
     const kept = this.drawn.get(item);
+    let rows: string[];
+    if (kept?.width === width) rows = kept.rows;
+    else {
+      const ahead = this.source?.take(item, width);
+      if (ahead === "pending") return undefined;
+      rows = ahead ?? this.rowsOf(item, width);
+    }
     this.drawn.delete(item);
-    const rows = kept?.width === width ? kept.rows : this.rowsOf(item, width);
     if (!this.marks || rows.length === 0) return rows;
     if (item.kind === "user" && !item.internal) {
       this.inAnswer = true;
@@ -87,6 +121,8 @@ export class TranscriptPrinter {
     this.printed = 0;
     this.partial = undefined;
     this.drawn = new WeakMap();
+    this.askedTo = 0;
+    this.behind = { end: 0, width: 0, from: 0 };
   }
 
   /** Everything settled so far counts as printed, without printing it (after /clear). */
@@ -112,22 +148,69 @@ export class TranscriptPrinter {
    */
   plan(state: SessionState, width: number, budgetMs: number, previewRows: number): PrintPlan {
     const end = this.settledEnd(state);
+    this.askAhead(state, end, width);
     const rows: string[] = [];
     const deadline = this.now() + budgetMs;
+    let waiting = false;
     while (this.printed < end) {
       const item = state.items[this.printed];
       const done = this.printedRowsOf(item);
-      if (spaced(item) && done === 0) rows.push("");
       const all = this.printedRows(item, width);
+      if (!all) {
+        waiting = true;
+        break;
+      }
+      if (spaced(item) && done === 0) rows.push("");
       rows.push(...(done > 0 ? all.slice(done) : all));
       if (done > 0) this.partial = undefined;
       this.printed++;
       if (this.now() >= deadline) break;
     }
+    // Rather than wait, draw from the other end of what the source is drawing, until the two meet.
+    if (waiting && this.drawBehind(state, end, width, deadline)) waiting = false;
     const more = this.printed < end;
     if (!more && end < state.items.length) this.printStable(state.items[end], width, rows);
     const live = state.items.slice(end);
-    return { rows, live, preview: more ? this.previewOf(state, end, width, previewRows) : [], more };
+    return { rows, live, preview: more ? this.previewOf(state, end, width, previewRows) : [], more, waiting };
+  }
+
+  /**
+   * Draws settled items the source was not asked for, newest first, until `deadline` or until it
+   * reaches what the source was asked; whether it drew any. The printer writes them when it gets there.
+   */
+  private drawBehind(state: SessionState, end: number, width: number, deadline: number): boolean {
+    let drew = false;
+    // Where the last call stopped, while nothing settled since (else from the newest again, skipping what is drawn).
+    let i = this.behind.end === end && this.behind.width === width ? this.behind.from - 1 : end - 1;
+    for (; i >= this.askedTo && i > this.printed; i--) {
+      const item = state.items[i];
+      if (this.drawn.get(item)?.width === width) continue;
+      this.drawn.set(item, { width, rows: this.rowsOf(item, width) });
+      drew = true;
+      if (this.now() >= deadline) {
+        i--;
+        break;
+      }
+    }
+    this.behind = { end, width, from: i + 1 };
+    return drew;
+  }
+
+  /**
+   * A long settled run goes to the row source to be drawn ahead, a window at a time (what it is
+   * given is copied to its thread), and so does what settles after it while the source is still
+   * drawing: the printer then only writes rows. Items drawn here already are not asked.
+   */
+  private askAhead(state: SessionState, end: number, width: number): void {
+    if (!this.source) return;
+    if (width !== this.askedWidth) this.askedTo = 0;
+    this.askedWidth = width;
+    const from = Math.max(this.printed, this.askedTo);
+    const to = Math.min(end, this.printed + AHEAD_WINDOW);
+    if (from >= to || (end - this.printed < AHEAD_MIN && this.askedTo <= this.printed)) return;
+    const items = state.items.slice(from, to).filter((item) => this.drawn.get(item)?.width !== width);
+    if (items.length > 0) this.source.ask(items, width);
+    this.askedTo = to;
   }
 
   /**

@@ -9,10 +9,11 @@ import { FakeAgent, flush } from "../fake-agent.js";
 
 /** The checkpoints, with a handle on their warm-up (which the orchestrator starts and does not wait for). */
 class Watched extends WorkspaceCheckpoints {
-  warmed?: Promise<void>;
-  override warm(): Promise<void> {
-    this.warmed = super.warm();
-    return this.warmed;
+  private done = (): void => undefined;
+  readonly warmed = new Promise<void>((resolve) => (this.done = resolve));
+  override async warm(): Promise<void> {
+    await super.warm();
+    this.done();
   }
 }
 

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { writeResultJson } from "../../src/print/result-json.js";
+
+// Texts a title or an agent's answer may hold, the result's own key among them.
+const TEXTS = ["read a.txt", "é ✓ 😀", 'q"uote', "back\\slash", "line\nbreak", "\u2028", '"toolCalls":[]', '\n  "toolCalls": []', ""];
+
+function result(calls: number, seed: number) {
+  return {
+    type: "result",
+    sessionId: "s1",
+    agent: TEXTS[seed % TEXTS.length],
+    stopReason: "end_turn",
+    text: TEXTS[(seed + 3) % TEXTS.length],
+    usage: null,
+    context: null,
+    toolCalls: Array.from({ length: calls }, (_, i) => ({
+      id: `t${i}`,
+      title: TEXTS[(i + seed) % TEXTS.length],
+      kind: i % 3 ? "read" : null,
+      status: "completed",
+      durationMs: i % 4 ? i : null,
+    })),
+    permissionsDenied: [],
+    durationMs: 5,
+    exitCode: 0,
+    error: null,
+    warnings: [],
+  };
+}
+
+describe("the result written in pieces", () => {
+  for (const indent of [0, 2] as const) {
+    it(`writes the bytes JSON.stringify writes (indent ${indent}), with no calls, a few, and several writes' worth`, () => {
+      for (const [seed, calls] of [0, 1, 2, 1999, 2000, 2001, 4500].entries()) {
+        const r = result(calls, seed);
+        const writes: string[] = [];
+        writeResultJson(r, indent, (t) => writes.push(t));
+        expect(writes.join("")).toBe(`${JSON.stringify(r, null, indent || undefined)}\n`);
+        if (calls > 2000) expect(writes.length).toBeGreaterThan(2);
+      }
+    });
+  }
+});
