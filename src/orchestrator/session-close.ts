@@ -32,6 +32,9 @@ export async function closeSession(ports: SessionClosePorts): Promise<void> {
   const { events, opener, turn, requests, decisions, sink } = ports;
   opener.beginClosing();
   turn.halt();
+  // Before anything reaches the agent: what it says of a command it kills from here (one its turn
+  // left running, or one the cancel below leaves running) is not how the command ended.
+  if (events.state.openToolIds.size > 0) events.dispatch({ type: "agent_stopping" });
   const { pendingPrompts, permissions, questions } = events.state;
   requests.abandonAll();
   if (pendingPrompts.length || permissions.length || questions.length) turn.cancel();

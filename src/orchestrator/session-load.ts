@@ -33,18 +33,18 @@ export async function loadSession(
   const { events, requests } = ctx;
   const { events: history, state: folded } = await ctx.history();
   const local = history.length ? localHistoryOf(folded ?? foldEvents(history)) : undefined;
-  // Before the agent's first replayed update; it carries the turns the person interrupted, which
-  // the replay does not say and conch's log does.
-  events.dispatch({ type: "replay_started", ...(local?.interrupted ? { interrupted: local.interrupted } : {}) });
+  // Before the agent's first replayed update: each replayed call looks as the log knew it from the
+  // first, and the turns the person interrupted (the replay does not say so) are marked as they were.
+  events.dispatch({ type: "replay_started", ...(local ? { local } : {}) });
   for (const ev of history) ctx.terminals?.observe?.(ev);
   try {
     const resp = await requests.run((ctl) => link.conn.loadSession(sessionId, base.cwd, setup, ctl), gaveUp);
-    events.dispatch({ type: "replay_ended", local });
+    events.dispatch({ type: "replay_ended" });
     return openedSession(base, sessionId, resp, "load");
   } catch (err) {
     const error = isAuthRequired(err) || gaveUp.signal.aborted ? undefined : `session/load failed: ${describeRpcError(err)}`;
     // What conch's log knew stays known: undo is local and works from it.
-    events.dispatch({ type: "replay_ended", error, local });
+    events.dispatch({ type: "replay_ended", error });
     throw err;
   }
 }

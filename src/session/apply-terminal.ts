@@ -33,9 +33,11 @@ export function exitTerminal(d: Draft, terminalId: string, exitCode: number | nu
     d.orphans()[terminalId] = { ...o, exit: { exitCode, signal } };
     return;
   }
+  const toolId = t.toolCallId ?? d.s.toolByTerminal.get(terminalId);
+  // Stopped with the agent, it has no exit status: the agent's word on the kill (codex 2.x: -1) is not one.
+  if (t.exited && toolId !== undefined && d.s.toolCalls[toolId]?.localStatus === "ended_with_agent") return;
   d.terminals()[terminalId] = { ...t, exited: true, exitCode, signal, endedAt: t.endedAt ?? d.at };
   if (t.exited || t.history) return;
-  const toolId = t.toolCallId ?? d.s.toolByTerminal.get(terminalId);
   const stopped = stopAskedFor(d.s, toolId, terminalId);
   if (!stopped) return;
   const tool = toolId ? d.s.toolCalls[toolId] : undefined;

@@ -8,7 +8,7 @@ import { beginAgentWork } from "./agent-work.js";
 import { contentText } from "./content-text.js";
 import type { Draft } from "./draft.js";
 import { endReplayedTurn } from "./interrupted-marks.js";
-import { endReplayTail, fillFromTail } from "./local-history.js";
+import { endReplayTail, fillFromReplay, fillFromTail } from "./local-history.js";
 import type { AgentProfile, NormalizeContext } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { deriveModes } from "./session-modes.js";
@@ -135,7 +135,7 @@ function applyOne(d: Draft, profile: AgentProfile, u: SessionUpdate, history: bo
       if (refusedWithoutId(d, u)) return;
       const before = d.tool(u.toolCallId);
       let tool = upsertToolCall(d, u, () => currentTurn(d, history), history);
-      if (history) tool = fillFromTail(d, tool.toolCallId) ?? tool;
+      if (history) tool = fillFromReplay(d, tool.toolCallId) ?? fillFromTail(d, tool.toolCallId) ?? tool;
       // Announced after all: the agent owns it now, and will close it.
       if (tool.askedOnly) d.setTool((tool = { ...tool, askedOnly: undefined }));
       // Work ending with no prompt in flight is background work ending: see the quiet period.

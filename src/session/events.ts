@@ -14,7 +14,6 @@ import type {
 import type { LocalHistory } from "./local-history.js";
 import type { ErrorKind } from "../errors/conch-error.js";
 import type { FileVersion, SessionInfo } from "./state.js";
-import type { InterruptedPrompt } from "./transcript-item.js";
 
 export type { FileVersion, ModelState, SessionInfo } from "./state.js";
 
@@ -106,10 +105,13 @@ export type SessionEvent =
   | { type: "tool_stalled"; at: number; toolCallId: string }
   /** Open work showed no sign of life for the stall timeout: conch stops waiting for it and says so. */
   | { type: "work_stalled"; at: number; kind: OpenWorkKind; id: string }
-  /** `interrupted`: the prompts conch's log saw interrupted, so the replay marks them as they were live. */
-  | { type: "replay_started"; at: number; interrupted?: InterruptedPrompt[] }
-  /** `local` carries what conch's own log knew, to fill what the replay lacks. */
-  | { type: "replay_ended"; at: number; error?: string; local?: LocalHistory }
+  /**
+   * `local` carries what conch's own log knew, to fill what the replay lacks: each replayed call looks
+   * as the log knew it from its first update (however the replay's updates arrive, its card may be
+   * printed before the replay ends), and the prompts the log saw interrupted are marked as they were live.
+   */
+  | { type: "replay_started"; at: number; local?: LocalHistory }
+  | { type: "replay_ended"; at: number; error?: string }
   /** `blocks` keeps attachments (resource links, images) for when the message is sent. */
   | { type: "queue_added"; at: number; id: string; text: string; blocks?: ContentBlock[] }
   | { type: "queue_edited"; at: number; id: string; text: string }
@@ -152,6 +154,12 @@ export type SessionEvent =
       signal: string | null;
     }
   | { type: "notice"; at: number; level: "info" | "warning" | "error"; text: string }
+  /**
+   * conch began to stop the agent (quit, the end of a print run): what its turns left running in its
+   * session ends with it from here. What the agent says of such a call afterwards is how it was
+   * stopped (codex 2.x kills it at `session/close` and reports it `failed`), not how it ended.
+   */
+  | { type: "agent_stopping"; at: number }
   /** `reason` says how it ended when that is not a process exit (a remote agent's connection was lost). */
   | { type: "agent_exited"; at: number; code: number | null; signal: string | null; stderrTail: string; expected: boolean; reason?: string }
   /**

@@ -19,7 +19,7 @@ import {
 
 /**
  * The facts from the local log that an agent's replay lacks: tool call kinds, content and
- * terminals, and which commands were still running. Carried in `replay_ended` so the fold stays pure.
+ * terminals, and which commands were still running. Carried in `replay_started` so the fold stays pure.
  */
 export interface LocalHistory {
   tools: Record<string, LocalToolFacts>;
@@ -30,7 +30,7 @@ export interface LocalHistory {
   checkpoints?: CheckpointMark[];
   /** The session's folder as the log knew it: paths are shown relative to it even if the agent never reopened the session. */
   cwd?: string;
-  /** The prompts the person interrupted, which the replay does not say (it goes with `replay_started`). */
+  /** The prompts the person interrupted, which the replay does not say. */
   interrupted?: InterruptedPrompt[];
 }
 
@@ -105,9 +105,27 @@ export function applyLocalHistory(d: Draft, local: LocalHistory): void {
   }
 }
 
-function fillTool(d: Draft, id: string, facts: LocalToolFacts): void {
-  const profile = profileOf(d.s);
-  const next = { ...d.tool(id)! };
+/**
+ * A call the replay shows, while it runs: it looks as the log knew it (title, kind, content, its
+ * terminal's screen) from its first update, as the replay's end would make it, since its card may
+ * be printed before then. Whether a command the log saw running really ended waits for the end.
+ */
+export function fillFromReplay(d: Draft, id: string): ToolCallView | undefined {
+  const local = d.s.replayLocal;
+  const facts = local?.tools[id];
+  if (!facts || !d.tool(id)) return undefined;
+  d.setTool(filledLooks(d.tool(id)!, facts));
+  const tool = d.tool(id)!;
+  const view = facts.terminalId ? local!.terminals[facts.terminalId] : undefined;
+  // Only once the call is over, as the replay's end adds it: a call still running gets its screen then.
+  if (view && !d.s.terminals[view.terminalId] && isFinalStatus(tool))
+    d.terminals()[view.terminalId] = { ...view, history: true, exited: true };
+  return tool;
+}
+
+/** The call with what it lacks of the log's title, kind, content, locations and terminal, and the log's refusal. */
+function filledLooks(tool: ToolCallView, facts: LocalToolFacts): ToolCallView {
+  const next = { ...tool };
   if (facts.title) next.title = facts.title;
   if (!next.kind && facts.kind) next.kind = facts.kind;
   if (next.content.length === 0 && facts.content.length) next.content = facts.content;
@@ -116,6 +134,12 @@ function fillTool(d: Draft, id: string, facts: LocalToolFacts): void {
   // Refused or cancelled before it ran: the replay's "failed" (claude: "Tool permission request failed") is that.
   if (next.status === "failed" && !next.localStatus && (facts.status === "cancelled" || facts.status === "rejected"))
     next.localStatus = facts.status;
+  return next;
+}
+
+function fillTool(d: Draft, id: string, facts: LocalToolFacts): void {
+  const profile = profileOf(d.s);
+  const next = filledLooks(d.tool(id)!, facts);
   const exitedInPoll = (next.polls ?? []).some((pid) => {
     const poll = d.tool(pid);
     return poll !== undefined && profile.hasExitStatus(poll);

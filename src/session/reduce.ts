@@ -13,7 +13,7 @@ import type { SessionEvent } from "./events.js";
 import { profileOf } from "./profiles/select-profile.js";
 import { openWork } from "./open-work.js";
 import { initialSessionState, type SessionState } from "./state.js";
-import { abandonTasks, beginDrain, closeOpenTools, endOpenTurns, goIdle } from "./turn-ends.js";
+import { abandonTasks, beginDrain, closeOpenTools, endOpenTurns, endWithAgent, goIdle } from "./turn-ends.js";
 import { describeUndo, turnLabel } from "./turn-edits.js";
 
 /** Applies one event to the session state. Pure: no I/O, no clock; time comes from the event. */
@@ -57,6 +57,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
   switch (ev.type) {
     case "agent_ready":
       s.agent = { info: ev.info, capabilities: ev.capabilities, ...(ev.steering ? { steering: true } : {}) };
+      // A new agent process: an earlier one's stop (in the log being resumed) is not this one's.
+      s.agentStoppingAt = undefined;
       break;
     case "auth_required":
       s.auth = { methods: ev.methods, message: ev.message };
@@ -147,7 +149,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
     case "replay_started":
       s.replaying = true;
       s.phase = "replaying";
-      if (ev.interrupted?.length) s.replayMarks = { interrupted: ev.interrupted, seen: {} };
+      s.replayLocal = ev.local;
+      if (ev.local?.interrupted?.length) s.replayMarks = { interrupted: ev.local.interrupted, seen: {} };
       break;
     case "replay_ended":
       endReplayedTurn(d);
@@ -155,7 +158,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       s.replaying = false;
       s.replayTail = !ev.error && profileOf(s).turns.replayOutlivesResponse;
       if (ev.error) d.addItem({ kind: "notice", id: d.nextId("i"), level: "error", text: ev.error });
-      if (ev.local) applyLocalHistory(d, ev.local);
+      if (s.replayLocal) applyLocalHistory(d, s.replayLocal);
+      s.replayLocal = undefined;
       endOpenTurns(d);
       s.currentTurnId = undefined;
       // Some agents (gemini) go on replaying after they answered the load: the turn machine waits for it.
@@ -207,6 +211,10 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       break;
     case "notice":
       d.addItem({ kind: "notice", id: d.nextId("i"), turnId: s.currentTurnId, level: ev.level, text: ev.text });
+      break;
+    case "agent_stopping":
+      s.agentStoppingAt = ev.at;
+      endWithAgent(d);
       break;
     case "agent_exited":
       applyAgentExited(d, ev);

@@ -1,8 +1,6 @@
-import { Draft } from "./draft.js";
 import type { SessionEvent } from "./events.js";
 import { reduceBatch } from "./reduce.js";
 import type { SessionState } from "./state.js";
-import { endWithAgent } from "./turn-ends.js";
 
 /**
  * The session as quitting leaves it, folded from what quitting does (see `closeSession`): every
@@ -34,9 +32,6 @@ export function stateAtQuit(state: SessionState): SessionState {
     // The agent's answer comes after the last frame, if at all: the turn ends cancelled, as the cancel asked.
     for (const turnId of state.pendingPrompts) events.push({ type: "prompt_response", at, turnId, response: { stopReason: "cancelled" } });
   }
-  const folded = reduceBatch(state, events);
-  if (![...folded.openToolIds].some((id) => folded.toolCalls[id].detached)) return folded;
-  const d = new Draft(folded, at);
-  endWithAgent(d);
-  return d.s;
+  events.push({ type: "agent_stopping", at });
+  return reduceBatch(state, events);
 }

@@ -13,6 +13,7 @@ import type {
   Implementation,
 } from "@agentclientprotocol/sdk";
 import type { ErrorKind } from "../errors/conch-error.js";
+import type { LocalHistory } from "./local-history.js";
 import type { LocalToolFacts, ToolCallView } from "./tool-call-view.js";
 import type { BackgroundTask, TerminalView } from "./running-work.js";
 import type { ReplayMarks, TranscriptItem, TurnOrigin } from "./transcript-item.js";
@@ -199,6 +200,8 @@ export interface SessionState {
   blockBreak?: boolean;
   /** After a replay ended: updates with no prompt in flight are still history (gemini replays past its response). */
   replayTail?: boolean;
+  /** While a replay runs: what conch's own log knew (`replay_started`), filled in as the replay shows each call. */
+  replayLocal?: LocalHistory;
   /** conch's log knew these calls, which the replay had not shown by its response: facts waiting for the tail. */
   tailLocalTools?: Record<string, LocalToolFacts>;
   /** Why the session failed; `kind` is set when the failure says more than "it failed" (the agent never started). */
@@ -231,6 +234,8 @@ export interface SessionState {
   remoteWriter?: { pid: number; did?: string; didAt?: number };
   /** When the agent's process went away unasked (its terminals and processes stop with it). */
   agentExitedAt?: number;
+  /** conch began to stop the agent (`agent_stopping`): a call its turn leaves running from here ends with the agent. */
+  agentStoppingAt?: number;
   /** Tasks the person asked conch to stop, by task id: when. */
   stopRequests?: Record<string, number>;
   /** The session's folder from conch's own log (when the agent did not reopen the session, `info` has none). */

@@ -64,6 +64,8 @@ export function detachOpenTools(d: Draft, turnId: string, cancelled = false): vo
     if (cancelled && (!started || asked.has(tool.toolCallId))) continue;
     d.setTool({ ...tool, detached: true });
   }
+  // conch is stopping the agent (a quit cancels the turn first): what is left running goes with it.
+  if (d.s.agentStoppingAt !== undefined) endWithAgent(d);
 }
 
 /**

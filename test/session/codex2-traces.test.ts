@@ -184,7 +184,7 @@ describe("codex-acp 2.6.0 c5-unfinished: the load replay leaves out the unfinish
     });
     const local = localHistoryOf(ended);
     const events = traceToEvents(`${DIR}/c5-unfinished.jsonl`, { process: 2 }).map((e) =>
-      e.type === "replay_ended" ? { ...e, local } : e,
+      e.type === "replay_started" ? { ...e, local } : e,
     );
     const s = foldEvents(events);
     expect(tools(s)).toEqual([]);

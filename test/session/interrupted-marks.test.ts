@@ -50,14 +50,14 @@ describe("a turn the person interrupted", () => {
     const local = localHistoryOf(foldEvents(live));
     expect(interruptedPromptsOf(foldEvents(live))).toEqual([{ prompt: "explain", nth: 0 }]);
     const replay: SessionEvent[] = [
-      { type: "replay_started", at: 20, interrupted: local.interrupted },
+      { type: "replay_started", at: 20, local },
       chunk(21, "user_message_chunk", "build"),
       chunk(22, "agent_message_chunk", "Built."),
       chunk(23, "user_message_chunk", "explain"),
       chunk(24, "agent_message_chunk", "It is a long story that"),
       chunk(25, "user_message_chunk", "explain"),
       chunk(26, "agent_message_chunk", "Here it is in full."),
-      { type: "replay_ended", at: 27, local },
+      { type: "replay_ended", at: 27 },
     ];
     const s = foldEvents(replay);
     expect(shape(s.items)).toEqual(LIVE_SHAPE);
@@ -68,12 +68,12 @@ describe("a turn the person interrupted", () => {
     const cutLast = live.slice(0, 8);
     const local = localHistoryOf(foldEvents(cutLast));
     const s = foldEvents([
-      { type: "replay_started", at: 20, interrupted: local.interrupted },
+      { type: "replay_started", at: 20, local },
       chunk(21, "user_message_chunk", "build"),
       chunk(22, "agent_message_chunk", "Built."),
       chunk(23, "user_message_chunk", "explain"),
       chunk(24, "agent_message_chunk", "It is a long story that"),
-      { type: "replay_ended", at: 25, local },
+      { type: "replay_ended", at: 25 },
     ]);
     expect(shape(s.items).at(-1)).toBe("⊘");
   });

@@ -14,10 +14,10 @@ function conversation(s: SessionState, filter: (turnId: string) => boolean = () 
     .map((i) => `${i.kind}: ${(i as { text: string }).text.trim()}`);
 }
 
-/** Process 2's events with conch's own log of process 1 attached to the end of the replay. */
+/** Process 2's events with conch's own log of process 1 attached to the start of the replay. */
 function resumedWithLocal(trace: string, local: SessionEvent[]): SessionEvent[] {
   const history = localHistoryOf(foldEvents(local));
-  return traceToEvents(trace, { process: 2 }).map((ev) => (ev.type === "replay_ended" ? { ...ev, local: history } : ev));
+  return traceToEvents(trace, { process: 2 }).map((ev) => (ev.type === "replay_started" ? { ...ev, local: history } : ev));
 }
 
 const firstPrompts = (s: SessionState, n: number) => {
@@ -63,9 +63,9 @@ describe("a resumed session shows the same conversation as the original", () => 
     const local = foldEvents(traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 1 }));
     const history = localHistoryOf(local);
     // The recording's first load failed (the same UTC minute); the log's facts go with the one that worked.
-    const events = traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 2 }).map((ev) =>
-      ev.type === "replay_ended" && !ev.error ? { ...ev, local: history } : ev,
-    );
+    const events = traceToEvents("gemini-cli-0.61.0/g5.jsonl", { process: 2 });
+    const worked = events.findLastIndex((ev) => ev.type === "replay_started");
+    events[worked] = { ...events[worked], local: history } as SessionEvent;
     const resumed = foldEvents(events);
     const replayed = resumed.items.filter((i) => i.kind !== "notice" && "history" in i && i.history);
     // gemini replays the tool's result to its model as a user message: no turn of its own, no line.
@@ -159,14 +159,14 @@ describe("local history after a refused call", () => {
     const facts = localHistoryOf(foldEvents(local));
     expect(facts.tools.x.openAtEnd).toBe(false);
     const resumed = foldEvents([
-      { type: "replay_started", at: 10 },
+      { type: "replay_started", at: 10, local: facts },
       {
         type: "update",
         at: 11,
         history: true,
         notification: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch f", status: "failed" } },
       },
-      { type: "replay_ended", at: 12, local: facts },
+      { type: "replay_ended", at: 12 },
     ]);
     expect(resumed.terminals.x.exited).toBe(true);
   });
@@ -198,7 +198,7 @@ describe("local history after a refused call", () => {
     ];
     expect(displayStatus(foldEvents(local).toolCalls.x)).toBe("cancelled");
     const resumed = foldEvents([
-      { type: "replay_started", at: 10 },
+      { type: "replay_started", at: 10, local: localHistoryOf(foldEvents(local)) },
       {
         type: "update",
         at: 11,
@@ -208,7 +208,7 @@ describe("local history after a refused call", () => {
           update: { sessionUpdate: "tool_call", toolCallId: "x", title: "touch cancel-me.txt", status: "failed" },
         },
       },
-      { type: "replay_ended", at: 12, local: localHistoryOf(foldEvents(local)) },
+      { type: "replay_ended", at: 12 },
     ]);
     expect(displayStatus(resumed.toolCalls.x)).toBe("cancelled");
   });

@@ -111,7 +111,7 @@ describe("a turn's edits, folded from its writes", () => {
     expect(findTurn(s, "1")).toBe("t1");
     expect(findTurn(s, "t1")).toBe("t1");
     expect(findTurn(s, "9")).toBeUndefined();
-    const replayed = foldEvents([ev({ type: "replay_started" }), ev({ type: "replay_ended", local: localHistoryOf(s) })]);
+    const replayed = foldEvents([ev({ type: "replay_started", local: localHistoryOf(s) }), ev({ type: "replay_ended" })]);
     expect(turnsWithEdits(replayed).map((t) => [t.turnId, t.label])).toEqual([["t1", "one"]]);
   });
 });

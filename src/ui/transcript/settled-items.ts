@@ -17,6 +17,8 @@ function turnEnded(state: SessionState, turnId: string | undefined): boolean {
 
 /** Whether a tool call can still change what it shows: not final, or a terminal of its still running. */
 function toolIsOpen(state: SessionState, tool: ToolCallView): boolean {
+  // A command conch's log saw running: whether the replay's "completed" is true is known at the replay's end.
+  if (state.replaying && state.replayLocal?.tools[tool.toolCallId]?.openAtEnd) return true;
   // conch closed it itself (rejected, cancelled, stalled, interrupted): a pane that never exits changes nothing.
   if (tool.localStatus) return false;
   // Running on in the agent's own session after its turn: live while the agent reports on it
