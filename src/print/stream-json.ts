@@ -1,5 +1,5 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import type { PermissionAnswerSource, SessionEvent } from "../session/events.js";
+import type { SessionEvent } from "../session/events.js";
 import {
   displayStatus,
   isFinalStatus,
@@ -13,66 +13,8 @@ import type { PrintResult } from "./print-result.js";
 import { OUTPUT_TAIL_BYTES } from "../session/apply-terminal.js";
 import { strippedOutput } from "../text/terminal-safe.js";
 
-/**
- * The version of `--output-format stream-json`'s line schema, on every line as `v`. Adding a line
- * type or a field keeps it; removing or changing the meaning of one raises it.
- */
-export const STREAM_JSON_VERSION = 1;
-
-/** What a tool call or a permission request shows, in the public shape: text, a diff, a terminal. */
-export type StreamContent =
-  | { type: "text"; text: string }
-  | { type: "diff"; path: string; oldText: string | null; newText: string }
-  /** Once the command exited: what it printed (the last {@link OUTPUT_TAIL_BYTES} characters, as plain text), and whether earlier output is left out. */
-  | { type: "terminal"; terminalId: string; output?: string; truncated?: boolean };
-
-/** Every line stream-json writes, by `type`. The README's table documents each field. */
-export type StreamJsonLine = { v: typeof STREAM_JSON_VERSION } & (
-  | {
-      type: "system";
-      subtype: "init";
-      sessionId: string;
-      agent: string;
-      agentVersion: string | null;
-      cwd: string;
-      origin: "new" | "load" | "resume" | "fork";
-    }
-  | { type: "prompt"; turnId: string; text: string }
-  | { type: "text"; delta: string }
-  | { type: "thought"; delta: string }
-  | {
-      type: "tool_call";
-      subtype: "start" | "update";
-      id: string;
-      title: string;
-      kind: string | null;
-      status: ToolDisplayStatus;
-      content?: StreamContent[];
-    }
-  | { type: "plan"; entries: { content: string; status: string; priority: string }[] }
-  | {
-      type: "permission";
-      subtype: "asked";
-      id: string;
-      toolCallId: string;
-      title: string;
-      options: { id: string; name: string; kind: string }[];
-      content: StreamContent[];
-    }
-  | {
-      type: "permission";
-      subtype: "answered";
-      id: string;
-      toolCallId: string | null;
-      outcome: "selected" | "cancelled";
-      optionId: string | null;
-      optionKind: string | null;
-      source: PermissionAnswerSource | "agent";
-    }
-  | { type: "usage"; used: number; size: number; cost: { amount: number; currency: string } | null }
-  | { type: "notice"; level: "info" | "warning" | "error"; text: string }
-  | ({ type: "result" } & Omit<PrintResult, "type">)
-);
+export { STREAM_JSON_VERSION, type StreamContent, type StreamJsonLine } from "./stream-json-schema.js";
+import { STREAM_JSON_VERSION, type StreamContent, type StreamJsonLine } from "./stream-json-schema.js";
 
 /** `JSON.stringify({ type, v, delta })` up to the delta: every line of text or thought begins so. */
 const TEXT_HEAD = `{"type":"text","v":${STREAM_JSON_VERSION},"delta":`;
