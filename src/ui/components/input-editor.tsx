@@ -1,5 +1,5 @@
 import React, { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
-import { Box, Text, type Key } from "ink";
+import { Box, Text, type DOMElement, type Key } from "ink";
 import { editorCommandFor, enterAction } from "../editor/editor-keys.js";
 import type { EditorState } from "../editor/editor-state.js";
 import { showLine as show, splitAtCursor, visibleLines } from "../editor/editor-view.js";
@@ -10,6 +10,7 @@ import type { EditorStore } from "../hooks/use-editor-store.js";
 import { commandFor, footer } from "../shell/key-bindings.js";
 import { CompletionMenu, SlashMenu } from "./slash-menu.js";
 import { color } from "../render/theme.js";
+import { drawAtOnce } from "../tty/draw-at-once.js";
 
 /** Props of the prompt editor. */
 export interface InputEditorProps {
@@ -81,6 +82,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
   useLayoutEffect(() => onDrawn?.());
   const [dismissed, setDismissed] = useState<string | null>(null);
   const inPaste = useRef(false);
+  const box = useRef<DOMElement | null>(null);
   const menu = useMenu(props, editor, dismissed);
   const menuKey = menu ? `${menu.kind}:${menu.items.join("|")}` : "";
   // The selection belongs to one list of items: a new list starts at its top, in the same render,
@@ -110,6 +112,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
 
   useKeypress(
     (input, key, raw) => {
+      drawAtOnce(box.current);
       const command = editorCommandFor(input, key, raw, { inPaste: inPaste.current, bracketedPaste: props.bracketedPaste });
       if (command.kind === "paste-start") {
         inPaste.current = true;
@@ -159,7 +162,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
   const textWidth = Math.max(4, width - promptWidth);
   const empty = editor.text === "";
   return (
-    <Box flexDirection="column" width={width}>
+    <Box ref={box} flexDirection="column" width={width}>
       {view.hiddenAbove > 0 ? (
         <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenAbove} more line${view.hiddenAbove > 1 ? "s" : ""}`}</Text>
       ) : null}
