@@ -17,7 +17,7 @@
 //
 //   npm run build && node bench/throughput.mjs [--n 200000] [--runs 3] [--kinds chunks,tools] [--format stream-json] [--json]
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { BENCH, BIN, ROOT, isolatedEnv, log, metric, numOpt, parseArgs, report, tempDir } from "./lib/common.mjs";
 import { cpuSeconds, memKiB } from "./lib/proc.mjs";
@@ -36,7 +36,7 @@ function runOnce(kind, dir, i) {
   const env = isolatedEnv(dir, { FLOOD_KIND: kind, FLOOD_N: String(N), FLOOD_TIMES: timesFile });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CONCH, "-p", "flood", "--agent", AGENT, "--output-format", FORMAT, "--quiet-ms", "0"], {
-      cwd: dir,
+      cwd: workspace,
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -104,6 +104,10 @@ function runOnce(kind, dir, i) {
 }
 
 const dir = tempDir("conch-bench-throughput-");
+// The project conch runs in, beside its state dir (`dir/state`) as a user's is, not around it: a
+// build that checkpoints its own state dir would time the recording of its own logs.
+const workspace = path.join(dir, "work");
+mkdirSync(workspace);
 const metrics = [];
 const notes = [
   `${N.toLocaleString("en-US")} updates per run, ${RUNS} runs per kind after one warm-up; rate = updates / (conch's result on stdout − the flood's first write); --quiet-ms 0 (no wait for late updates from an unknown agent)`,

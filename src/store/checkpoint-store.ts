@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "./private-fs.js";
 import { GitError, ShadowGit } from "./shadow-git.js";
@@ -64,7 +64,7 @@ export class WorkspaceCheckpoints {
 
   constructor(
     readonly workspace: string,
-    root: string = resolveStateDir(),
+    private readonly root: string = resolveStateDir(),
     private readonly limits: CheckpointLimits = CHECKPOINT_LIMITS,
   ) {
     this.dir = checkpointDir(workspace, root);
@@ -141,7 +141,9 @@ export class WorkspaceCheckpoints {
     try {
       this.ensureRepo();
       const stamp = this.indexStamp();
-      const listed = (await this.locked(["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"])).toString("utf8").split("\0");
+      const listed = (await this.locked(["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard", ...this.ownState()]))
+        .toString("utf8")
+        .split("\0");
       const paths = [...new Set(listed.filter(Boolean))];
       if (paths.length > this.limits.files) {
         return {
@@ -198,6 +200,28 @@ export class WorkspaceCheckpoints {
     this.known = before !== undefined && before === after ? { tree, index: before } : undefined;
     return tree;
   }
+
+  /**
+   * A pathspec that leaves out conch's state dir when it lies inside the workspace (`conch` run in
+   * the home folder, a state dir set inside the project): its session logs and this shadow
+   * repository change with every turn, so recording them would make each snapshot record the last
+   * one's objects, and undo would put conch's own files back.
+   */
+  private ownState(): string[] {
+    if (this.excluded === undefined) {
+      let rel: string;
+      try {
+        rel = path.relative(this.workspace, realpathSync(this.root));
+      } catch {
+        rel = "";
+      }
+      const inside = rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+      this.excluded = inside ? [`:(top,exclude,literal)${rel.split(path.sep).join("/")}/`] : [];
+    }
+    return this.excluded;
+  }
+
+  private excluded?: string[];
 
   /** The index file as it is now (git writes a new file each time, so a new inode and times), or undefined if there is none. */
   private indexStamp(): string | undefined {

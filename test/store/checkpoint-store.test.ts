@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { WorkspaceCheckpoints, type Snapshot } from "../../src/store/checkpoint-store.js";
@@ -75,5 +75,21 @@ describe("the workspace's checkpoints, in git runs", () => {
     expect(await store.has(first)).toBe(false);
     expect(await tree(store)).toBe(first);
     expect(await store.has(first)).toBe(true);
+  });
+
+  it("conch's state dir inside the workspace is not recorded: its logs and this repository change every turn, a snapshot stays one scan", async () => {
+    const ws = realpathSync(workspace());
+    const state = path.join(ws, "home", ".local", "state", "conch");
+    const runs = gitRuns();
+    const store = runs.around(() => new WorkspaceCheckpoints(ws, state));
+    await store.warm();
+    const first = await tree(store);
+    mkdirSync(path.join(state, "sessions"), { recursive: true });
+    writeFileSync(path.join(state, "sessions", "s.jsonl"), "a line of the session's log\n");
+    const before = runs.list().length;
+    expect(await tree(store)).toBe(first);
+    expect(runs.list().slice(before)).toEqual(["ls-files"]);
+    writeFileSync(path.join(ws, "a.txt"), "the agent's edit\n");
+    expect((await store.changes(first, await tree(store))).map((c) => c.path)).toEqual(["a.txt"]);
   });
 });
