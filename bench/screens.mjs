@@ -6,7 +6,8 @@
 //   node bench/screens.mjs --out /tmp/b --bin ../other/bin/conch.js
 //   diff -r /tmp/a /tmp/b
 // Runs (`--runs demo-flood,flood-max`): the demo's `flood`, its `markdown` and `thoughts` streamed
-// at a model's pace, and lib/flood-agent.mjs at 100 and 1,000 chunks/s and at full speed. Each run
+// at a model's pace, lib/flood-agent.mjs at 100 and 1,000 chunks/s and at full speed, and
+// lib/pane-flood-agent.mjs running 4 MiB of coloured lines in a pane. Each run
 // types its prompt, waits for the turn to end and 1.5 s more, and writes `<out>/<run>.txt`: one
 // line per terminal row, a `{...}` before each change of style, and the cursor at the end. The
 // bottom of a run can differ in how many blank rows lie under the last frame: where the terminal
@@ -21,6 +22,7 @@ const args = parseArgs();
 const out = path.resolve(String(args.opts.out ?? "screens"));
 const bin = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : undefined;
 const flood = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "flood-agent.mjs"))}`;
+const paneFlood = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
 const floodEnv = (extra) => ({ FLOOD_KIND: "words", FLOOD_MARKER: "\nEND\n", ...extra });
 const RUNS = {
   "demo-flood": { agent: "demo", prompt: "flood", env: {} },
@@ -29,6 +31,8 @@ const RUNS = {
   "flood-100": { agent: flood, prompt: "go", env: floodEnv({ FLOOD_N: "400", FLOOD_RATE: "100" }) },
   "flood-1000": { agent: flood, prompt: "go", env: floodEnv({ FLOOD_N: "5000", FLOOD_RATE: "1000" }) },
   "flood-max": { agent: flood, prompt: "go", env: floodEnv({ FLOOD_N: "20000" }) },
+  // A command flooding a pane (4 MiB of coloured lines): the card printed with its pane's head and tail.
+  "pane-flood": { agent: paneFlood, args: ["--permissions", "approve-all"], prompt: "flood", env: { FLOOD_ARGS: "--bytes 4194304" } },
 };
 const names = typeof args.opts.runs === "string" ? args.opts.runs.split(",") : Object.keys(RUNS);
 const dir = tempDir("screens");
@@ -63,11 +67,11 @@ for (const name of names) {
   const cwd = path.join(dir, name);
   mkdirSync(cwd, { recursive: true });
   const run = new TuiRun({
-    args: ["--agent", spec.agent],
+    args: ["--agent", spec.agent, ...(spec.args ?? [])],
     env: isolatedEnv(cwd, spec.env),
     cwd,
     scrollback: 100_000,
-    ...(bin ? { commandArgs: [bin, "--agent", spec.agent] } : {}),
+    ...(bin ? { commandArgs: [bin, "--agent", spec.agent, ...(spec.args ?? [])] } : {}),
   });
   try {
     await run.waitFor(isReady, 30_000, "the session to be ready");

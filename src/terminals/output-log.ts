@@ -24,6 +24,7 @@ export class OutputLog {
   private pieces: string[] = [];
   private pieceBytes: number[] = [];
   private recent: string[] = [];
+  private recentSizes: number[] = [];
   private recentBytes = 0;
   private bytes = 0;
   private dropped = false;
@@ -40,6 +41,7 @@ export class OutputLog {
     if (text === "") return;
     const size = Buffer.byteLength(text, "utf8");
     this.recent.push(text);
+    this.recentSizes.push(size);
     this.recentBytes += size;
     this.bytes += size;
     if (this.recentBytes >= PIECE_BYTES || this.recent.length >= PIECE_CHUNKS) this.foldRecent();
@@ -71,6 +73,7 @@ export class OutputLog {
     this.pieces = [];
     this.pieceBytes = [];
     this.recent = [];
+    this.recentSizes = [];
     this.recentBytes = 0;
     this.bytes = 0;
   }
@@ -80,38 +83,47 @@ export class OutputLog {
     this.pieces.push(this.recent.length === 1 ? this.recent[0] : this.recent.join(""));
     this.pieceBytes.push(this.recentBytes);
     this.recent = [];
+    this.recentSizes = [];
     this.recentBytes = 0;
   }
 
   private trimFront(): void {
     this.dropped = true;
     let excess = this.bytes - this.limit;
-    // Whole pieces first: counted, not measured.
+    // Whole pieces first, then whole recent chunks: counted, not measured, and nothing joined (a
+    // log smaller than a piece, as an agent's `outputByteLimit` often is, never joins at all).
     let whole = 0;
     while (whole < this.pieces.length && this.pieceBytes[whole] <= excess) excess -= this.pieceBytes[whole++];
-    if (whole === this.pieces.length && excess > 0) {
-      // The pieces are not enough: what is left to cut sits in the recent chunks.
-      this.pieces.splice(0, whole);
-      this.pieceBytes.splice(0, whole);
-      this.foldRecent();
-      whole = 0;
-      while (whole < this.pieces.length && this.pieceBytes[whole] <= excess) excess -= this.pieceBytes[whole++];
-    }
     if (whole > 0) {
       this.pieces.splice(0, whole);
       this.pieceBytes.splice(0, whole);
     }
-    this.bytes = this.limit + excess;
-    if (excess > 0 && this.pieces.length > 0) {
-      const first = this.pieces[0];
-      // As many bytes as characters: all ASCII, so any index is a character boundary.
-      const ascii = this.pieceBytes[0] === first.length;
-      const cut = ascii ? excess : charBoundaryAfter(first, excess);
-      const removed = ascii ? cut : Buffer.byteLength(first.slice(0, cut), "utf8");
-      this.pieces[0] = first.slice(cut);
-      this.pieceBytes[0] -= removed;
-      this.bytes -= removed;
+    if (this.pieces.length === 0) {
+      let chunks = 0;
+      while (chunks < this.recent.length && this.recentSizes[chunks] <= excess) {
+        excess -= this.recentSizes[chunks];
+        this.recentBytes -= this.recentSizes[chunks++];
+      }
+      if (chunks > 0) {
+        this.recent.splice(0, chunks);
+        this.recentSizes.splice(0, chunks);
+      }
     }
+    this.bytes = this.limit + excess;
+    if (excess <= 0) return;
+    // The rest is cut from the oldest text kept, a piece or else a recent chunk.
+    const inPiece = this.pieces.length > 0;
+    const texts = inPiece ? this.pieces : this.recent;
+    const sizes = inPiece ? this.pieceBytes : this.recentSizes;
+    const first = texts[0];
+    // As many bytes as characters: all ASCII, so any index is a character boundary.
+    const ascii = sizes[0] === first.length;
+    const cut = ascii ? excess : charBoundaryAfter(first, excess);
+    const removed = ascii ? cut : Buffer.byteLength(first.slice(0, cut), "utf8");
+    texts[0] = first.slice(cut);
+    sizes[0] -= removed;
+    this.bytes -= removed;
+    if (!inPiece) this.recentBytes -= removed;
   }
 }
 

@@ -55,6 +55,36 @@ describe("OutputLog", () => {
     expect(log.byteLength).toBe(bytes(kept));
   });
 
+  it("keeps the longest whole-character tail within the limit, below a piece's size and above it", () => {
+    // The newest output that fits: the shortest whole-character cut from the front of everything.
+    const expected = (all: string, limit: number): string => {
+      let cut = 0;
+      let excess = bytes(all) - limit;
+      while (excess > 0) {
+        const code = all.codePointAt(cut)!;
+        excess -= code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+        cut += code >= 0x10000 ? 2 : 1;
+      }
+      return all.slice(cut);
+    };
+    for (const limit of [64 * 1024, 300 * 1024]) {
+      const log = new OutputLog(limit);
+      let all = "";
+      for (let i = 0; i < 2500; i++) {
+        // Reads of a PTY (up to 4 KiB), now and then one larger than the whole limit.
+        const size = i % 400 === 399 ? limit + 5000 : 1 + ((i * 7919) % 4096);
+        const chunk = (i % 5 === 0 ? "é語😀 " : "line ").repeat(Math.ceil(size / 5)).slice(0, size);
+        log.append(chunk);
+        all += chunk;
+        if (i % 250 === 0 || i === 2499) {
+          expect(log.text).toBe(expected(all, limit));
+          expect(log.byteLength).toBe(bytes(log.text));
+        }
+      }
+      expect(log.truncated).toBe(true);
+    }
+  });
+
   it("keeps nothing with a zero limit", () => {
     const log = new OutputLog(0);
     log.append("x");

@@ -135,15 +135,29 @@ export function useSessionState(
         return !screensChanged && onlyTextGrew(drawn, port.state) ? textFrameMs : frameMs;
       },
     );
-    const offState = port.subscribe(() => scheduler.request());
+    // A pane's frame comes with its output: the output's state change and the screen change are
+    // told one after the other in one call, and are drawn as one frame, not a frame at once for the
+    // first and another a frame later for the second (two renders of the App per pane frame).
+    let asked = false;
+    let subscribed = true;
+    const request = (): void => {
+      if (asked) return;
+      asked = true;
+      queueMicrotask(() => {
+        asked = false;
+        if (subscribed) scheduler.request();
+      });
+    };
+    const offState = port.subscribe(request);
     const offScreens = terminals?.onScreenChange(() => {
       screens++;
       screensChanged = true;
-      scheduler.request();
+      request();
     });
     // The state may have moved between the first render and this subscription.
     scheduler.request();
     return () => {
+      subscribed = false;
       offState();
       offScreens?.();
       scheduler.dispose();

@@ -139,14 +139,20 @@ function carryStyles(pre: string): string {
 
 /**
  * Narrow characters and SGR sequences. Narrow: characters string-width counts as one cell, each
- * its own grapheme: printable ASCII, and the punctuation, arrows, maths, box drawing, shapes and
- * dingbats a transcript draws with (`›`, `•`, `…`, `⋮`, `─`, `◦`, `✓`), less those it counts as
- * emoji (wide). A test checks every character of these ranges against string-width.
+ * its own grapheme: printable ASCII, and the punctuation, arrows, maths, box drawing, shapes,
+ * braille (spinners) and dingbats a transcript draws with (`›`, `•`, `·`, `…`, `⋮`, `─`, `◦`, `✓`,
+ * `⠋`), less those it counts as emoji (wide). A test checks every character of these ranges
+ * against string-width.
  */
 const NARROW_SGR =
-  /^(?:[\x20-\x7e\u2010-\u2027\u2030-\u205e\u2190-\u22ff\u2500-\u25fc\u25ff\u2700-\u2704\u2706-\u2709\u270c-\u2727\u2729-\u274b\u274d\u274f-\u2752\u2756\u2758-\u2794\u2798-\u27af\u27b1-\u27be]|\u001b\[(?:\d{1,4}(?:;\d{0,4})*)?m)*$/;
+  /^(?:[\x20-\x7e\u00b7\u2010-\u2027\u2030-\u205e\u2190-\u22ff\u2500-\u25fc\u25ff\u2700-\u2704\u2706-\u2709\u270c-\u2727\u2729-\u274b\u274d\u274f-\u2752\u2756\u2758-\u2794\u2798-\u27af\u27b1-\u27be\u2800-\u28ff]|\u001b\[(?:\d{1,4}(?:;\d{0,4})*)?m)*$/;
 
 /** Cells a one-line string takes when it is narrow characters and SGR only (as string-width counts); else undefined. */
 export function narrowWidth(text: string): number | undefined {
   return NARROW_SGR.test(text) ? visibleLength(text) : undefined;
+}
+
+/** Whether `text` is narrow characters (each one UTF-16 unit and its own grapheme) and SGR sequences only. */
+export function isNarrowSgr(text: string): boolean {
+  return NARROW_SGR.test(text);
 }

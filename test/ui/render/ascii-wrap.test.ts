@@ -162,17 +162,17 @@ describe("narrowWidth counts cells as string-width does", () => {
         expect(narrowWidth(text), text).toBeUndefined();
     }));
 
-  it("for every character of the punctuation, arrows, maths, shapes and dingbats it takes, alone and among styled ASCII", () =>
+  it("for every character of the punctuation, arrows, maths, shapes, braille and dingbats it takes, alone and among styled ASCII", () =>
     atColorLevel(3, () => {
       const taken: string[] = [];
-      for (let c = 0x2000; c <= 0x27ff; c++) {
+      for (const c of [0xb7, ...Array.from({ length: 0x2900 - 0x2000 }, (_, i) => 0x2000 + i)]) {
         const ch = String.fromCharCode(c);
         const w = narrowWidth(ch);
         if (w === undefined) continue;
         expect(w, c.toString(16)).toBe(stringWidth(ch));
         taken.push(ch);
       }
-      for (const ch of ["›", "•", "…", "⋮", "─", "◦", "▪", "✓", "✗", "→"]) expect(taken, ch).toContain(ch);
+      for (const ch of ["›", "•", "·", "…", "⋮", "─", "◦", "▪", "✓", "✗", "→", "⠋", "⠏"]) expect(taken, ch).toContain(ch);
       const r = rng(11);
       for (let i = 0; i < 300; i++) {
         const marks = Array.from({ length: r.int(1, 6) }, () => taken[r.int(0, taken.length - 1)]).join("");

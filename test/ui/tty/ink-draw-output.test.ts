@@ -139,6 +139,59 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
     }
   });
 
+  it("gives Ink's string for rows of narrow characters and SGR, a pane's (drawn without the grapheme segmenter)", () => {
+    const r = rng(31);
+    // Every SGR form a pane row or the transcript paints with, compound ones and resets included.
+    const SGR = [
+      "1",
+      "2",
+      "3",
+      "4",
+      "7",
+      "22",
+      "23",
+      "24",
+      "27",
+      "0",
+      "",
+      "31",
+      "39",
+      "90",
+      "49",
+      "38;5;208",
+      "48;5;17",
+      "38;2;1;2;3",
+      "48;2;200;100;0",
+      "1;31",
+      "2;90",
+      "22;39",
+      "0;1;4",
+    ];
+    const NARROW = ["x", "INFO", " ", "│", "─", "╭", "╯", "…", "⋮", "›", "•", "✓", "→", "≤", "▌", "{}", "0123"];
+    for (let i = 0; i < 600; i++) {
+      const width = 4 + Math.floor(r() * 40);
+      const rows = Array.from({ length: 1 + Math.floor(r() * 6) }, () => {
+        let row = "";
+        const n = Math.floor(r() * 24);
+        for (let k = 0; k < n; k++)
+          row += r() < 0.4 ? `\u001b[${SGR[Math.floor(r() * SGR.length)]}m` : NARROW[Math.floor(r() * NARROW.length)];
+        return row;
+      });
+      // At the first cell (a live region's rows), indented (a card's pane), and over another write.
+      const text = rows.join("\n");
+      const cases: Op[][] = [
+        [["write", 0, 0, text, []]],
+        [["write", 2, 1, text, []]],
+        [
+          ["write", 0, 0, "\u001b[2m›\u001b[22m", []],
+          ["write", 1, 0, text, [TRANSFORMERS[0]]],
+        ],
+      ];
+      for (const ops of cases)
+        expect(draw(Output, width, 8, ops), `${width} ${JSON.stringify(rows)}`).toEqual(draw(InkOutput, width, 8, ops));
+    }
+  });
+
   it("measures and fits text as Ink does", () => {
     const r = rng(7);
     for (let i = 0; i < 500; i++) {

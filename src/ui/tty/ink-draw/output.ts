@@ -1,7 +1,8 @@
-import { styledCharsFromTokens, styledCharsToString, tokenize, type StyledChar } from "@alcalzone/ansi-tokenize";
+import type { StyledChar } from "@alcalzone/ansi-tokenize";
 import sliceAnsi from "slice-ansi";
 import { cellWidth } from "./cell-width.js";
 import { RecentCache } from "./recent-cache.js";
+import { styledChars, styledCharsString } from "./styled-chars.js";
 import { widestLine } from "./text-measure.js";
 
 /** What Ink's renderer hands each write: a line and its index in the text, styled (a `<Text color>`, `<Transform>`). */
@@ -138,7 +139,7 @@ function drawRow(width: number, pieces: Piece[]): string {
   const cells: (StyledChar | undefined)[] = new Array<StyledChar>(width).fill(BLANK);
   for (const { x, line } of pieces) {
     let offsetX = x;
-    for (const character of styledCharsFromTokens(tokenize(line))) {
+    for (const character of styledChars(line)) {
       cells[offsetX] = character;
       const characterWidth = Math.max(1, cellWidth(character.value));
       // A wide character's second cell is empty, in the character's style.
@@ -146,5 +147,5 @@ function drawRow(width: number, pieces: Piece[]): string {
       offsetX += characterWidth;
     }
   }
-  return styledCharsToString(cells.filter((cell): cell is StyledChar => cell !== undefined)).trimEnd();
+  return styledCharsString(cells.filter((cell): cell is StyledChar => cell !== undefined)).trimEnd();
 }
