@@ -18,7 +18,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
 import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
-import { memKiB } from "./lib/proc.mjs";
+import { cpuSeconds, mainThreadCpuSeconds, memKiB } from "./lib/proc.mjs";
 
 const args = parseArgs();
 const MARKER = "ENDOFHISTORY7391";
@@ -117,6 +117,9 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
         );
     }
     const history = await whole;
+    // CPU to the whole transcript: unlike the times, it does not depend on what else the machine runs.
+    const cpuMs = (cpuSeconds(run.pid) ?? NaN) * 1000;
+    const mainCpuMs = (mainThreadCpuSeconds(run.pid) ?? NaN) * 1000;
     // The placeholder that says the session is open shows only in an empty input.
     if (typing) run.write("\x15");
     const ready = await run.waitFor(isReady, 120_000, "the session to be ready");
@@ -132,6 +135,8 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
       echoed,
       keys,
       history,
+      cpuMs,
+      mainCpuMs,
       interactive: Math.max(prompt, ready),
       hwmMiB: hwm / 1024,
       agentHwmMiB: agentHwm / 1024,
@@ -150,7 +155,19 @@ const cliErrors = [];
 const failed = (label) => (err) => {
   cliErrors.push(`${label}: ${err.message.split("\n")[0]}`);
   log(`replay ${label}: ${err.message}`);
-  return { prompt: NaN, ready: NaN, echoed: NaN, keys: [], history: NaN, interactive: NaN, hwmMiB: NaN, agentHwmMiB: NaN, drawn: false };
+  return {
+    prompt: NaN,
+    ready: NaN,
+    echoed: NaN,
+    keys: [],
+    history: NaN,
+    cpuMs: NaN,
+    mainCpuMs: NaN,
+    interactive: NaN,
+    hwmMiB: NaN,
+    agentHwmMiB: NaN,
+    drawn: false,
+  };
 };
 for (let i = 0; i < (PARTS.includes("bc") ? RUNS + 1 : 0); i++) {
   const b = await cli("load", written, [], i, { turns }).catch(failed("(b)"));
@@ -186,7 +203,7 @@ for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
     ["no load", c],
   ]) {
     log(
-      `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms, ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
+      `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms (conch CPU ${r.cpuMs.toFixed(0)} ms, main thread ${r.mainCpuMs.toFixed(0)}), ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
     );
   }
   if (i > 0) {
@@ -209,6 +226,12 @@ function longMetrics(label, runs) {
       values: runs.map((r) => r.history),
       goal: { op: "<=", value: 2000 },
       note: runs.every((r) => r.drawn) ? undefined : "in some runs the terminal did not hold the whole transcript at the end",
+    }),
+    metric({
+      name: `(d) 2,000 turns, ${label}: conch CPU to the whole transcript, all threads / main thread`,
+      unit: "ms",
+      values: runs.map((r) => r.cpuMs),
+      note: `main thread ${runs.map((r) => r.mainCpuMs.toFixed(0)).join(", ")} ms`,
     }),
     metric({
       name: `(d) 2,000 turns, ${label}: conch peak RSS`,

@@ -1,9 +1,9 @@
-import React, { useState } from "react";
+import { useState } from "react";
 import { describe, expect, it } from "vitest";
 import { renderKeyed as render } from "./render-keyed.js";
 import { InputEditor } from "../../src/ui/components/input-editor.js";
 import { SlashMenu } from "../../src/ui/components/slash-menu.js";
-import { editorReducer, initialEditorState, type EditorState } from "../../src/ui/editor/editor-state.js";
+import { EditorStore } from "../../src/ui/hooks/use-editor-store.js";
 import { parseSlash } from "../../src/ui/commands/conch-commands.js";
 import { allSlashCommands, completeSlash, slashQuery, slashSuggestions } from "../../src/ui/commands/slash-commands.js";
 import { KEY, plain, tick, until } from "./fake-session.js";
@@ -59,17 +59,10 @@ describe("slash command filtering", () => {
 });
 
 function Harness(props: { onSubmit: (text: string) => void; commands: ReturnType<typeof allSlashCommands> }) {
-  const [editor, setEditor] = useState<EditorState>(initialEditorState());
-  const ref = React.useRef(editor);
-  ref.current = editor;
+  const [store] = useState(() => new EditorStore());
   return (
     <InputEditor
-      editor={editor}
-      read={() => ref.current}
-      dispatch={(a) => {
-        ref.current = editorReducer(ref.current, a);
-        setEditor(ref.current);
-      }}
+      store={store}
       isActive
       width={80}
       maxLines={5}

@@ -97,15 +97,29 @@ function AppView(props: AppProps): React.ReactElement {
   // Quitting draws one last frame without the input and status lines, so the shell prompt follows the
   // transcript; it stops the agent, so that frame shows what ran on in its session as ended with it.
   const [quitting, setQuitting] = useState(false);
-  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, chromeHeight, liveMax, loose } =
-    useSessionView(session, {
-      frameMs: props.frameMs,
-      features,
-      expanded,
-      // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
-      running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
-      drawn: quitting ? stateAtQuit : undefined,
-    });
+  const {
+    state,
+    width,
+    rows,
+    write,
+    libsReady,
+    access,
+    running,
+    transcript,
+    reprint,
+    chromeRef,
+    chromeHeight,
+    measureChrome,
+    liveMax,
+    loose,
+  } = useSessionView(session, {
+    frameMs: props.frameMs,
+    features,
+    expanded,
+    // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
+    running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
+    drawn: quitting ? stateAtQuit : undefined,
+  });
   useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
   const [promptRef, promptHeight] = useMeasuredHeight();
@@ -263,9 +277,7 @@ function AppView(props: AppProps): React.ReactElement {
           ) : null}
           <StatusLine view={status} width={width} />
           <InputEditor
-            editor={shell.editor}
-            read={shell.readEditor}
-            dispatch={shell.dispatchEditor}
+            store={shell.editor}
             isActive={shell.focus === "input"}
             width={width}
             maxLines={inputMaxLines(rows)}
@@ -276,6 +288,7 @@ function AppView(props: AppProps): React.ReactElement {
             placeholder={inputPlaceholder(state.phase, busy)}
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}
+            onDrawn={measureChrome}
           />
           <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
           <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />

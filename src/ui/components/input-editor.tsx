@@ -1,22 +1,21 @@
-import React, { useEffect, useRef, useState } from "react";
-import { Box, Text, type Key } from "ink";
+import React, { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { Box, Text, type DOMElement, type Key } from "ink";
 import { editorCommandFor, enterAction } from "../editor/editor-keys.js";
-import type { EditorAction, EditorState } from "../editor/editor-state.js";
+import type { EditorState } from "../editor/editor-state.js";
 import { showLine as show, splitAtCursor, visibleLines } from "../editor/editor-view.js";
 import { completeMention, mentionAt, type FileIndex } from "../compose/file-mentions.js";
 import { completeSlash, slashQuery, slashSuggestions, type SlashCommand } from "../commands/slash-commands.js";
 import { useKeypress } from "../hooks/use-keypress.js";
+import type { EditorStore } from "../hooks/use-editor-store.js";
 import { commandFor, footer } from "../shell/key-bindings.js";
 import { CompletionMenu, SlashMenu } from "./slash-menu.js";
 import { color } from "../render/theme.js";
+import { drawAtOnce } from "../tty/draw-at-once.js";
 
 /** Props of the prompt editor. */
 export interface InputEditorProps {
-  /** The buffer to draw. */
-  editor: EditorState;
-  /** The buffer as of now: several keys can arrive before the next render. */
-  read(): EditorState;
-  dispatch(action: EditorAction): void;
+  /** The buffer: the editor draws it as it changes, without a render of what is around it. */
+  store: Pick<EditorStore, "read" | "dispatch" | "subscribe">;
   isActive: boolean;
   width: number;
   /** Lines of the buffer shown at most; a longer buffer scrolls with the cursor. */
@@ -33,6 +32,8 @@ export interface InputEditorProps {
   onSubmit(text: string): void;
   /** Keys the editor has no use for (Esc, Shift+Tab, Ctrl-T, Ctrl-D, Up on an empty input…); true when handled. */
   onKey?(input: string, key: Key, raw: string): boolean;
+  /** After each commit of the editor's: its height may have changed (the App measures what is under the live region). */
+  onDrawn?(): void;
 }
 
 /** Entries a completion menu holds; it shows a scrolling window of them. */
@@ -41,8 +42,8 @@ const MENU_LIMIT = 50;
 type Menu =
   { kind: "slash"; items: SlashCommand[] } | { kind: "file"; items: string[]; mention: NonNullable<ReturnType<typeof mentionAt>> } | null;
 
-function useMenu(props: InputEditorProps, dismissed: string | null): Menu {
-  const { editor, commands, files } = props;
+function useMenu(props: InputEditorProps, editor: EditorState, dismissed: string | null): Menu {
+  const { commands, files } = props;
   const [, setTick] = useState(0);
   const query = slashQuery(editor.text, editor.cursor);
   const mention = query === null ? mentionAt(editor.text, editor.cursor) : null;
@@ -74,10 +75,15 @@ function useMenu(props: InputEditorProps, dismissed: string | null): Menu {
  * line, pasted text keeps its newlines. `/` opens the command menu and `@` the file menu.
  */
 export function InputEditor(props: InputEditorProps): React.ReactElement {
-  const { editor, dispatch, isActive, width } = props;
+  const { store, isActive, width, onDrawn } = props;
+  const { dispatch } = store;
+  const editor = useSyncExternalStore(store.subscribe, store.read);
+  // After every commit on purpose: the App renders this with it, a key renders this alone.
+  useLayoutEffect(() => onDrawn?.());
   const [dismissed, setDismissed] = useState<string | null>(null);
   const inPaste = useRef(false);
-  const menu = useMenu(props, dismissed);
+  const box = useRef<DOMElement | null>(null);
+  const menu = useMenu(props, editor, dismissed);
   const menuKey = menu ? `${menu.kind}:${menu.items.join("|")}` : "";
   // The selection belongs to one list of items: a new list starts at its top, in the same render,
   // so an arrow key typed right after the list changed is never undone by a later reset.
@@ -88,7 +94,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
 
   const completeSelected = (submit: boolean) => {
     if (!menu) return;
-    const editor = props.read();
+    const editor = store.read();
     if (menu.kind === "slash") {
       const command = menu.items[index];
       const done = completeSlash(editor.text, command);
@@ -106,6 +112,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
 
   useKeypress(
     (input, key, raw) => {
+      drawAtOnce(box.current);
       const command = editorCommandFor(input, key, raw, { inPaste: inPaste.current, bracketedPaste: props.bracketedPaste });
       if (command.kind === "paste-start") {
         inPaste.current = true;
@@ -125,7 +132,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
           case "menu-enter":
             return completeSelected(true);
           case "menu-close":
-            return setDismissed(props.read().text);
+            return setDismissed(store.read().text);
         }
       }
       if (!inPaste.current && props.onKey?.(input, key, raw)) return;
@@ -134,14 +141,14 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
           dispatch(command.action);
           return;
         case "enter": {
-          const action = enterAction(props.read());
+          const action = enterAction(store.read());
           if (action) dispatch(action);
-          else props.onSubmit(props.read().text);
+          else props.onSubmit(store.read().text);
           return;
         }
         case "type-ahead":
           dispatch({ type: "insert", text: command.text });
-          if (command.submit) props.onSubmit(props.read().text);
+          if (command.submit) props.onSubmit(store.read().text);
           return;
         default:
           return;
@@ -155,7 +162,7 @@ export function InputEditor(props: InputEditorProps): React.ReactElement {
   const textWidth = Math.max(4, width - promptWidth);
   const empty = editor.text === "";
   return (
-    <Box flexDirection="column" width={width}>
+    <Box ref={box} flexDirection="column" width={width}>
       {view.hiddenAbove > 0 ? (
         <Text dimColor>{`${" ".repeat(promptWidth)}… ${view.hiddenAbove} more line${view.hiddenAbove > 1 ? "s" : ""}`}</Text>
       ) : null}

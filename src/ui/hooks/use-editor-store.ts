@@ -1,23 +1,37 @@
-import { useCallback, useRef, useState } from "react";
+import { useState } from "react";
 import { editorReducer, initialEditorState, type EditorAction, type EditorState } from "../editor/editor-state.js";
 
-/** The input editor's state, readable at once (before React renders it), and its dispatch. */
-export interface EditorStore {
-  editor: EditorState;
-  read: () => EditorState;
-  dispatch: (a: EditorAction) => void;
+/**
+ * The input editor's state outside React: readable at once (keys can come faster than renders),
+ * and drawn by the editor alone. A key changes what the editor shows and nothing else the App
+ * draws, so the editor subscribes (`InputEditor`) and a key re-renders it, not the App.
+ */
+export class EditorStore {
+  private state: EditorState;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(start: EditorState = initialEditorState()) {
+    this.state = start;
+  }
+
+  /** The buffer as of now. */
+  readonly read = (): EditorState => this.state;
+
+  readonly dispatch = (action: EditorAction): void => {
+    const next = editorReducer(this.state, action);
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of this.listeners) listener();
+  };
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
 }
 
-/** An editor whose latest state is readable at once, before React renders it: keys can come faster than renders. */
-export function useEditorStore(start: EditorState = initialEditorState()): EditorStore {
-  const ref = useRef<EditorState>(start);
-  const [, force] = useState(0);
-  const dispatch = useCallback((action: EditorAction) => {
-    const next = editorReducer(ref.current, action);
-    if (next === ref.current) return;
-    ref.current = next;
-    force((n) => n + 1);
-  }, []);
-  const read = useCallback(() => ref.current, []);
-  return { editor: ref.current, read, dispatch };
+/** The App's editor store, made once. */
+export function useEditorStore(start?: EditorState): EditorStore {
+  const [store] = useState(() => new EditorStore(start));
+  return store;
 }

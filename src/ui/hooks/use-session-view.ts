@@ -49,6 +49,8 @@ export interface SessionView {
   chromeRef: RefObject<DOMElement | null>;
   /** The chrome's measured height (a prompt in it takes what the rest leaves). */
   chromeHeight: number;
+  /** Measures the chrome again after a part of it rendered alone (the editor, at a key). */
+  measureChrome(): void;
   liveMax: number;
   /** Rows of running terminals no call shows. */
   loose: string[];
@@ -126,8 +128,24 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     transcript.reprint();
   }, [write, transcript]);
   useReprintOnResize(width, reprint);
-  const [chromeRef, chromeHeight] = useMeasuredHeight();
+  const [chromeRef, chromeHeight, measureChrome] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
   const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
-  return { state, width, rows, write, libsReady, access, running, ticker, transcript, reprint, chromeRef, chromeHeight, liveMax, loose };
+  return {
+    state,
+    width,
+    rows,
+    write,
+    libsReady,
+    access,
+    running,
+    ticker,
+    transcript,
+    reprint,
+    chromeRef,
+    chromeHeight,
+    measureChrome,
+    liveMax,
+    loose,
+  };
 }

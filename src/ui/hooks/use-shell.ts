@@ -6,7 +6,7 @@ import type { TerminalAccess } from "../../terminals/terminal-access.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { detachWithQueued } from "../commands/detach.js";
 import { applyConfirmedUndo } from "../commands/apply-undo.js";
-import type { EditorAction, EditorState } from "../editor/editor-state.js";
+import type { EditorState } from "../editor/editor-state.js";
 import type { ClipboardRead } from "../compose/clipboard-image.js";
 import type { TerminalHandoff } from "../compose/external-editor.js";
 import type { SessionPort } from "../session-port.js";
@@ -17,7 +17,7 @@ import { focusOf, INITIAL_SHELL, shellReducer, type Panel, type ShellState } fro
 import { isBusy } from "../status/status-text.js";
 import { hitKey, type SearchHit } from "../search/transcript-search.js";
 import { useComposer } from "./use-composer.js";
-import { useEditorStore } from "./use-editor-store.js";
+import { useEditorStore, type EditorStore } from "./use-editor-store.js";
 import { useSearchHits, useSearchKeys } from "./use-search-view.js";
 import { useTasksView } from "./use-tasks-view.js";
 import { runningClientTerminals, useTerminalPaneKeys } from "./use-terminal-panes.js";
@@ -53,9 +53,8 @@ export interface ShellOptions {
 /** What the app draws and wires from the shell. */
 export interface Shell extends ShellState {
   focus: Focus;
-  editor: EditorState;
-  readEditor(): EditorState;
-  dispatchEditor(action: EditorAction): void;
+  /** The input's buffer: the editor draws it as keys change it, without a render of the App. */
+  editor: EditorStore;
   submit(text: string): void;
   /** Keys the editor does not use itself; true when the shell handled it. */
   onEditorKey(input: string, key: Key): boolean;
@@ -273,9 +272,7 @@ export function useShell(opts: ShellOptions): Shell {
     ...shell,
     terminalFocus: focusedTerminalAlive ? terminalFocus : null,
     focus,
-    editor: store.editor,
-    readEditor: store.read,
-    dispatchEditor: store.dispatch,
+    editor: store,
     submit: composer.submit,
     onEditorKey,
     queue: queueHandlers({ port, state, shell, dispatch, store }),
