@@ -115,7 +115,7 @@ function paneSize(): { cols: number; rows: number } | undefined {
 /**
  * Resolves the agent, the cwd and a resume target, and builds the session's orchestrator. The
  * config is read here unless given, through the trust gate (`askTrust`: see `trustedConfig`). A
- * resumed log is read when the session opens, not before `historyAfter` (the TUI's first frame).
+ * resumed log is read while the agent starts (the orchestrator's `start`), not before `historyAfter` (the TUI's first frame).
  */
 export async function prepareSession(
   opts: SessionOptions,
@@ -165,7 +165,7 @@ export async function prepareSession(
       taken.release();
       throw err;
     }
-    // Read and folded when the session opens: a long log takes seconds, and the UI (`historyAfter`:
+    // Read and folded while the agent starts: a long log takes seconds, and the UI (`historyAfter`:
     // its first frame) is up and taking keys meanwhile.
     loadHistory = async () => {
       await historyAfter;

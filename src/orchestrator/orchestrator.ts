@@ -177,6 +177,10 @@ class OrchestratorCore {
     const opened = this.opener.start(mode);
     // The workspace's checkpoints get ready while the agent starts, not on the first prompt.
     void this.opts.checkpoints?.warm();
+    // So does the log being resumed: the opener needs it the moment the agent answers, and reading
+    // and folding a long one took ~0.4 s that the main thread spent idle while the agent started.
+    // A failure to read it is the opener's to report.
+    if (this.opts.loadHistory) this.history().catch(() => {});
     return opened;
   }
 

@@ -45,6 +45,11 @@ export function wrapAscii(text: string, width: number): string[] | undefined {
   return out;
 }
 
+/** Printable ASCII, line breaks and SGR only: what `wrapAscii` wraps (a line no longer than the width, escapes included, is one row of itself). */
+export function isAsciiSgr(line: string): boolean {
+  return ASCII_SGR.test(line);
+}
+
 /** wrap-ansi's `exec` before its styles pass: one line's words into rows. */
 function wrapLine(line: string, columns: number): string[] {
   const rows = [""];

@@ -7,6 +7,24 @@ type TokenNode = string | { kind?: string; sublanguage?: boolean; children: Toke
 export type HLJSApi = typeof import("highlight.js");
 
 type Styler = (text: string) => string;
+
+/**
+ * highlight.js renders every result to HTML (`result.value`), which conch never reads: it walks the
+ * token tree. Its own emitter without that render (the same tree) makes highlighting cheaper.
+ * Options are global to highlight.js, so the emitter is swapped in for conch's calls only.
+ */
+function treeOnlyEmitter(hljs: HLJSApi): { treeOnly: Options; usual: Options } {
+  type Emitter = new (options: unknown) => { toHTML(): string };
+  const Tree = hljs.highlight("", { language: "plaintext" }).emitter.constructor as Emitter;
+  class TreeOnlyEmitter extends Tree {
+    override toHTML(): string {
+      return "";
+    }
+  }
+  return { treeOnly: { __emitter: TreeOnlyEmitter } as unknown as Options, usual: { __emitter: Tree } as unknown as Options };
+}
+type Options = Parameters<HLJSApi["configure"]>[0];
+
 const plain: Styler = (text) => text;
 /** cli-highlight's user theme when none is given: styles are looked up on it first, prototype and all. */
 const NO_THEME: Record<string, Styler | undefined> = {};
@@ -22,6 +40,7 @@ const asParsed = (text: string) => text.replace(/\r\n?/g, "\n").replace(/\0/g, "
  * class, chalk applied to the styled children).
  */
 export function createCodeHighlighter(hljs: HLJSApi, theme: Theme): (code: string, language: string) => string {
+  const emitters = treeOnlyEmitter(hljs);
   const styles = theme as Record<string, Styler | undefined>;
   const styleOf = (token: string): Styler => NO_THEME[token] || styles[token] || plain;
   const topLevel = NO_THEME.default || styles.default || plain;
@@ -54,7 +73,13 @@ export function createCodeHighlighter(hljs: HLJSApi, theme: Theme): (code: strin
   };
 
   return (code, language) => {
-    const result = hljs.highlight(code, { language, ignoreIllegals: true });
+    hljs.configure(emitters.treeOnly);
+    let result: ReturnType<HLJSApi["highlight"]>;
+    try {
+      result = hljs.highlight(code, { language, ignoreIllegals: true });
+    } finally {
+      hljs.configure(emitters.usual);
+    }
     // highlight.js gave up (its safe mode): cli-highlight shows the escaped code as plain text.
     if (result.illegal || result.errorRaised) return topLevel(asParsed(code));
     const root = (result.emitter as unknown as { rootNode: TokenNode }).rootNode;

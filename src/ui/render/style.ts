@@ -1,4 +1,4 @@
-import { color, colorsEnabled, type ColorRole } from "./theme.js";
+import { colorsEnabled, roleColor, type ColorRole } from "./theme.js";
 
 /** How a run of text looks. Colours are roles (or a terminal's own colour, for screens); NO_COLOR drops them, not the rest. */
 export interface Style {
@@ -70,15 +70,33 @@ function colorCode(value: string, background: boolean): string | undefined {
   return undefined;
 }
 
+/** SGR parameters per colour at `codesLevel`: a transcript paints the same few colours hundreds of thousands of times. */
+const codes = { fg: new Map<string, string | undefined>(), bg: new Map<string, string | undefined>(), level };
+
+function cachedColorCode(value: string, background: boolean): string | undefined {
+  if (codes.level !== level) {
+    codes.fg.clear();
+    codes.bg.clear();
+    codes.level = level;
+  }
+  const kept = background ? codes.bg : codes.fg;
+  let code = kept.get(value);
+  if (code === undefined && !kept.has(value)) kept.set(value, (code = colorCode(value, background)));
+  return code;
+}
+
+/** Close codes after which an enclosing style must be opened again. */
+const INNER_CLOSE = /\u001b\[(22|23|24|27|29|39|49)m/g;
+
 /** Text in a style, as ANSI: the same colours and attributes an Ink `<Text>` would draw. */
 export function paint(text: string, style: Style): string {
   if (text === "") return "";
   const open: string[] = [];
   const close: string[] = [];
   const colors = level > 0 && colorsEnabled();
-  const fg = style.role ? color(style.role) : style.fg;
-  const fgCode = colors && fg ? colorCode(fg, false) : undefined;
-  const bgCode = colors && style.bg ? colorCode(style.bg, true) : undefined;
+  const fg = colors ? (style.role ? roleColor(style.role) : style.fg) : undefined;
+  const fgCode = fg ? cachedColorCode(fg, false) : undefined;
+  const bgCode = colors && style.bg ? cachedColorCode(style.bg, true) : undefined;
   const add = (on: string | undefined | false, off: string) => {
     if (!on) return;
     open.push(on);
@@ -99,8 +117,9 @@ export function paint(text: string, style: Style): string {
   const start = `\u001b[${open.join(";")}m`;
   const end = `\u001b[${close.join(";")}m`;
   // Styles nest: an inner run's close codes would end the outer style, so it is opened again after them.
-  const body = text.replace(/\u001b\[(22|23|24|27|29|39|49)m/g, (m) => m + start);
+  const body = text.includes("\u001b") ? text.replace(INNER_CLOSE, (m) => m + start) : text;
   // A style never runs over a line break: rows are cut at breaks and must each close what they open.
+  if (!body.includes("\n")) return start + body + end;
   return body
     .split("\n")
     .map((line) => (line === "" ? "" : start + line + end))

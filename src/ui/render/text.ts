@@ -1,7 +1,7 @@
 import cliTruncate from "cli-truncate";
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
-import { narrowWidth, wrapAscii } from "./ascii-wrap.js";
+import { isAsciiSgr, narrowWidth, wrapAscii } from "./ascii-wrap.js";
 
 /** Terminal cells a (possibly styled) string takes. */
 export function cellWidth(text: string): number {
@@ -14,6 +14,8 @@ export function cellWidth(text: string): number {
  */
 export function wrapRows(text: string, width: number): string[] {
   const w = Math.max(1, width);
+  // One line that fits (most rows of a transcript): the row itself, as the wrap below would give it.
+  if (text.length <= w && !text.includes("\n") && !text.includes("\r") && isAsciiSgr(text)) return [text];
   // Most text is ASCII, styled or not: wrapped the same way without measuring every word's
   // graphemes (which made drawing a long resumed transcript cost seconds). `trim: false` keeps a
   // line's own indentation (code, nested lists); it also keeps the space a line broke at, which

@@ -51,6 +51,11 @@ export function color(role: ColorRole): string | undefined {
   return colorsEnabled() ? ROLE_COLORS[role] : undefined;
 }
 
+/** A role's colour whether or not colours are on: for a caller that has asked `colorsEnabled()` already. */
+export function roleColor(role: ColorRole): string {
+  return ROLE_COLORS[role];
+}
+
 /** One glyph per tool kind, single-cell wide so cards line up. */
 export const KIND_ICONS: Record<ToolKind, string> = {
   read: "◎",
