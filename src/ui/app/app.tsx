@@ -97,22 +97,7 @@ function AppView(props: AppProps): React.ReactElement {
   // Quitting draws one last frame without the input and status lines, so the shell prompt follows the
   // transcript; it stops the agent, so that frame shows what ran on in its session as ended with it.
   const [quitting, setQuitting] = useState(false);
-  const {
-    state,
-    width,
-    rows,
-    write,
-    libsReady,
-    access,
-    running,
-    transcript,
-    reprint,
-    chromeRef,
-    chromeHeight,
-    measureChrome,
-    liveMax,
-    loose,
-  } = useSessionView(session, {
+  const view = useSessionView(session, {
     frameMs: props.frameMs,
     features,
     expanded,
@@ -120,6 +105,7 @@ function AppView(props: AppProps): React.ReactElement {
     running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
     drawn: quitting ? stateAtQuit : undefined,
   });
+  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, chromeHeight, liveMax, loose } = view;
   useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
   const [promptRef, promptHeight] = useMeasuredHeight();
@@ -288,7 +274,7 @@ function AppView(props: AppProps): React.ReactElement {
             placeholder={inputPlaceholder(state.phase, busy)}
             onSubmit={shell.submit}
             onKey={shell.onEditorKey}
-            onDrawn={measureChrome}
+            onDrawn={view.measureChrome}
           />
           <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
           <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
