@@ -81,17 +81,10 @@ export class WorkspaceCheckpoints {
    * starts, beside the agent's own start), so the session's first snapshots cost one scan each.
    */
   async warm(): Promise<void> {
-    const taking = this.queue();
-    const asked = this.asked;
-    const snap = await taking;
-    // A first write-tree after an update rewrites the index; a second one leaves its stamp known. Not
-    // once another snapshot was asked for (a prompt on its way): that one writes its own tree, and this
-    // step would run after it, while the agent works on the prompt.
-    if (!("error" in snap) && !this.known && this.asked === asked) await this.inTurn(() => this.writeTree()).catch(() => undefined);
+    const snap = await this.queue();
+    // A first write-tree after an update rewrites the index; a second one leaves its stamp known.
+    if (!("error" in snap) && !this.known) await this.inTurn(() => this.writeTree()).catch(() => undefined);
   }
-
-  /** Snapshots asked for so far (the warm-up's included). */
-  private asked = 0;
 
   /** Runs `work` after everything asked of the repository so far, and before what is asked later. */
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -101,7 +94,6 @@ export class WorkspaceCheckpoints {
   }
 
   private queue(): Promise<Snapshot | { error: string }> {
-    this.asked++;
     // Asked for before the waiting snapshot begins its scan: that scan comes after this call too, so it serves both.
     if (this.waiting) return this.waiting;
     const run = this.inTurn(() => {

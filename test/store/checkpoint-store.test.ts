@@ -32,27 +32,6 @@ describe("the workspace's checkpoints, in git runs", () => {
     expect(runs.list().slice(before)).toEqual(["ls-files", "ls-files"]);
   });
 
-  it("a snapshot asked for during the warm-up (a prompt on its way): the warm-up's second step does not run after it", async () => {
-    const runs = gitRuns();
-    const store = runs.around(() => new WorkspaceCheckpoints(workspace(), tempDir("conch-state-")));
-    const warming = store.warm();
-    // Asked before the warm-up's scan began: that scan serves both, and the prompt goes out after it.
-    await tree(store);
-    const atPrompt = runs.list().length;
-    await warming;
-    expect(runs.list()).toEqual(["init", "ls-files", "update-index", "write-tree"]);
-    expect(runs.list().length).toBe(atPrompt);
-    // Asked once the warm-up's scan runs: its own scan and tree, and still nothing after it.
-    const late = gitRuns();
-    const other = late.around(() => new WorkspaceCheckpoints(workspace(), tempDir("conch-state-")));
-    const warmingOther = other.warm();
-    await new Promise((r) => setImmediate(r));
-    await tree(other);
-    const atOtherPrompt = late.list().length;
-    await warmingOther;
-    expect(late.list().length).toBe(atOtherPrompt);
-  });
-
   it("a snapshot asked for before the waiting one begins shares its scan (the session's open and its first prompt)", async () => {
     const ws = workspace();
     const runs = gitRuns();
