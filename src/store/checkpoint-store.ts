@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { isInside } from "../paths/is-inside.js";
 import { ensurePrivateDir } from "./private-fs.js";
 import { GitError, ShadowGit } from "./shadow-git.js";
 import { resolveStateDir } from "./state-dir.js";
@@ -209,14 +210,18 @@ export class WorkspaceCheckpoints {
    */
   private ownState(): string[] {
     if (this.excluded === undefined) {
-      let rel: string;
+      let root: string | undefined;
       try {
-        rel = path.relative(this.workspace, realpathSync(this.root));
+        root = realpathSync(this.root);
       } catch {
-        rel = "";
+        root = undefined;
       }
-      const inside = rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-      this.excluded = inside ? [`:(top,exclude,literal)${rel.split(path.sep).join("/")}/`] : [];
+      const rel = root === undefined ? "" : path.relative(this.workspace, root);
+      // The workspace itself as the state dir is not left out: that would leave out everything.
+      this.excluded =
+        root !== undefined && rel !== "" && isInside(this.workspace, root)
+          ? [`:(top,exclude,literal)${rel.split(path.sep).join("/")}/`]
+          : [];
     }
     return this.excluded;
   }
