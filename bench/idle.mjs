@@ -2,9 +2,7 @@
 // idle: the TUI left alone for 10 s once the session is ready: frames per second (writes to the
 // PTY), CPU of the conch process (utime+stime from /proc/<pid>/stat) and its resident memory (VmRSS
 // at the end of the window). Goals: 0 frames/s, <= 2% CPU, <= 80 MiB RSS.
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { isolatedEnv, log, metric, numOpt, parseArgs, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { log, metric, numOpt, parseArgs, projectRun, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
 import { cpuSeconds, memKiB, processTree } from "./lib/proc.mjs";
 import { isReady, TuiRun } from "./lib/tui.mjs";
 
@@ -24,9 +22,8 @@ if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app/app.js"], numOpt(args
 }
 
 async function once(i) {
-  const cwd = path.join(dir, `run-${i}`);
-  mkdirSync(cwd, { recursive: true });
-  const run = new TuiRun({ args: ["--agent", "demo"], env: isolatedEnv(cwd), cwd });
+  const { cwd, env } = projectRun(dir, `run-${i}`);
+  const run = new TuiRun({ args: ["--agent", "demo"], env, cwd });
   try {
     await run.waitFor(isReady, 30_000, "the agent to be ready");
     const readyWrites = run.writes.length;

@@ -8,11 +8,10 @@
 // (goal p95 <= 33 ms). And the pane's throughput in the TUI itself, the UI live: the flood by bytes
 // in a pane, from its first write until conch answers that it exited (goal >= 30 MB/s).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { BENCH, log, metric, numOpt, parseArgs, projectRun, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
 import { mainThreadCpuSeconds, memKiB } from "./lib/proc.mjs";
 import { typeKeys } from "./lib/keys.mjs";
 
@@ -270,14 +269,11 @@ async function innerPane() {
 
 async function keysDuringFlood(i) {
   const { isReady, TuiRun } = await import("./lib/tui.mjs");
-  const cwd = path.join(dir, `keys-${i}`);
-  mkdirSync(cwd, { recursive: true });
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
   const floodSeconds = Math.ceil(KEYS * 0.1) + 4;
   const run = new TuiRun({
     args: ["--agent", agentCmd, "--permissions", "approve-all"],
-    env: isolatedEnv(cwd, { FLOOD_ARGS: `--seconds ${floodSeconds}` }),
-    cwd,
+    ...projectRun(dir, `keys-${i}`, { FLOOD_ARGS: `--seconds ${floodSeconds}` }),
   });
   try {
     await run.waitFor(isReady, 30_000, "the session to be ready");
@@ -306,15 +302,12 @@ async function paneThroughputInTui(i) {
   const { isReady, TuiRun } = await import("./lib/tui.mjs");
   const { cpuSeconds, mainThreadCpuSeconds } = await import("./lib/proc.mjs");
   const { readFileSync } = await import("node:fs");
-  const cwd = path.join(dir, `ui-${i}`);
-  mkdirSync(cwd, { recursive: true });
   const stamp = path.join(dir, `ui-${i}.stamp`);
   const stats = path.join(dir, `ui-${i}.stats.json`);
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
   const run = new TuiRun({
     args: ["--agent", agentCmd, "--permissions", "approve-all"],
-    env: isolatedEnv(cwd, { FLOOD_ARGS: `--bytes ${UI_BYTES} --stamp ${stamp}`, FLOOD_STATS: stats }),
-    cwd,
+    ...projectRun(dir, `ui-${i}`, { FLOOD_ARGS: `--bytes ${UI_BYTES} --stamp ${stamp}`, FLOOD_STATS: stats }),
   });
   try {
     await run.waitFor(isReady, 30_000, "the session to be ready");

@@ -15,7 +15,7 @@
 // depends on timing (the start build too, e.g. 513-515 rows after the 1,000 chunks/s run).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BENCH, isolatedEnv, log, parseArgs, sleep, tempDir } from "./lib/common.mjs";
+import { BENCH, log, parseArgs, projectRun, sleep, tempDir } from "./lib/common.mjs";
 import { isReady, TuiRun } from "./lib/tui.mjs";
 
 const args = parseArgs();
@@ -64,11 +64,10 @@ function cells(run, cwd) {
 for (const name of names) {
   const spec = RUNS[name];
   if (!spec) throw new Error(`no run ${name}: ${Object.keys(RUNS).join(", ")}`);
-  const cwd = path.join(dir, name);
-  mkdirSync(cwd, { recursive: true });
+  const { cwd, env } = projectRun(dir, name, spec.env);
   const run = new TuiRun({
     args: ["--agent", spec.agent, ...(spec.args ?? [])],
-    env: isolatedEnv(cwd, spec.env),
+    env,
     cwd,
     scrollback: 100_000,
     ...(bin ? { commandArgs: [bin, "--agent", spec.agent, ...(spec.args ?? [])] } : {}),

@@ -12,19 +12,19 @@
 //     first 2 s; every submitted prompt must reach the agent exactly once, in order;
 //   - what each lazily loaded module costs, and where a launch's CPU time goes (a --cpu-prof).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
   BIN,
   DIST,
   ROOT,
-  isolatedEnv,
   log,
   median,
   metric,
   numOpt,
   parseArgs,
+  projectRun,
   quantile,
   report,
   staleBuild,
@@ -74,28 +74,20 @@ function figure({ name, values, goal, note }) {
   if (m.n) m.note = [`p95 ${m.p95.toFixed(0)} ms`, note].filter(Boolean).join("; ");
   return m;
 }
-const demoEnv = (cwd) => isolatedEnv(cwd);
-const runDir = (name) => {
-  const d = path.join(dir, name);
-  mkdirSync(d, { recursive: true });
-  return d;
-};
 
 // ---- a key typed at 50 ms, and a prompt typed at 50 ms, with the demo agent ----------------------
 
 log("startup: warm-up launch (not counted)");
-await keyEchoRun({ agentArgs: ["--agent", "demo"], cwd: runDir("warm"), env: demoEnv(dir) });
+await keyEchoRun({ agentArgs: ["--agent", "demo"], ...projectRun(dir, "warm") });
 const keys = [];
 for (let i = 0; i < RUNS; i++) {
-  const cwd = runDir(`key-${i}`);
-  const r = await keyEchoRun({ agentArgs: ["--agent", "demo"], cwd, env: demoEnv(cwd) });
+  const r = await keyEchoRun({ agentArgs: ["--agent", "demo"], ...projectRun(dir, `key-${i}`) });
   log(`startup: key ${i + 1}/${RUNS}: App frame ${r.app.toFixed(0)} ms, key echoed by the editor ${r.echoed.toFixed(0)} ms`);
   keys.push(r);
 }
 const prompts = [];
 for (let i = 0; i < RUNS; i++) {
-  const cwd = runDir(`prompt-${i}`);
-  const r = await typedPromptRun({ agentArgs: ["--agent", "demo"], cwd, env: demoEnv(cwd) });
+  const r = await typedPromptRun({ agentArgs: ["--agent", "demo"], ...projectRun(dir, `prompt-${i}`) });
   log(
     `startup: prompt ${i + 1}/${RUNS}: session open ${r.sessionOpen.toFixed(0)} ms, prompt on the wire ${r.onWire.toFixed(0)} ms (${r.afterSessionOpen} ms after session/new answered)`,
   );
@@ -177,13 +169,13 @@ const random = rng(SEED);
 const fuzz = { launches: 0, prompts: 0, lost: 0, failures: [] };
 for (let i = 0; i < FUZZ; i++) {
   const plan = fuzzPlan(random);
-  const cwd = runDir(`fuzz-${i}`);
+  const { cwd, env } = projectRun(dir, `fuzz-${i}`);
   let sent;
   try {
     sent = await launch({
       agentArgs: ["--agent", "demo", "--quiet-ms", "0"],
       cwd,
-      env: demoEnv(cwd),
+      env,
       keys: plan.keys,
       done: async (run, trace) => {
         await new Promise((r) => setTimeout(r, Math.max(0, 2100 - run.now())));
@@ -275,12 +267,10 @@ for (const [name, cost] of lazy) {
 async function profileLaunch() {
   const profDir = path.join(dir, "profile");
   rmSync(profDir, { recursive: true, force: true });
-  const cwd = runDir("profile-run");
   const run = new TuiRun({
     args: [],
     commandArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`, BIN, "--agent", "demo"],
-    env: demoEnv(cwd),
-    cwd,
+    ...projectRun(dir, "profile-run"),
   });
   try {
     await run.waitFor((lines) => hasAppFrame(lines) && lines.some((l) => /message the agent/.test(l)), 30_000, "the session to be ready");
@@ -371,8 +361,7 @@ report(args, {
 async function instantPromptTimes() {
   const out = [];
   for (let i = 0; i < Math.min(RUNS, 5); i++) {
-    const cwd = runDir(`instant-${i}`);
-    const run = new TuiRun({ args: ["--agent", "demo"], env: demoEnv(cwd), cwd });
+    const run = new TuiRun({ args: ["--agent", "demo"], ...projectRun(dir, `instant-${i}`) });
     try {
       out.push(await run.waitFor(hasPrompt, 15_000, "a prompt"));
     } finally {

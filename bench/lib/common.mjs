@@ -1,6 +1,6 @@
 // Shared helpers of conch's benchmarks: argument parsing, statistics, goals, tables, temp dirs.
 // Every bench prints a small table, or with --json one JSON object (progress goes to stderr).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -221,6 +221,17 @@ export function isolatedEnv(dir, extra = {}) {
     COLORTERM: "truecolor",
     ...extra,
   };
+}
+
+/**
+ * A run's project folder (`cwd`) and its isolated env, conch's state dir beside the project as a
+ * user's is, never inside it: a build that checkpoints its own state dir would time recording its logs.
+ */
+export function projectRun(parent, name, extra = {}) {
+  const root = path.join(parent, name);
+  const cwd = path.join(root, "work");
+  mkdirSync(cwd, { recursive: true });
+  return { cwd, env: isolatedEnv(root, extra) };
 }
 
 /** Share of all cores busy over `ms` (from /proc/stat), 0..100: other work on the machine skews every figure. */

@@ -1,8 +1,8 @@
 // conch on lib/flood-agent.mjs in a real PTY, for bench/flood.mjs: a run with a prompt sent and the
 // flood on the screen, the PTY's output grouped into frames, conch's CPU sampled over time.
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { BENCH, BIN, isolatedEnv, sleep } from "./common.mjs";
+import { BENCH, BIN, projectRun, sleep } from "./common.mjs";
 import { cpuSeconds } from "./proc.mjs";
 import { isReady, TuiRun } from "./tui.mjs";
 
@@ -20,11 +20,9 @@ export function floodRunner({ dir, marker, frameGapMs, bin, nodeArgs = [] }) {
    * once the flood is on the screen. `ctx.stats()` is the agent's own account once the flood is over.
    */
   async function floodRun(name, floodEnv, during) {
-    const cwd = path.join(dir, name);
-    mkdirSync(cwd, { recursive: true });
     const statsFile = path.join(dir, `${name}.stats.json`);
     rmSync(statsFile, { force: true });
-    const env = isolatedEnv(cwd, { FLOOD_KIND: "words", FLOOD_MARKER: `\n${marker}\n`, FLOOD_STATS: statsFile, ...floodEnv });
+    const { cwd, env } = projectRun(dir, name, { FLOOD_KIND: "words", FLOOD_MARKER: `\n${marker}\n`, FLOOD_STATS: statsFile, ...floodEnv });
     const run = new TuiRun({
       args: ["--agent", agentCmd],
       env,
