@@ -91,31 +91,52 @@ const INNER_CLOSE = /\u001b\[(22|23|24|27|29|39|49)m/g;
 /** Text in a style, as ANSI: the same colours and attributes an Ink `<Text>` would draw. */
 export function paint(text: string, style: Style): string {
   if (text === "") return "";
-  const open: string[] = [];
-  const close: string[] = [];
   const colors = level > 0 && colorsEnabled();
   const fg = colors ? (style.role ? roleColor(style.role) : style.fg) : undefined;
   const fgCode = fg ? cachedColorCode(fg, false) : undefined;
   const bgCode = colors && style.bg ? cachedColorCode(style.bg, true) : undefined;
-  const add = (on: string | undefined | false, off: string) => {
-    if (!on) return;
-    open.push(on);
-    close.push(off);
-  };
-  add(fgCode, "39");
-  add(bgCode, "49");
+  // The SGR parameters to open and to close, each after a ";" (built as strings: this runs for
+  // every styled span of a transcript).
+  let on = "";
+  let off = "";
+  if (fgCode) {
+    on += `;${fgCode}`;
+    off += ";39";
+  }
+  if (bgCode) {
+    on += `;${bgCode}`;
+    off += ";49";
+  }
   // Attributes need no colour support, but a stream that is not a terminal gets plain text.
   if (level > 0) {
-    add(style.bold && "1", "22");
-    add(style.dim && "2", "22");
-    add(style.italic && "3", "23");
-    add(style.underline && "4", "24");
-    add(style.inverse && "7", "27");
-    add(style.strike && "9", "29");
+    if (style.bold) {
+      on += ";1";
+      off += ";22";
+    }
+    if (style.dim) {
+      on += ";2";
+      off += ";22";
+    }
+    if (style.italic) {
+      on += ";3";
+      off += ";23";
+    }
+    if (style.underline) {
+      on += ";4";
+      off += ";24";
+    }
+    if (style.inverse) {
+      on += ";7";
+      off += ";27";
+    }
+    if (style.strike) {
+      on += ";9";
+      off += ";29";
+    }
   }
-  if (open.length === 0) return text;
-  const start = `\u001b[${open.join(";")}m`;
-  const end = `\u001b[${close.join(";")}m`;
+  if (on === "") return text;
+  const start = `\u001b[${on.slice(1)}m`;
+  const end = `\u001b[${off.slice(1)}m`;
   // Styles nest: an inner run's close codes would end the outer style, so it is opened again after them.
   const body = text.includes("\u001b") ? text.replace(INNER_CLOSE, (m) => m + start) : text;
   // A style never runs over a line break: rows are cut at breaks and must each close what they open.
