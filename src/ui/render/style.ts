@@ -88,6 +88,16 @@ function cachedColorCode(value: string, background: boolean): string | undefined
 /** Close codes after which an enclosing style must be opened again. */
 const INNER_CLOSE = /\u001b\[(22|23|24|27|29|39|49)m/g;
 
+/** Each attribute in the order Ink opens them: the style's key, its SGR code, the code that closes it. */
+const ATTRIBUTES = [
+  ["bold", "1", "22"],
+  ["dim", "2", "22"],
+  ["italic", "3", "23"],
+  ["underline", "4", "24"],
+  ["inverse", "7", "27"],
+  ["strike", "9", "29"],
+] as const;
+
 /** Text in a style, as ANSI: the same colours and attributes an Ink `<Text>` would draw. */
 export function paint(text: string, style: Style): string {
   if (text === "") return "";
@@ -108,32 +118,12 @@ export function paint(text: string, style: Style): string {
     off += ";49";
   }
   // Attributes need no colour support, but a stream that is not a terminal gets plain text.
-  if (level > 0) {
-    if (style.bold) {
-      on += ";1";
-      off += ";22";
-    }
-    if (style.dim) {
-      on += ";2";
-      off += ";22";
-    }
-    if (style.italic) {
-      on += ";3";
-      off += ";23";
-    }
-    if (style.underline) {
-      on += ";4";
-      off += ";24";
-    }
-    if (style.inverse) {
-      on += ";7";
-      off += ";27";
-    }
-    if (style.strike) {
-      on += ";9";
-      off += ";29";
-    }
-  }
+  if (level > 0)
+    for (const [key, code, close] of ATTRIBUTES)
+      if (style[key]) {
+        on += `;${code}`;
+        off += `;${close}`;
+      }
   if (on === "") return text;
   const start = `\u001b[${on.slice(1)}m`;
   const end = `\u001b[${off.slice(1)}m`;
