@@ -105,10 +105,16 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     write(`${rows.join("\n")}\n`);
   }, [write]);
 
+  /**
+   * A backlog is being written in slices: a render then only plans what to draw and leaves the
+   * rows to the next slice, so a render (a new state while a session replays) is not a slice longer.
+   */
+  const backlog = useRef(false);
   const plan = useMemo(
     () => {
       if (!opts.ready) return NOTHING;
-      const next = printer.current!.plan(state, width, SLICE_MS, opts.previewRows);
+      const next = printer.current!.plan(state, width, backlog.current ? 0 : SLICE_MS, opts.previewRows);
+      backlog.current = next.more;
       unwritten.current.push(...next.rows);
       return next;
     },
@@ -130,6 +136,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     let timer: ReturnType<typeof setImmediate>;
     const step = () => {
       const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
+      backlog.current = next.more;
       unwritten.current.push(...next.rows);
       if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
         if (performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) flush();
@@ -156,6 +163,7 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     // The rows of the live items are drawn for this state from now on (rowsOf reads it).
     stateRef.current = next;
     const ahead = printer.current!.plan(next, optsRef.current.width, SLICE_MS, optsRef.current.previewRows);
+    backlog.current = ahead.more;
     unwritten.current.push(...ahead.rows);
     return ahead;
   }, []);
