@@ -29,6 +29,9 @@ const MAX_UNWRITTEN_ROWS = 2000;
  */
 const BACKLOG_WRITE_ROWS = 1000;
 
+/** More settled items than this waiting: a backlog (a resumed session, a reprint), written in slices from the start. */
+const BACKLOG_ITEMS = 100;
+
 const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false };
 
 /** What the transcript hook needs from the app. */
@@ -140,7 +143,9 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const plan = useMemo(
     () => {
       if (!opts.ready) return NOTHING;
-      const next = printer.current!.plan(state, width, backlog.current ? 0 : SLICE_MS, opts.previewRows);
+      const printing = printer.current!;
+      const inBacklog = backlog.current || printing.waiting(state) > BACKLOG_ITEMS;
+      const next = printing.plan(state, width, inBacklog ? 0 : SLICE_MS, opts.previewRows);
       backlog.current = next.more;
       if (next.more) output.current!.blocking(false);
       unwritten.current.push(...next.rows);

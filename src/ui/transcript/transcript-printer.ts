@@ -94,6 +94,11 @@ export class TranscriptPrinter {
     this.printed = this.settledEnd(state);
   }
 
+  /** How many settled items wait to be printed. */
+  waiting(state: SessionState): number {
+    return this.settledEnd(state) - this.printed;
+  }
+
   /** The settled prefix's end last found, for the state it was found in (a backlog plans many slices of one state). */
   private settled?: { state: SessionState; end: number };
 

@@ -112,7 +112,10 @@ describe("the transcript is printed in its true order", () => {
       () => clock,
     );
     const s = foldEvents(events);
+    const items = printer.waiting(s);
+    expect(items).toBe(s.items.length);
     const sliced = printer.plan(s, 80, 5, 4);
+    expect(printer.waiting(s)).toBeLessThan(items);
     const render = printer.plan(s, 80, 0, 4);
     expect(render.rows).toEqual([]);
     expect(render.more).toBe(true);
@@ -122,6 +125,7 @@ describe("the transcript is printed in its true order", () => {
       all.push(...plan.rows);
       if (!plan.more) break;
     }
+    expect(printer.waiting(s)).toBe(0);
     const whole = new TranscriptPrinter((item) => rowsOf(item)).plan(s, 80, 1000, 4);
     expect(whole.more).toBe(false);
     expect(all).toEqual(whole.rows);
