@@ -11,17 +11,30 @@ type Styler = (text: string) => string;
 /**
  * highlight.js renders every result to HTML (`result.value`), which conch never reads: it walks the
  * token tree. Its own emitter without that render (the same tree) makes highlighting cheaper.
- * Options are global to highlight.js, so the emitter is swapped in for conch's calls only.
+ * Options are global to highlight.js, and changing them copies them (~10 µs a call, twice per block
+ * when swapped around each call), so the emitter is set once and skips the render only while conch's
+ * own call runs: any other caller gets its HTML.
  */
-function treeOnlyEmitter(hljs: HLJSApi): { treeOnly: Options; usual: Options } {
+function treeOnlyEmitter(hljs: HLJSApi): { treeOnly<T>(run: () => T): T } {
   type Emitter = new (options: unknown) => { toHTML(): string };
   const Tree = hljs.highlight("", { language: "plaintext" }).emitter.constructor as Emitter;
+  let skip = false;
   class TreeOnlyEmitter extends Tree {
     override toHTML(): string {
-      return "";
+      return skip ? "" : super.toHTML();
     }
   }
-  return { treeOnly: { __emitter: TreeOnlyEmitter } as unknown as Options, usual: { __emitter: Tree } as unknown as Options };
+  hljs.configure({ __emitter: TreeOnlyEmitter } as unknown as Options);
+  return {
+    treeOnly(run) {
+      skip = true;
+      try {
+        return run();
+      } finally {
+        skip = false;
+      }
+    },
+  };
 }
 type Options = Parameters<HLJSApi["configure"]>[0];
 
@@ -73,13 +86,7 @@ export function createCodeHighlighter(hljs: HLJSApi, theme: Theme): (code: strin
   };
 
   return (code, language) => {
-    hljs.configure(emitters.treeOnly);
-    let result: ReturnType<HLJSApi["highlight"]>;
-    try {
-      result = hljs.highlight(code, { language, ignoreIllegals: true });
-    } finally {
-      hljs.configure(emitters.usual);
-    }
+    const result = emitters.treeOnly(() => hljs.highlight(code, { language, ignoreIllegals: true }));
     // highlight.js gave up (its safe mode): cli-highlight shows the escaped code as plain text.
     if (result.illegal || result.errorRaised) return topLevel(asParsed(code));
     const root = (result.emitter as unknown as { rootNode: TokenNode }).rootNode;

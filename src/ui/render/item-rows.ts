@@ -2,7 +2,7 @@ import type { PlanEntry } from "@agentclientprotocol/sdk";
 import type { DrawContext } from "./draw-context.js";
 import type { ItemView } from "./item-view.js";
 import { renderLibs } from "./render-libs.js";
-import { INTERRUPTED_MARK, NO_REPLY_MARK, PLAN_ICONS, USER_PROMPT } from "./theme.js";
+import { INTERRUPTED_MARK, NO_REPLY_MARK, PLAN_ICONS, USER_PROMPT, withColorsRead } from "./theme.js";
 import { compactJson } from "./tool-call-fields.js";
 import { inlineAnsi } from "./markdown-inline.js";
 import { markdownRows, type MarkdownMemo } from "./markdown-rows.js";
@@ -100,6 +100,11 @@ export function planRows(entries: PlanEntry[], width: number): string[] {
 
 /** One transcript item as styled rows of at most `width` cells. */
 export function itemRows(view: ItemView, ctx: ItemContext): string[] {
+  return withColorsRead(() => rowsOf(view, ctx));
+}
+
+/** `itemRows` by the item's kind. */
+function rowsOf(view: ItemView, ctx: ItemContext): string[] {
   const { item } = view;
   const { width } = ctx;
   const expanded = ctx.expanded === true;

@@ -1,10 +1,11 @@
 import type * as Diff from "diff";
 import type * as Marked from "marked";
 import { createCodeHighlighter, type HLJSApi } from "./code-highlight.js";
+import { lazyGrammars } from "./hljs-lazy.js";
 
 /**
- * The libraries that draw transcript content: markdown (marked), syntax highlighting (highlight.js
- * with every grammar, styled with cli-highlight's theme) and diffs (diff). None is needed for the first frame, and
+ * The libraries that draw transcript content: markdown (marked), syntax highlighting (highlight.js,
+ * each grammar registered when first used, styled with cli-highlight's theme) and diffs (diff). None is needed for the first frame, and
  * highlighting alone weighs more than the rest of the UI, so they load after it: the App shows the
  * transcript once `loadRenderLibs()` has resolved, and the row renderers read them from `renderLibs()`.
  */
@@ -21,16 +22,20 @@ let loading: Promise<RenderLibs> | undefined;
 
 /** Loads the transcript's libraries once; every later call gets the same promise. */
 export function loadRenderLibs(): Promise<RenderLibs> {
-  loading ??= Promise.all([import("marked"), import("highlight.js"), import("cli-highlight/dist/theme.js"), import("diff")]).then(
-    ([marked, hljsModule, themeModule, diff]) => {
+  loading ??= Promise.all([import("marked"), import("highlight.js/lib/core"), import("cli-highlight/dist/theme.js"), import("diff")]).then(
+    async ([marked, hljsModule, themeModule, diff]) => {
       // highlight.js and cli-highlight's theme are CommonJS: Node and vitest give their exports by
       // name as well, the bundle only as `default` (module.exports).
-      const hljs = ((hljsModule as { default?: HLJSApi }).default ?? hljsModule) as HLJSApi;
+      const hljs = ((hljsModule as { default?: HLJSApi }).default ?? hljsModule) as unknown as HLJSApi;
       const theme = themeModule.DEFAULT_THEME ?? (themeModule as unknown as { default: typeof themeModule }).default.DEFAULT_THEME;
+      // Every grammar is known, each is registered when first used (hljs-lazy.ts).
+      const grammarOf = await lazyGrammars(hljs, () => import("highlight.js"));
+      grammarOf("plaintext");
+      const highlight = createCodeHighlighter(hljs, theme);
       libs = {
         Lexer: marked.Lexer,
-        highlight: createCodeHighlighter(hljs, theme),
-        supportsLanguage: (language) => !!hljs.getLanguage(language),
+        highlight: (code, language) => highlight(code, grammarOf(language) ?? language),
+        supportsLanguage: (language) => grammarOf(language) !== undefined,
         structuredPatch: diff.structuredPatch,
       };
       return libs;

@@ -88,34 +88,45 @@ function cachedColorCode(value: string, background: boolean): string | undefined
 /** Close codes after which an enclosing style must be opened again. */
 const INNER_CLOSE = /\u001b\[(22|23|24|27|29|39|49)m/g;
 
+/** Each attribute in the order Ink opens them: the style's key, its SGR code, the code that closes it. */
+const ATTRIBUTES = [
+  ["bold", "1", "22"],
+  ["dim", "2", "22"],
+  ["italic", "3", "23"],
+  ["underline", "4", "24"],
+  ["inverse", "7", "27"],
+  ["strike", "9", "29"],
+] as const;
+
 /** Text in a style, as ANSI: the same colours and attributes an Ink `<Text>` would draw. */
 export function paint(text: string, style: Style): string {
   if (text === "") return "";
-  const open: string[] = [];
-  const close: string[] = [];
   const colors = level > 0 && colorsEnabled();
   const fg = colors ? (style.role ? roleColor(style.role) : style.fg) : undefined;
   const fgCode = fg ? cachedColorCode(fg, false) : undefined;
   const bgCode = colors && style.bg ? cachedColorCode(style.bg, true) : undefined;
-  const add = (on: string | undefined | false, off: string) => {
-    if (!on) return;
-    open.push(on);
-    close.push(off);
-  };
-  add(fgCode, "39");
-  add(bgCode, "49");
-  // Attributes need no colour support, but a stream that is not a terminal gets plain text.
-  if (level > 0) {
-    add(style.bold && "1", "22");
-    add(style.dim && "2", "22");
-    add(style.italic && "3", "23");
-    add(style.underline && "4", "24");
-    add(style.inverse && "7", "27");
-    add(style.strike && "9", "29");
+  // The SGR parameters to open and to close, each after a ";" (built as strings: this runs for
+  // every styled span of a transcript).
+  let on = "";
+  let off = "";
+  if (fgCode) {
+    on += `;${fgCode}`;
+    off += ";39";
   }
-  if (open.length === 0) return text;
-  const start = `\u001b[${open.join(";")}m`;
-  const end = `\u001b[${close.join(";")}m`;
+  if (bgCode) {
+    on += `;${bgCode}`;
+    off += ";49";
+  }
+  // Attributes need no colour support, but a stream that is not a terminal gets plain text.
+  if (level > 0)
+    for (const [key, code, close] of ATTRIBUTES)
+      if (style[key]) {
+        on += `;${code}`;
+        off += `;${close}`;
+      }
+  if (on === "") return text;
+  const start = `\u001b[${on.slice(1)}m`;
+  const end = `\u001b[${off.slice(1)}m`;
   // Styles nest: an inner run's close codes would end the outer style, so it is opened again after them.
   const body = text.includes("\u001b") ? text.replace(INNER_CLOSE, (m) => m + start) : text;
   // A style never runs over a line break: rows are cut at breaks and must each close what they open.

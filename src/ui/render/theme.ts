@@ -37,13 +37,32 @@ const ROLE_COLORS: Record<ColorRole, string> = {
   focus: "cyan",
 };
 
+/** `NO_COLOR`'s answer while `withColorsRead` runs. */
+let readOnce: boolean | undefined;
+
 /**
  * True unless `NO_COLOR` is set to a non-empty value (https://no-color.org). Read on every call,
  * not once at import, so a test or the CLI can switch it at runtime.
  */
 export function colorsEnabled(): boolean {
+  if (readOnce !== undefined) return readOnce;
   const v = process.env.NO_COLOR;
   return v === undefined || v === "";
+}
+
+/**
+ * Runs `draw` with `NO_COLOR` read once: drawing an item asks for every styled span, and each read
+ * of the environment goes through Node's native getter (tens of ms over a long transcript). The
+ * environment cannot change within one synchronous draw.
+ */
+export function withColorsRead<T>(draw: () => T): T {
+  if (readOnce !== undefined) return draw();
+  readOnce = colorsEnabled();
+  try {
+    return draw();
+  } finally {
+    readOnce = undefined;
+  }
 }
 
 /** The Ink colour for a role, or undefined when colours are off (bold/dim still apply). */
