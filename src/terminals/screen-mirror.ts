@@ -1,6 +1,7 @@
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import type { FromScreenThread, ScreenWindow, ToScreenThread } from "./screen-protocol.js";
 import { screenThread, type ScreenThread } from "./screen-thread.js";
+import { ScreenOutbox } from "./screen-outbox.js";
 import { KEPT_AFTER_EXIT, type ScreenView } from "./terminal.js";
 import {
   DEFAULT_COLS,
@@ -11,12 +12,6 @@ import {
   type SnapshotOptions,
   type TerminalScreenOptions,
 } from "./terminal-screen.js";
-
-/**
- * While the thread has output left to parse, output waits until this much (UTF-16 units) is held.
- * Posted whenever the thread was nearly done, a 20 MiB flood went as ~2,300 messages of a few KiB.
- */
-const BATCH_CHARS = 64 * 1024;
 
 /**
  * A client terminal's screen as the main thread sees it: the emulator runs on the screen thread
@@ -41,14 +36,11 @@ export class ScreenMirror implements ScreenView {
   private headRows = 0;
   private askedWindow: ScreenWindow | null = null;
   private unparsed = 0;
-  /**
-   * Output not yet posted. Reads that arrive in one turn go as one message; while the thread still
-   * parses, reads wait until a batch's worth is here: a flood goes in 64 KiB messages instead of
-   * one per 4 KiB read, and a quiet command's output still goes at once (the thread is idle).
-   */
-  private outbox: string[] = [];
-  private outboxChars = 0;
-  private outboxScheduled = false;
+  /** Output not yet posted (see ScreenOutbox). */
+  private readonly outbox = new ScreenOutbox(
+    (data, chars) => this.thread.post({ type: "write", id: this.id, data, chars }, [data.buffer as ArrayBuffer]),
+    () => this.unparsed,
+  );
   private seq = 0;
   private readonly waits = new Map<number, (text: string) => void>();
   private readonly changes = new ListenerSet<void>();
@@ -109,14 +101,7 @@ export class ScreenMirror implements ScreenView {
   write(data: string): void {
     if (data === "" || this.disposed || this.lostReason !== null) return;
     this.unparsed += data.length;
-    this.outbox.push(data);
-    this.outboxChars += data.length;
-    if (this.outboxScheduled) return;
-    this.outboxScheduled = true;
-    setImmediate(() => {
-      this.outboxScheduled = false;
-      if (this.ready()) this.post();
-    });
+    this.outbox.add(data);
   }
 
   /** Changes the grid size; the thread reflows and sends a frame. */
@@ -220,19 +205,9 @@ export class ScreenMirror implements ScreenView {
     this.post({ type: "view", id: this.id, tailRows, headRows, window });
   }
 
-  /** Whether the output held goes now: the thread has nothing left to parse, or a batch waits. */
-  private ready(): boolean {
-    return this.unparsed === this.outboxChars || this.outboxChars >= BATCH_CHARS;
-  }
-
   /** Posts the waiting output, then `message`: the thread sees everything in the order it happened. */
   private post(message?: ToScreenThread): void {
-    if (this.outbox.length > 0) {
-      const bytes = new TextEncoder().encode(this.outbox.length === 1 ? this.outbox[0] : this.outbox.join(""));
-      this.thread.post({ type: "write", id: this.id, data: bytes, chars: this.outboxChars }, [bytes.buffer]);
-      this.outbox = [];
-      this.outboxChars = 0;
-    }
+    this.outbox.flush();
     if (message) this.thread.post(message);
   }
 
@@ -250,7 +225,7 @@ export class ScreenMirror implements ScreenView {
         break;
       case "parsed":
         this.unparsed = Math.max(0, this.unparsed - message.chars);
-        if (this.outboxChars > 0 && this.ready()) this.post();
+        this.outbox.offer();
         this.parsed.emit();
         break;
       case "reply":
@@ -270,8 +245,7 @@ export class ScreenMirror implements ScreenView {
   private lose(reason: string): void {
     this.lostReason = reason;
     this.unparsed = 0;
-    this.outbox = [];
-    this.outboxChars = 0;
+    this.outbox.clear(true);
     this.settleWaits();
     this.parsed.emit();
     this.changes.emit();

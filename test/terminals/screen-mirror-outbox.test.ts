@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ScreenMirror } from "../../src/terminals/screen-mirror.js";
 import type { ScreenThread, ScreenThreadClient } from "../../src/terminals/screen-thread.js";
 import type { ToScreenThread } from "../../src/terminals/screen-protocol.js";
@@ -49,9 +49,43 @@ describe("a pane's output on its way to the screen thread", () => {
     const held = Array.from({ length: 50 }, (_, i) => `read ${i};`).join("");
     expect(screen.pending).toBe(100_000 + held.length);
     t.parsed(100_000);
-    expect(t.writes()).toHaveLength(3);
+    // The thread caught up right after a message: what waits goes a few milliseconds later.
+    await vi.waitFor(() => expect(t.writes()).toHaveLength(3));
     expect(t.writes()[2]).toBe(held);
     screen.dispose();
+  });
+
+  it("batches a flood the thread keeps up with: reads right after a message wait, a quiet spell's go at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const t = recordingThread();
+      const screen = new ScreenMirror({ cols: 80, rows: 24 }, t.thread);
+      let parsed = 0;
+      const keepUp = () => {
+        const written = t.writes().join("").length;
+        t.parsed(written - parsed);
+        parsed = written;
+      };
+      // Twenty reads, each parsed as soon as it is posted: the first goes at once, the rest together.
+      for (let i = 0; i < 20; i++) {
+        screen.write(`line ${i}\r\n`);
+        await turn();
+        keepUp();
+      }
+      expect(t.writes()).toEqual(["line 0\r\n"]);
+      vi.advanceTimersByTime(4);
+      expect(t.writes()).toEqual(["line 0\r\n", Array.from({ length: 19 }, (_, i) => `line ${i + 1}\r\n`).join("")]);
+      keepUp();
+      expect(screen.pending).toBe(0);
+      // After a quiet spell, output goes in the turn it came in.
+      vi.advanceTimersByTime(10);
+      screen.write("typed");
+      await turn();
+      expect(t.writes().at(-1)).toBe("typed");
+      screen.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("never reorders: a resize or a flush asked while output waits goes after that output", async () => {
@@ -79,7 +113,7 @@ describe("a pane's output on its way to the screen thread", () => {
     // 17 reads make the first 64 KiB; the 13 after them wait for the next batch or for the thread.
     expect(t.writes().map((w) => w.length)).toEqual([100_000, 17 * 4000]);
     t.parsed(100_000 + 17 * 4000);
-    expect(t.writes().map((w) => w.length)).toEqual([100_000, 17 * 4000, 13 * 4000]);
+    await vi.waitFor(() => expect(t.writes().map((w) => w.length)).toEqual([100_000, 17 * 4000, 13 * 4000]));
     screen.dispose();
   });
 });
