@@ -58,6 +58,7 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
         if (!readerGone) process.stdout.write(t);
       },
       rawOut: !process.stdout.isTTY,
+      drained: () => stdoutDrained(() => readerGone),
       err: (t) => process.stderr.write(t),
       onInterrupt: (handler) => {
         // Every signal that would end conch ends the run instead: the agent is stopped, never orphaned.
@@ -77,4 +78,21 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
   );
   if (!readerGone) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   return code;
+}
+
+/** Resolves once stdout's buffer is below its mark again, or at once when it is, or stdout is gone. */
+function stdoutDrained(gone: () => boolean): Promise<void> {
+  const out = process.stdout;
+  if (gone() || !out.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("error", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("error", done);
+    out.on("close", done);
+  });
 }

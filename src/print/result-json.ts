@@ -4,9 +4,16 @@ const CALLS_PER_WRITE = 2000;
 /**
  * Writes `result` and a newline, the same bytes as `JSON.stringify(result, null, indent)`, with its
  * `toolCalls` list in pieces of a few thousand calls: the result of a run of 150,000 calls is not
- * one 20 MB string (and its copy for the pipe) at the end of the run.
+ * one 20 MB string (and its copy for the pipe) at the end of the run. After each piece it waits for
+ * `drained` (stdout's buffer below its mark): a pipe read slower than conch writes would otherwise
+ * hold the whole result in memory, queued, at the run's peak.
  */
-export function writeResultJson(result: { toolCalls: readonly object[] }, indent: 0 | 2, write: (text: string) => void): void {
+export async function writeResultJson(
+  result: { toolCalls: readonly object[] },
+  indent: 0 | 2,
+  write: (text: string) => void,
+  drained: () => Promise<void> = () => Promise.resolve(),
+): Promise<void> {
   const calls = result.toolCalls;
   const space = indent || undefined;
   const whole = JSON.stringify({ ...result, toolCalls: [] }, null, space);
@@ -29,6 +36,7 @@ export function writeResultJson(result: { toolCalls: readonly object[] }, indent
     text += i === 0 ? piece : `,${piece}`;
     write(text);
     text = "";
+    await drained();
   }
   write(`${indent ? `\n${" ".repeat(indent)}` : ""}${whole.slice(at + empty.length - 1)}\n`);
 }

@@ -52,6 +52,8 @@ export interface PrintSession {
 /** Where a print run writes, and how it hears about Ctrl-C (tests pass their own). */
 export interface PrintIo extends PrintSinks {
   onInterrupt(handler: () => void): () => void;
+  /** Resolves once stdout has taken what was written (its buffer below its mark), or is gone. */
+  drained?(): Promise<void>;
 }
 
 /**
@@ -140,8 +142,9 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       if (result.error && orch.state.failure?.stderrTail)
         (result as PrintResult & { stderrTail?: string }).stderrTail = orch.state.failure.stderrTail;
       writes.flush();
-      if (opts.outputFormat === "json") writeResultJson(result, 2, toOut);
-      else writeResultJson(streamJson.resultLine(result), 0, toOut);
+      const drained = io.drained?.bind(io);
+      if (opts.outputFormat === "json") await writeResultJson(result, 2, toOut, drained);
+      else await writeResultJson(streamJson.resultLine(result), 0, toOut, drained);
     }
     await orch.shutdown();
     await run.closeLog();

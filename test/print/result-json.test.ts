@@ -30,14 +30,41 @@ function result(calls: number, seed: number) {
 
 describe("the result written in pieces", () => {
   for (const indent of [0, 2] as const) {
-    it(`writes the bytes JSON.stringify writes (indent ${indent}), with no calls, a few, and several writes' worth`, () => {
+    it(`writes the bytes JSON.stringify writes (indent ${indent}), with no calls, a few, and several writes' worth`, async () => {
       for (const [seed, calls] of [0, 1, 2, 1999, 2000, 2001, 4500].entries()) {
         const r = result(calls, seed);
         const writes: string[] = [];
-        writeResultJson(r, indent, (t) => writes.push(t));
+        await writeResultJson(r, indent, (t) => writes.push(t));
         expect(writes.join("")).toBe(`${JSON.stringify(r, null, indent || undefined)}\n`);
         if (calls > 2000) expect(writes.length).toBeGreaterThan(2);
       }
     });
   }
+});
+
+describe("the result written as stdout takes it", () => {
+  it("writes the next piece only once the last one was taken (drained), and the same bytes", async () => {
+    const r = result(4500, 1);
+    const writes: string[] = [];
+    let release: () => void = () => undefined;
+    const waits: number[] = [];
+    const done = writeResultJson(
+      r,
+      2,
+      (t) => writes.push(t),
+      () => {
+        waits.push(writes.length);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    );
+    for (let piece = 1; piece <= 3; piece++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      // One piece per wait: nothing more is queued while stdout still holds the last one.
+      expect(writes).toHaveLength(piece);
+      release();
+    }
+    await done;
+    expect(waits).toEqual([1, 2, 3]);
+    expect(writes.join("")).toBe(`${JSON.stringify(r, null, 2)}\n`);
+  });
 });
