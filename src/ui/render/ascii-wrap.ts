@@ -120,10 +120,16 @@ function carryStyles(pre: string): string {
   if (!pre.includes(ESC)) return pre;
   const search = /\[(\d+)m/g;
   let out = "";
+  // Text up to `from` is in `out`: characters are copied in runs, not one at a time.
+  let from = 0;
   let code: number | undefined;
   for (let i = 0; i < pre.length; i++) {
     const ch = pre[i];
-    out += ch;
+    const beforeBreak = pre[i + 1] === "\n";
+    // Only an escape, a break, or the character before a break can add anything.
+    if (ch !== ESC && ch !== "\n" && !beforeBreak) continue;
+    out += pre.slice(from, i + 1);
+    from = i + 1;
     if (ch === ESC) {
       search.lastIndex = i;
       const m = search.exec(pre);
@@ -133,13 +139,13 @@ function carryStyles(pre: string): string {
       }
     }
     const closing = code === undefined ? undefined : CLOSING.get(code);
-    if (pre[i + 1] === "\n") {
+    if (beforeBreak) {
       if (code && closing) out += `${ESC}[${closing}m`;
     } else if (ch === "\n") {
       if (code && closing) out += `${ESC}[${code}m`;
     }
   }
-  return out;
+  return out + pre.slice(from);
 }
 
 /**

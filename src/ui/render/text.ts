@@ -21,13 +21,16 @@ export function wrapRows(text: string, width: number): string[] {
   // line's own indentation (code, nested lists); it also keeps the space a line broke at, which
   // starts the next row when the row before filled the width exactly: that space is dropped.
   // wrap-ansi reads CRLF as one break; each line is wrapped alone, as wrap-ansi does.
-  return (text.includes("\r") ? text.replace(/\r\n/g, "\n") : text)
-    .split("\n")
-    .flatMap((line) =>
-      (wrapAscii(line, w) ?? wrapAnsi(line, w, { hard: true, trim: false, wordWrap: true }).split("\n")).flatMap((row, i) =>
-        i === 0 ? [row] : withoutBreakSpace(row),
-      ),
-    );
+  const rows: string[] = [];
+  for (const line of (text.includes("\r") ? text.replace(/\r\n/g, "\n") : text).split("\n")) {
+    const wrapped = wrapAscii(line, w) ?? wrapAnsi(line, w, { hard: true, trim: false, wordWrap: true }).split("\n");
+    rows.push(wrapped[0]);
+    for (let i = 1; i < wrapped.length; i++) {
+      const row = withoutBreakSpace(wrapped[i]);
+      if (row !== undefined) rows.push(row);
+    }
+  }
+  return rows;
 }
 
 /** Styles and links that open a row before its first cell. */
@@ -35,12 +38,12 @@ const LEADING_ESCAPES = /^((?:\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u00
 /** Colour and attribute sequences (SGR), which take no cells. */
 const SGR = /\u001b\[([0-9;]*)m/g;
 
-/** A row wrapped after its line's first, without the space the line broke at; none when that space was all of it. */
-function withoutBreakSpace(row: string): string[] {
+/** A row wrapped after its line's first, without the space the line broke at; undefined when that space was all of it. */
+function withoutBreakSpace(row: string): string | undefined {
   const m = LEADING_ESCAPES.exec(row);
-  if (!m) return [row];
+  if (!m) return row;
   const rest = m[1] + row.slice(m[0].length);
-  return rest.replace(SGR, "") === "" ? [] : [rest];
+  return rest.replace(SGR, "") === "" ? undefined : rest;
 }
 
 /** One row cut to `width` cells, ending with "…" when something was cut. */

@@ -94,6 +94,11 @@ export class TranscriptPrinter {
     this.printed = this.settledEnd(state);
   }
 
+  /** How many settled items wait to be printed. */
+  waiting(state: SessionState): number {
+    return this.settledEnd(state) - this.printed;
+  }
+
   /** The settled prefix's end last found, for the state it was found in (a backlog plans many slices of one state). */
   private settled?: { state: SessionState; end: number };
 
@@ -108,13 +113,14 @@ export class TranscriptPrinter {
 
   /**
    * The rows to write now, and what to draw live. Writes settled items until the settled prefix
-   * is out or `budgetMs` is spent; `previewRows` is how many rows the preview may show.
+   * is out or `budgetMs` is spent (0: none, only what to draw); `previewRows` is how many rows the
+   * preview may show.
    */
   plan(state: SessionState, width: number, budgetMs: number, previewRows: number): PrintPlan {
     const end = this.settledEnd(state);
     const rows: string[] = [];
     const deadline = this.now() + budgetMs;
-    while (this.printed < end) {
+    while (this.printed < end && budgetMs > 0) {
       const item = state.items[this.printed];
       const done = this.printedRowsOf(item);
       if (spaced(item) && done === 0) rows.push("");

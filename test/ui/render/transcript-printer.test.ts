@@ -95,6 +95,41 @@ describe("the transcript is printed in its true order", () => {
     }
     expect(all.filter((r) => r.startsWith("user:"))).toEqual(Array.from({ length: 50 }, (_, i) => `user:p${i}`));
   });
+
+  it("a plan with no budget (a render during a backlog) writes nothing and shows the same preview; the slices after it lose nothing", () => {
+    const events: SessionEvent[] = [{ type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } }];
+    for (let i = 0; i < 20; i++) {
+      events.push({ type: "prompt_sent", at: 10 * i + 1, turnId: `t${i}`, prompt: [text(`p${i}`)] });
+      events.push({ type: "prompt_response", at: 10 * i + 2, turnId: `t${i}`, response: { stopReason: "end_turn" } });
+      events.push({ type: "settled", at: 10 * i + 3 });
+    }
+    let clock = 0;
+    const printer = new TranscriptPrinter(
+      (item) => {
+        clock += 1;
+        return rowsOf(item);
+      },
+      () => clock,
+    );
+    const s = foldEvents(events);
+    const items = printer.waiting(s);
+    expect(items).toBe(s.items.length);
+    const sliced = printer.plan(s, 80, 5, 4);
+    expect(printer.waiting(s)).toBeLessThan(items);
+    const render = printer.plan(s, 80, 0, 4);
+    expect(render.rows).toEqual([]);
+    expect(render.more).toBe(true);
+    expect(render.preview).toEqual(sliced.preview);
+    const all = [...sliced.rows];
+    for (let plan = printer.plan(s, 80, 5, 4); ; plan = printer.plan(s, 80, 5, 4)) {
+      all.push(...plan.rows);
+      if (!plan.more) break;
+    }
+    expect(printer.waiting(s)).toBe(0);
+    const whole = new TranscriptPrinter((item) => rowsOf(item)).plan(s, 80, 1000, 4);
+    expect(whole.more).toBe(false);
+    expect(all).toEqual(whole.rows);
+  });
 });
 
 describe("the live region", () => {
