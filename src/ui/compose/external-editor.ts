@@ -7,15 +7,7 @@ import path from "node:path";
 export interface TerminalHandoff {
   release(): void;
   reclaim(): void;
-  /**
-   * Runs `then` once all conch wrote has reached the terminal: a backlog's rows may still be queued
-   * (`tty/paced-output.ts`), and a program run synchronously would draw before them.
-   */
-  whenWritten?(then: () => void): void;
 }
-
-/** How often a handoff looks whether conch's queued output has gone out. */
-const WRITTEN_POLL_MS = 5;
 
 /** What a handoff needs of conch's terminal reader (`TerminalInput`). */
 interface SuspendableInput {
@@ -38,15 +30,8 @@ const KITTY_PUSH = "\u001b[>1u";
  * mode, and the program draws on the alternate screen, so whatever it does, the transcript and
  * Ink's frame come back as they were (editors that switch screens themselves nest into it).
  */
-export function terminalHandoff(
-  input: SuspendableInput,
-  output: { write(text: string): unknown; readonly writableLength?: number },
-): TerminalHandoff {
+export function terminalHandoff(input: SuspendableInput, output: { write(text: string): unknown }): TerminalHandoff {
   return {
-    whenWritten(then) {
-      const check = () => ((output.writableLength ?? 0) > 0 ? setTimeout(check, WRITTEN_POLL_MS) : then());
-      check();
-    },
     release() {
       input.suspend();
       output.write((input.kittyKeyboard ? KITTY_POP : "") + SHOW_CURSOR + ALT_SCREEN_ON);

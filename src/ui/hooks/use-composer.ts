@@ -133,15 +133,10 @@ export function useComposer(opts: ComposerOptions): Composer {
   };
 
   const editInEditor = () => {
-    const handoff = opts.handoff;
-    if (!handoff) return show("the external editor needs conch's own terminal", "error");
-    const edit = () => {
-      const result = editExternally(store.read().text, { env: process.env, handoff });
-      if (!result.ok) return show(result.message, "error");
-      store.dispatch({ type: "set", text: result.text });
-    };
-    if (handoff.whenWritten) handoff.whenWritten(edit);
-    else edit();
+    if (!opts.handoff) return show("the external editor needs conch's own terminal", "error");
+    const result = editExternally(store.read().text, { env: process.env, handoff: opts.handoff });
+    if (!result.ok) return show(result.message, "error");
+    store.dispatch({ type: "set", text: result.text });
   };
 
   const pasteImage = () => {

@@ -1,6 +1,6 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { editExternally, editorCommand, terminalHandoff } from "../../../src/ui/compose/external-editor.js";
 import { tempDir } from "../../support/run-conch.js";
 
@@ -63,16 +63,5 @@ describe("the external editor", () => {
     handoff.reclaim();
     expect(written).toBe("\x1b[?1049l\x1b[?25l\x1b[>1u");
     expect(states).toEqual(["suspend", "resume"]);
-  });
-
-  it("lends the terminal only once what conch queued for it has gone out (a backlog's rows, written without blocking)", async () => {
-    const output = { writableLength: 40_000, write: () => true };
-    const handoff = terminalHandoff({ suspend() {}, resume() {}, kittyKeyboard: false }, output);
-    let ran = false;
-    handoff.whenWritten!(() => (ran = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(ran).toBe(false);
-    output.writableLength = 0;
-    await vi.waitFor(() => expect(ran).toBe(true));
   });
 });
