@@ -75,7 +75,7 @@ function showsClock(state: SessionState, from: number): boolean {
  * on a resize.
  */
 export function useSessionView(session: SessionSource, opts: SessionViewOptions): SessionView {
-  const { write, stdout } = useStdout();
+  const { write } = useStdout();
   // While a backlog is written, the session's state reaches the App less often (see SLOW_FRAME_MS).
   const backlog = useRef(false);
   const tailDraw = useRef<TailDraw | undefined>(undefined);
@@ -99,7 +99,6 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     frame: ticker.frame,
     now: ticker.now,
     write,
-    output: stdout,
     previewRows: Math.max(3, rows - 8),
     ready: libsReady,
     promptMarks: opts.features.promptMarks,

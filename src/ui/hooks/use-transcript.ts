@@ -4,7 +4,6 @@ import { RowCache, type RowOptions } from "../transcript/row-cache.js";
 import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
 import { toolTerminalIds } from "../transcript/settled-items.js";
 import { LiveTail } from "../transcript/live-tail.js";
-import { pacedOutput, type PacedOutput } from "../tty/paced-output.js";
 
 /**
  * A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. The
@@ -20,15 +19,6 @@ const SLICE_MS = 8;
  */
 const BACKLOG_WRITE_MS = 32;
 
-/** Rows planned ahead while the terminal still takes the last write; past this, slices wait for it. */
-const MAX_UNWRITTEN_ROWS = 2000;
-
-/**
- * At most this many backlog rows a write (~70 KB), written as soon as the terminal took the last
- * one even within BACKLOG_WRITE_MS: what a typed key's frame can queue behind stays small.
- */
-const BACKLOG_WRITE_ROWS = 1000;
-
 /** More settled items than this waiting: a backlog (a resumed session, a reprint), written in slices from the start. */
 const BACKLOG_ITEMS = 100;
 
@@ -39,8 +29,6 @@ export interface TranscriptOptions extends RowOptions {
   state: SessionState;
   /** Writes to the terminal above the live region (Ink's `useStdout().write`). */
   write(data: string): void;
-  /** The stream `write` ends in (Ink's `useStdout().stdout`): a backlog's writes to it do not block (`PacedOutput`). */
-  output?: NodeJS.WriteStream;
   /** Rows the backlog preview may take. */
   previewRows: number;
   /** The transcript's libraries are loaded: until then nothing is printed or drawn. */
@@ -103,8 +91,6 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   optsRef.current = opts;
   const tail = useRef<LiveTail | null>(null);
   tail.current ??= new LiveTail();
-  const output = useRef<PacedOutput | null>(null);
-  output.current ??= pacedOutput(opts.output);
   // A new slice of the backlog, or a new epoch after /clear or a reprint.
   const [slice, setSlice] = useState(0);
   /**
@@ -114,32 +100,19 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
    */
   const unwritten = useRef<string[]>([]);
   const lastWrite = useRef(0);
-  /** The first `most` rows not written yet go to the terminal. */
-  const writeRows = useCallback(
-    (most = Infinity) => {
-      if (unwritten.current.length === 0) return;
-      const all = unwritten.current;
-      const rows = all.length > most ? all.slice(0, most) : all;
-      unwritten.current = rows === all ? [] : all.slice(most);
-      lastWrite.current = performance.now();
-      write(`${rows.join("\n")}\n`);
-    },
-    [write],
-  );
+  const flush = useCallback(() => {
+    if (unwritten.current.length === 0) return;
+    const rows = unwritten.current;
+    unwritten.current = [];
+    lastWrite.current = performance.now();
+    write(`${rows.join("\n")}\n`);
+  }, [write]);
+
   /**
    * A backlog is being written in slices: a render then only plans what to draw and leaves the
    * rows to the next slice, so a render (a new state while a session replays) is not a slice longer.
    */
   const backlog = useRef(false);
-  // Before Ink draws a commit's frame, the rows leave the live region and reach the scrollback. During
-  // a backlog they wait while the terminal still takes the last write (the preview shows the newest
-  // rows meanwhile); the commit that ends the backlog writes them all.
-  const flush = useCallback(() => {
-    if (!backlog.current) {
-      writeRows();
-      output.current!.blocking(true);
-    } else if (output.current!.drained()) writeRows(BACKLOG_WRITE_ROWS);
-  }, [writeRows]);
   const plan = useMemo(
     () => {
       if (!opts.ready) return NOTHING;
@@ -147,7 +120,6 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
       const inBacklog = backlog.current || printing.waiting(state) > BACKLOG_ITEMS;
       const next = printing.plan(state, width, inBacklog ? 0 : SLICE_MS, opts.previewRows);
       backlog.current = next.more;
-      if (next.more) output.current!.blocking(false);
       unwritten.current.push(...next.rows);
       return next;
     },
@@ -155,39 +127,29 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     [state, width, expanded, slice, opts.ready, opts.screens],
   );
 
+  // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback at once.
   useInsertionEffect(flush);
-  useEffect(() => () => output.current!.blocking(true), []);
 
   // The rest of the backlog, a slice per macrotask (keys are handled between them). While the
   // live region would draw the same (the same state, the same preview of the newest rows), a
   // slice is written straight out, under the same frame: no render of the App per slice.
-  // Rows are written every BACKLOG_WRITE_MS or BACKLOG_WRITE_ROWS, once the terminal took the last write.
+  // Rows are written at most every BACKLOG_WRITE_MS meanwhile.
   useEffect(() => {
     if (!plan.more) return;
     // setImmediate, not setTimeout(0): keys read in the poll phase still come between slices, and
     // a slice does not wait the 1 ms a timer of 0 is clamped to (a ninth of a 8 ms slice).
     let timer: ReturnType<typeof setImmediate>;
-    let wait: ReturnType<typeof setTimeout> | undefined;
     const step = () => {
-      const out = output.current!;
-      if (unwritten.current.length > MAX_UNWRITTEN_ROWS && !out.drained()) {
-        wait = setTimeout(() => (timer = setImmediate(step)), 2);
-        return;
-      }
       const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
       backlog.current = next.more;
       unwritten.current.push(...next.rows);
       if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
-        const due = performance.now() - lastWrite.current >= BACKLOG_WRITE_MS || unwritten.current.length >= BACKLOG_WRITE_ROWS;
-        if (due && out.drained()) writeRows(BACKLOG_WRITE_ROWS);
+        if (performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) flush();
         timer = setImmediate(step);
       } else setSlice((n) => n + 1);
     };
     timer = setImmediate(step);
-    return () => {
-      clearImmediate(timer);
-      clearTimeout(wait);
-    };
+    return () => clearImmediate(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [plan]);
 
