@@ -28,6 +28,29 @@ function session(extra: SessionEvent[] = []) {
 
 beforeAll(() => loadRenderLibs());
 
+/** A session of `n` prompts, each answered with nothing. */
+function unansweredTurns(n: number) {
+  const events: SessionEvent[] = [{ type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } }];
+  for (let i = 0; i < n; i++) {
+    events.push({ type: "prompt_sent", at: 10 * i + 1, turnId: `t${i}`, prompt: [text(`p${i}`)] });
+    events.push({ type: "prompt_response", at: 10 * i + 2, turnId: `t${i}`, response: { stopReason: "end_turn" } });
+    events.push({ type: "settled", at: 10 * i + 3 });
+  }
+  return foldEvents(events);
+}
+
+/** A printer whose clock ticks once per item drawn, so a slice's budget counts items. */
+function countingPrinter() {
+  let clock = 0;
+  return new TranscriptPrinter(
+    (item) => {
+      clock += 1;
+      return rowsOf(item);
+    },
+    () => clock,
+  );
+}
+
 describe("the transcript is printed in its true order", () => {
   it("an item that settles late keeps its place: what follows it stays live until it settles", () => {
     const printer = new TranscriptPrinter((item) => rowsOf(item));
@@ -67,21 +90,8 @@ describe("the transcript is printed in its true order", () => {
   });
 
   it("a long backlog goes out in slices, with the newest rows shown live meanwhile", () => {
-    const events: SessionEvent[] = [{ type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } }];
-    for (let i = 0; i < 50; i++) {
-      events.push({ type: "prompt_sent", at: 10 * i + 1, turnId: `t${i}`, prompt: [text(`p${i}`)] });
-      events.push({ type: "prompt_response", at: 10 * i + 2, turnId: `t${i}`, response: { stopReason: "end_turn" } });
-      events.push({ type: "settled", at: 10 * i + 3 });
-    }
-    let clock = 0;
-    const printer = new TranscriptPrinter(
-      (item) => {
-        clock += 1;
-        return rowsOf(item);
-      },
-      () => clock,
-    );
-    const s = foldEvents(events);
+    const s = unansweredTurns(50);
+    const printer = countingPrinter();
     const first = printer.plan(s, 80, 10, 4);
     expect(first.more).toBe(true);
     expect(first.preview).toHaveLength(4);
@@ -97,21 +107,8 @@ describe("the transcript is printed in its true order", () => {
   });
 
   it("a plan with no budget (a render during a backlog) writes nothing and shows the same preview; the slices after it lose nothing", () => {
-    const events: SessionEvent[] = [{ type: "session_started", at: 0, info: { sessionId: "s", cwd: "/p", agentName: "a", origin: "new" } }];
-    for (let i = 0; i < 20; i++) {
-      events.push({ type: "prompt_sent", at: 10 * i + 1, turnId: `t${i}`, prompt: [text(`p${i}`)] });
-      events.push({ type: "prompt_response", at: 10 * i + 2, turnId: `t${i}`, response: { stopReason: "end_turn" } });
-      events.push({ type: "settled", at: 10 * i + 3 });
-    }
-    let clock = 0;
-    const printer = new TranscriptPrinter(
-      (item) => {
-        clock += 1;
-        return rowsOf(item);
-      },
-      () => clock,
-    );
-    const s = foldEvents(events);
+    const s = unansweredTurns(20);
+    const printer = countingPrinter();
     const items = printer.waiting(s);
     expect(items).toBe(s.items.length);
     const sliced = printer.plan(s, 80, 5, 4);
