@@ -34,11 +34,6 @@ export class ScreenOutbox {
     private readonly unparsed: () => number,
   ) {}
 
-  /** Output held, in UTF-16 units. */
-  get chars(): number {
-    return this.held;
-  }
-
   /** Holds `data`; it goes at the end of this turn if the thread is ready for it. */
   add(data: string): void {
     this.pieces.push(data);
