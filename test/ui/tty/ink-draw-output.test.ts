@@ -120,6 +120,30 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
     }
   });
 
+  it("gives Ink's string for a flooding pane's coloured rows inside a border, the same codes frame after frame", () => {
+    const r = rng(7);
+    const CODES = ["\u001b[32m", "\u001b[33m", "\u001b[1;31m", "\u001b[36m", "\u001b[0m", "\u001b[m", "\u001b[39m", "\u001b[2m", "\u001b[22m", "\u001b[1m", "\u001b[7m", "\u001b[38;5;208m", "\u001b[48;2;10;20;30m", "\u001b[49m"];
+    const TEXT = ["INFO", " ", "compiling", "src/index.ts", "·", "─", "…", "x".repeat(30), "⠙"];
+    const row = (): string => {
+      let line = "";
+      const n = Math.floor(r() * 12);
+      for (let k = 0; k < n; k++) line += r() < 0.4 ? CODES[Math.floor(r() * CODES.length)] : TEXT[Math.floor(r() * TEXT.length)];
+      return line;
+    };
+    for (let frame = 0; frame < 300; frame++) {
+      const width = 10 + Math.floor(r() * 50);
+      const height = 1 + Math.floor(r() * 10);
+      const body = Array.from({ length: height }, row).join("\n");
+      const border = Array.from({ length: height }, () => "\u001b[2m│\u001b[22m").join("\n");
+      const ops: Op[] = [
+        ["write", 0, 0, border, []],
+        ["write", 2, 0, body, r() < 0.3 ? [TRANSFORMERS[0]] : []],
+        ["write", width - 1, 0, border, []],
+      ];
+      expect(draw(Output, width, height, ops), `frame ${frame}`).toEqual(draw(InkOutput, width, height, ops));
+    }
+  });
+
   it("gives Ink's string for plain rows, a streaming answer's most (shorter, as wide as and wider than the frame, trailing blanks)", () => {
     const r = rng(11);
     const PLAIN = ["w000123 ", "a", " ", "  ", "~", "{[(;)]}", "x".repeat(12)];

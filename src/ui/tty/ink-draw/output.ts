@@ -2,7 +2,8 @@ import type { StyledChar } from "@alcalzone/ansi-tokenize";
 import sliceAnsi from "slice-ansi";
 import { cellWidth } from "./cell-width.js";
 import { RecentCache } from "./recent-cache.js";
-import { styledChars, styledCharsString } from "./styled-chars.js";
+import { narrowStyledChars, styledChars, styledCharsString } from "./styled-chars.js";
+import { isNarrowSgr } from "../../render/ascii-wrap.js";
 import { widestLine } from "./text-measure.js";
 
 /** What Ink's renderer hands each write: a line and its index in the text, styled (a `<Text color>`, `<Transform>`). */
@@ -139,6 +140,11 @@ function drawRow(width: number, pieces: Piece[]): string {
   const cells: (StyledChar | undefined)[] = new Array<StyledChar>(width).fill(BLANK);
   for (const { x, line } of pieces) {
     let offsetX = x;
+    if (isNarrowSgr(line)) {
+      // Every character one cell (what `cellWidth` gives each of them), none to look up.
+      for (const character of narrowStyledChars(line)) cells[offsetX++] = character;
+      continue;
+    }
     for (const character of styledChars(line)) {
       cells[offsetX] = character;
       const characterWidth = Math.max(1, cellWidth(character.value));

@@ -13,40 +13,84 @@ import { RecentCache } from "./recent-cache.js";
 /** The tokens of one SGR sequence, as `tokenize` gives them: a row's few colours recur on every row. */
 const sequences = new RecentCache<Token[]>(512);
 
+/** The styles before a row's first code; never changed, like every styles array here. */
+const NO_STYLES: AnsiCode[] = [];
+
+/**
+ * A styles array and one more code → the styles after it (`reduceAnsiCodesIncremental`), kept
+ * while both are alive. A row's codes come from `sequences`, so the same few colours give the same
+ * arrays row after row, and the codes between two styles (below) are worked out once, not for every
+ * change of colour on every row of every frame: that work was most of drawing a flooding pane, and
+ * most of what V8 compiled during the flood.
+ */
+const afterCode = new WeakMap<AnsiCode[], WeakMap<AnsiCode, AnsiCode[]>>();
+/** The codes from one styles array to another (`ansiCodesToString(diffAnsiCodes(from, to))`). */
+const between = new WeakMap<AnsiCode[], WeakMap<AnsiCode[], string>>();
+/** The codes that open a styles array (`ansiCodesToString(styles)`). */
+const opening = new WeakMap<AnsiCode[], string>();
+
+function withCode(codes: AnsiCode[], code: AnsiCode): AnsiCode[] {
+  let next = afterCode.get(codes);
+  if (!next) afterCode.set(codes, (next = new WeakMap()));
+  let styles = next.get(code);
+  if (!styles) next.set(code, (styles = reduceAnsiCodesIncremental(codes, [code])));
+  return styles;
+}
+
+function codesBetween(from: AnsiCode[], to: AnsiCode[]): string {
+  let next = between.get(from);
+  if (!next) between.set(from, (next = new WeakMap()));
+  let codes = next.get(to);
+  if (codes === undefined) next.set(to, (codes = ansiCodesToString(diffAnsiCodes(from, to))));
+  return codes;
+}
+
+function codesOpening(styles: AnsiCode[]): string {
+  let codes = opening.get(styles);
+  if (codes === undefined) opening.set(styles, (codes = ansiCodesToString(styles)));
+  return codes;
+}
+
 /**
  * `styledCharsFromTokens(tokenize(line))` of ansi-tokenize, the same characters in the same styles,
  * for less: a row of narrow characters and SGR (`isNarrowSgr`, a pane's coloured rows) is split by
- * hand, a character a grapheme as the grapheme segmenter splits it, each sequence tokenized once
- * and kept; and the characters between two sequences share one styles array, which nothing
- * changes, instead of a copy each. (A char's `fullWidth` is not read by the drawing: widths come
- * from `cellWidth`.)
+ * hand (`narrowStyledChars`); the characters between two codes share one styles array, which
+ * nothing changes, instead of a copy each. (A char's `fullWidth` is not read by the drawing: widths
+ * come from `cellWidth`.)
  */
 export function styledChars(line: string): StyledChar[] {
-  const tokens = isNarrowSgr(line) ? narrowTokens(line) : tokenize(line);
-  let codes: AnsiCode[] = [];
+  if (isNarrowSgr(line)) return narrowStyledChars(line);
+  let codes = NO_STYLES;
   const chars: StyledChar[] = [];
-  for (const token of tokens) {
-    if (token.type === "ansi") codes = reduceAnsiCodesIncremental(codes, [token]);
+  for (const token of tokenize(line)) {
+    if (token.type === "ansi") codes = withCode(codes, token);
     else chars.push({ type: "char", value: token.value, fullWidth: token.fullWidth, styles: codes });
   }
   return chars;
 }
 
-function narrowTokens(line: string): Token[] {
-  const tokens: Token[] = [];
+/**
+ * `styledChars` of a line that `isNarrowSgr` accepts: a character a UTF-16 unit (each its own
+ * grapheme, one cell wide), each SGR sequence tokenized once and kept.
+ */
+export function narrowStyledChars(line: string): StyledChar[] {
+  let codes = NO_STYLES;
+  const chars: StyledChar[] = [];
   let i = 0;
   while (i < line.length) {
     if (line.charCodeAt(i) === 0x1b) {
       const end = line.indexOf("m", i) + 1;
-      const sequence = line.slice(i, end);
-      tokens.push(...sequences.get(sequence, tokenize));
+      for (const token of sequences.get(line.slice(i, end), tokenize)) {
+        if (token.type === "ansi") codes = withCode(codes, token);
+        else chars.push({ type: "char", value: token.value, fullWidth: token.fullWidth, styles: codes });
+      }
       i = end;
     } else {
-      tokens.push({ type: "char", value: line[i], fullWidth: false });
+      chars.push({ type: "char", value: line[i], fullWidth: false, styles: codes });
       i++;
     }
   }
-  return tokens;
+  return chars;
 }
 
 /**
@@ -58,10 +102,10 @@ export function styledCharsString(chars: StyledChar[]): string {
   let out = "";
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i];
-    if (i === 0) out += ansiCodesToString(char.styles);
-    else if (chars[i - 1].styles !== char.styles) out += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));
+    if (i === 0) out += codesOpening(char.styles);
+    else if (chars[i - 1].styles !== char.styles) out += codesBetween(chars[i - 1].styles, char.styles);
     out += char.value;
-    if (i === chars.length - 1) out += ansiCodesToString(diffAnsiCodes(char.styles, []));
+    if (i === chars.length - 1) out += codesBetween(char.styles, NO_STYLES);
   }
   return out;
 }
