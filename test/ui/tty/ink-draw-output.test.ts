@@ -122,7 +122,22 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
 
   it("gives Ink's string for a flooding pane's coloured rows inside a border, the same codes frame after frame", () => {
     const r = rng(7);
-    const CODES = ["\u001b[32m", "\u001b[33m", "\u001b[1;31m", "\u001b[36m", "\u001b[0m", "\u001b[m", "\u001b[39m", "\u001b[2m", "\u001b[22m", "\u001b[1m", "\u001b[7m", "\u001b[38;5;208m", "\u001b[48;2;10;20;30m", "\u001b[49m"];
+    const CODES = [
+      "\u001b[32m",
+      "\u001b[33m",
+      "\u001b[1;31m",
+      "\u001b[36m",
+      "\u001b[0m",
+      "\u001b[m",
+      "\u001b[39m",
+      "\u001b[2m",
+      "\u001b[22m",
+      "\u001b[1m",
+      "\u001b[7m",
+      "\u001b[38;5;208m",
+      "\u001b[48;2;10;20;30m",
+      "\u001b[49m",
+    ];
     const TEXT = ["INFO", " ", "compiling", "src/index.ts", "·", "─", "…", "x".repeat(30), "⠙"];
     const row = (): string => {
       let line = "";
@@ -241,7 +256,22 @@ describe("sanitizeKept", () => {
 
   it("gives Ink's sanitized text for lines of narrow characters and SGR without sanitizing them", () => {
     const r = rng(5);
-    const PIECES = ["INFO", " ", "│", "·", "…", "⠙", "x", "\n", "\u001b[1;31m", "\u001b[m", "\u001b[0m", "\u001b[38;5;208m", "\u001b[48;2;1;2;3m", "\u001b[22;39m"];
+    const PIECES = [
+      "INFO",
+      " ",
+      "│",
+      "·",
+      "…",
+      "⠙",
+      "x",
+      "\n",
+      "\u001b[1;31m",
+      "\u001b[m",
+      "\u001b[0m",
+      "\u001b[38;5;208m",
+      "\u001b[48;2;1;2;3m",
+      "\u001b[22;39m",
+    ];
     const sanitize = sanitizeKept(() => {
       throw new Error("a narrow row was sanitized");
     });
