@@ -53,13 +53,17 @@ function codesOpening(styles: AnsiCode[]): string {
 
 /**
  * `styledCharsFromTokens(tokenize(line))` of ansi-tokenize, the same characters in the same styles,
- * for less: a row of narrow characters and SGR (`isNarrowSgr`, a pane's coloured rows) is split by
- * hand (`narrowStyledChars`); the characters between two codes share one styles array, which
- * nothing changes, instead of a copy each. (A char's `fullWidth` is not read by the drawing: widths
- * come from `cellWidth`.)
+ * for less: the characters between two codes share one styles array, which nothing changes,
+ * instead of a copy each. (A char's `fullWidth` is not read by the drawing: widths come from
+ * `cellWidth`.) A narrow line (`isNarrowSgr`) is split by hand (`writeNarrowLine`), and a row of
+ * narrow lines is drawn without these objects at all.
  */
 export function styledChars(line: string): StyledChar[] {
-  if (isNarrowSgr(line)) return narrowStyledChars(line);
+  if (isNarrowSgr(line)) {
+    const cells: Cells = { values: [], styles: [] };
+    writeNarrowLine(line, 0, cells);
+    return cells.values.map((value, i) => ({ type: "char", value, fullWidth: false, styles: cells.styles[i] }));
+  }
   let codes = NO_STYLES;
   const chars: StyledChar[] = [];
   for (const token of tokenize(line)) {
@@ -70,27 +74,61 @@ export function styledChars(line: string): StyledChar[] {
 }
 
 /**
- * `styledChars` of a line that `isNarrowSgr` accepts: a character a UTF-16 unit (each its own
- * grapheme, one cell wide), each SGR sequence tokenized once and kept.
+ * The cells of a row, as two lists: each cell's character and its styles. A row of narrow lines
+ * is drawn into these instead of a `StyledChar` for every character of every row of every frame.
  */
-export function narrowStyledChars(line: string): StyledChar[] {
+export interface Cells {
+  values: string[];
+  styles: AnsiCode[][];
+}
+
+/**
+ * Writes a line that `isNarrowSgr` accepts into `cells` from column `x` on, as Ink writes its
+ * `styledChars`: one cell a character (each its own grapheme, one cell wide), each SGR sequence
+ * tokenized once and kept. A column that is not one of the row's (negative, or not a whole
+ * number) is dropped, as Ink's array drops it.
+ */
+export function writeNarrowLine(line: string, x: number, cells: Cells): void {
   let codes = NO_STYLES;
-  const chars: StyledChar[] = [];
+  let at = x;
+  const put = (value: string): void => {
+    if (Number.isInteger(at) && at >= 0) {
+      cells.values[at] = value;
+      cells.styles[at] = codes;
+    }
+    at++;
+  };
   let i = 0;
   while (i < line.length) {
     if (line.charCodeAt(i) === 0x1b) {
       const end = line.indexOf("m", i) + 1;
       for (const token of sequences.get(line.slice(i, end), tokenize)) {
         if (token.type === "ansi") codes = withCode(codes, token);
-        else chars.push({ type: "char", value: token.value, fullWidth: token.fullWidth, styles: codes });
+        else put(token.value);
       }
       i = end;
     } else {
-      chars.push({ type: "char", value: line[i], fullWidth: false, styles: codes });
+      put(line[i]);
       i++;
     }
   }
-  return chars;
+}
+
+/** `styledCharsString` of the cells written (a column never written, past the row's end, is no cell). */
+export function cellsString(cells: Cells): string {
+  const { values, styles } = cells;
+  let out = "";
+  let last: AnsiCode[] | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined) continue;
+    const style = styles[i];
+    if (last === undefined) out += codesOpening(style);
+    else if (last !== style) out += codesBetween(last, style);
+    out += value;
+    last = style;
+  }
+  return last === undefined ? out : out + codesBetween(last, NO_STYLES);
 }
 
 /**
