@@ -7,6 +7,11 @@ import type { Clock, EventSink, SessionEvents } from "./ports.js";
 /** Events after which the log is made durable: the turn boundaries, and what the user queued. */
 const SYNC_EVENTS: ReadonlySet<SessionEvent["type"]> = new Set(["prompt_response", "settled", "agent_exited", "queue_added"]);
 
+/** How long a step of a quiet fold of a resumed log runs before keys get a turn. */
+const FOLD_STEP_MS = 8;
+/** Events folded between looks at the clock (a draft each: ~0.3 ms here). */
+const FOLD_STEP_EVENTS = 256;
+
 /** Called after every transition with the new state and the event that made it. */
 export type Listener = (state: SessionState, event?: SessionEvent) => void;
 
@@ -129,6 +134,35 @@ export class SessionEventQueue implements SessionEvents {
     this.state = Object.freeze(reduceBatch(this.state, events));
     for (const ev of events) this.opts.observe(ev, true);
     for (const fn of this.listeners) fn(this.state);
+  }
+
+  /**
+   * `foldQuietly` a part of `budgetMs` at a time, with a turn of the event loop between parts: a
+   * long log (~60 ms for 2,000 turns) would hold up the keys typed meanwhile. Events dispatched
+   * in between wait in the queue and follow the log's, as they would have after a fold in one go.
+   */
+  async foldQuietlyInSteps(events: readonly SessionEvent[], budgetMs = FOLD_STEP_MS): Promise<void> {
+    if (this.running) return this.foldQuietly(events);
+    this.running = true;
+    let state = this.state;
+    try {
+      let from = 0;
+      while (from < events.length) {
+        const deadline = performance.now() + budgetMs;
+        do {
+          const to = Math.min(events.length, from + FOLD_STEP_EVENTS);
+          state = reduceBatch(state, events.slice(from, to));
+          from = to;
+        } while (from < events.length && performance.now() < deadline);
+        if (from < events.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.running = false;
+    }
+    this.state = Object.freeze(state);
+    for (const ev of events) this.opts.observe(ev, true);
+    for (const fn of this.listeners) fn(this.state);
+    this.catchUp();
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

@@ -90,7 +90,7 @@ class OrchestratorCore {
       },
       history: () => this.history(),
       showLocalHistory: async () => {
-        events.foldQuietly((await this.history()).events);
+        await events.foldQuietlyInSteps((await this.history()).events);
         this.turns.countTurnsFrom(events.state.turns.length);
       },
       turn: { halt: () => this.turns.halt() },
