@@ -10,10 +10,12 @@
 //       conch folds its own log.
 //   (d) both CLI paths on a long conversation: 2,000 turns of markdown and code
 //       (lib/session-gen.mjs generateLongSession): a key typed at 50 ms, keys typed while the
-//       history is written, the whole transcript in the scrollback, peak RSS.
+//       history is written (split by when: before the first transcript row, during the backlog),
+//       the whole transcript in the scrollback, peak RSS. `--bin` runs the CLI paths of another
+//       build; `--keys-log file` appends each run's keys (send time, latency) as JSON lines.
 // Goals: time to interactive <= 500 ms, peak RSS <= 400 MB; (d) key echoed <= 200 ms, whole
 // transcript in scrollback <= 2 s, peak RSS <= 250 MiB.
-import { cpSync } from "node:fs";
+import { appendFileSync, cpSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
@@ -32,6 +34,8 @@ const RUNS = numOpt(args, "runs", 3, 1);
 const UPDATES = numOpt(args, "updates", 10_000);
 const LONG_TURNS = numOpt(args, "turns", 2000);
 const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
+/** `--bin other/bin/conch.js`: the CLI paths run another build (an A/B pair with one bench). */
+const OTHER_BIN = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : undefined;
 /** `--parts a,bc,d`: which paths to run (all by default). */
 const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
 
@@ -90,7 +94,8 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
   cpSync(session.root, path.join(runDir, "state"), { recursive: true });
   cpSync(session.demoState, path.join(runDir, "demo-state"), { recursive: true });
   const env = isolatedEnv(runDir);
-  const run = new TuiRun({ args: ["--resume", session.id, ...extraArgs], env, cwd: session.cwd, scrollback });
+  const cliArgs = ["--resume", session.id, ...extraArgs];
+  const run = new TuiRun({ args: cliArgs, commandArgs: OTHER_BIN && [OTHER_BIN, ...cliArgs], env, cwd: session.cwd, scrollback });
   let hwm = 0;
   let agentHwm = 0;
   const sampler = setInterval(() => {
@@ -100,6 +105,15 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
   let wholeAt;
   const whole = run.waitFor(wholeOnScreen(reader), 120_000, "the whole transcript in the terminal").then((t) => (wholeAt = t));
   whole.catch(() => {});
+  // The first transcript row on screen (a prompt's "(turn N)", or the end marker in the preview):
+  // the App's first frame with the backlog. Keys typed before it meet the startup, after it the backlog.
+  let transcriptAt = NaN;
+  run
+    .waitFor((lines) => lines.some((l) => /\(turn \d+\)/.test(l) || l.includes(MARKER)), 120_000, "a transcript row")
+    .then(
+      (t) => (transcriptAt = t),
+      () => {},
+    );
   const firstKey = typing
     ? new Promise((resolve) => setTimeout(() => resolve(run.now()), 50)).then((at) => (run.write("x"), at))
     : undefined;
@@ -107,13 +121,21 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
     const prompt = await run.waitFor(hasPrompt, 15_000, "an input prompt");
     let echoed = NaN;
     const keys = [];
+    const keysSent = [];
     if (typing) {
       await firstKey;
       echoed = await run.waitFor(editorShows("x"), 60_000, "the key typed at 50 ms in the editor");
       // Up to 39 more, so the input never needs clearing: a frame half drawn can look like a cleared input.
       if (wholeAt === undefined)
         keys.push(
-          ...(await typeKeys(run, { keys: 39, typed: "x", gapMs: [30, 60], until: () => wholeAt === undefined, timeoutMs: 60_000 })),
+          ...(await typeKeys(run, {
+            keys: 39,
+            typed: "x",
+            gapMs: [30, 60],
+            until: () => wholeAt === undefined,
+            timeoutMs: 60_000,
+            sentAt: keysSent,
+          })),
         );
     }
     const history = await whole;
@@ -134,6 +156,8 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
       ready,
       echoed,
       keys,
+      keysSent,
+      transcriptAt,
       history,
       cpuMs,
       mainCpuMs,
@@ -160,6 +184,8 @@ const failed = (label) => (err) => {
     ready: NaN,
     echoed: NaN,
     keys: [],
+    keysSent: [],
+    transcriptAt: NaN,
     history: NaN,
     cpuMs: NaN,
     mainCpuMs: NaN,
@@ -206,11 +232,50 @@ for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
       `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms (conch CPU ${r.cpuMs.toFixed(0)} ms, main thread ${r.mainCpuMs.toFixed(0)}), ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
     );
   }
+  if (args.opts["keys-log"])
+    for (const [label, r] of [
+      ["load", b],
+      ["log", c],
+    ])
+      appendFileSync(
+        args.opts["keys-log"],
+        `${JSON.stringify({ label, run: i, transcriptAt: r.transcriptAt, history: r.history, echoed: r.echoed, keys: r.keys, sent: r.keysSent })}\n`,
+      );
   if (i > 0) {
     longLoad.push(b);
     longLog.push(c);
   }
 }
+/**
+ * A run's key latencies by when each key was sent: before the first transcript row was on screen
+ * (the startup: module loading, the log's read and fold, the first frame), while the backlog was
+ * written (until the whole transcript was there), and after.
+ */
+function keysByPhase(r) {
+  const phases = { startup: [], backlog: [], after: [] };
+  r.keys.forEach((ms, i) => {
+    const at = r.keysSent[i];
+    phases[!(at >= r.transcriptAt) ? "startup" : at < r.history ? "backlog" : "after"].push(ms);
+  });
+  return phases;
+}
+
+function phaseMetrics(label, runs) {
+  return ["startup", "backlog"].map((phase) => {
+    const per = runs.map((r) => keysByPhase(r)[phase]);
+    const pooled = per.flat();
+    const name = `(d) 2,000 turns, ${label}: key → echo p95, keys sent ${phase === "startup" ? "before the first transcript row" : "from the first transcript row to the whole transcript"}`;
+    return pooled.length
+      ? metric({
+          name,
+          unit: "ms",
+          values: per.filter((k) => k.length).map((k) => quantile(k, 0.95)),
+          note: `${pooled.length} keys; all runs' keys together: p50 ${quantile(pooled, 0.5).toFixed(0)}, p95 ${quantile(pooled, 0.95).toFixed(0)} ms; first transcript row at ${runs.map((r) => r.transcriptAt.toFixed(0)).join(", ")} ms`,
+        })
+      : metric({ name, unit: "ms", skip: "no key was sent then" });
+  });
+}
+
 function longMetrics(label, runs) {
   const typed = runs.flatMap((r) => r.keys);
   return [
@@ -251,6 +316,7 @@ function longMetrics(label, runs) {
           unit: "ms",
           skip: "the history was all written before the first key echoed",
         }),
+    ...phaseMetrics(label, runs),
   ];
 }
 

@@ -9,9 +9,10 @@ export const promptLine = (lines) => lines.findLast((l) => SCREEN.prompt.test(l)
 /**
  * Types `keys` letters into a running TuiRun's input, `gapMs` (a [min, max] range) apart, clearing
  * the input (Ctrl-U) every 40 letters. `typed` is what the input already holds. Resolves with each
- * key's latency in ms. Stops early (with what it has) once `until()` is false.
+ * key's latency in ms. Stops early (with what it has) once `until()` is false. `sentAt`, when given,
+ * gets each key's send time (ms since spawn), in the same order.
  */
-export async function typeKeys(run, { keys, gapMs = [20, 60], timeoutMs = 5000, until = () => true, typed: already = "" }) {
+export async function typeKeys(run, { keys, gapMs = [20, 60], timeoutMs = 5000, until = () => true, typed: already = "", sentAt }) {
   const latencies = [];
   let typed = already;
   const letters = "abcdefghijklmnopqrstuvwxyz";
@@ -26,6 +27,7 @@ export async function typeKeys(run, { keys, gapMs = [20, 60], timeoutMs = 5000, 
     run.write(want.at(-1));
     const shown = await run.waitFor((lines) => promptLine(lines).includes(`› ${want}`), timeoutMs, `"${want}" in the input`);
     latencies.push(shown - sent);
+    sentAt?.push(sent);
     typed = want;
     await sleep(gapMs[0] + Math.random() * (gapMs[1] - gapMs[0]));
   }

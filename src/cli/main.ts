@@ -2,6 +2,7 @@ import { ConchError, EXIT } from "../errors/conch-error.js";
 import { parseCommandLine, UsageError, USAGE, type Command } from "./parse-args.js";
 import { StartupTerminal } from "../ui/app/startup-terminal.js";
 import { CONCH_VERSION } from "../conch-version.js";
+import { afterInput } from "../ui/tty/after-input.js";
 
 /** conch's entry point: argv in, exit code out. A failure a user can meet ends with its message and its exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -39,6 +40,12 @@ async function run(argv: string[]): Promise<number> {
       // Before anything loads: the terminal goes raw (every key typed from now on is kept for the
       // editor) and a prompt shows; the agent and the UI start behind it.
       const terminal = process.stdin.isTTY && process.stdout.isTTY ? StartupTerminal.open(cmd.agent, cmd.cwd) : undefined;
+      // The session's modules take one long task to load, a key typed meanwhile waits for all of
+      // it; the protocol's (the SDK and zod, about half of it) load first, and keys are read between.
+      if (terminal) {
+        await import("@agentclientprotocol/sdk");
+        await afterInput();
+      }
       const { runInteractiveCommand } = await import("./interactive-command.js");
       return runInteractiveCommand(cmd, terminal);
     }

@@ -26,6 +26,7 @@ import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from ".
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
 import { registryAgents } from "./registry.js";
+import { afterInput } from "../ui/tty/after-input.js";
 
 /** How much of a resumed log is read and folded in one go (~10 ms here) before keys get a turn. */
 const HISTORY_CHUNK_BYTES = 256 * 1024;
@@ -169,6 +170,8 @@ export async function prepareSession(
     // its first frame) is up and taking keys meanwhile.
     loadHistory = async () => {
       await historyAfter;
+      // The App's first frame was drawn in this task: keys typed meanwhile are read before the first chunk.
+      await afterInput();
       // A chunk at a time, with a turn of the event loop between: keys typed meanwhile are not held up.
       const fold = new InterruptedRunsFold();
       const steps = readSessionLogInSteps<SessionEvent>(

@@ -1,10 +1,16 @@
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import { reduce, reduceBatch } from "../session/reduce.js";
+import { CallRetirer, type PassedCall } from "../session/retire-calls.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
 import type { Clock, EventSink, SessionEvents } from "./ports.js";
 
 /** Events after which the log is made durable: the turn boundaries, and what the user queued. */
 const SYNC_EVENTS: ReadonlySet<SessionEvent["type"]> = new Set(["prompt_response", "settled", "agent_exited", "queue_added"]);
+
+/** How long a step of a quiet fold of a resumed log runs before keys get a turn. */
+const FOLD_STEP_MS = 8;
+/** Events folded between looks at the clock (a draft each: ~0.3 ms here). */
+const FOLD_STEP_EVENTS = 256;
 
 /** Called after every transition with the new state and the event that made it. */
 export type Listener = (state: SessionState, event?: SessionEvent) => void;
@@ -53,6 +59,7 @@ export class SessionEventQueue implements SessionEvents {
   private running = false;
   private inBurst = false;
   private burstEnd?: NodeJS.Immediate;
+  private retirer?: { calls: CallRetirer; to: (calls: PassedCall[]) => void };
 
   constructor(private readonly opts: EventQueueOptions) {}
 
@@ -60,6 +67,17 @@ export class SessionEventQueue implements SessionEvents {
   subscribe(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /**
+   * Print mode: finished calls leave the state once nothing may ask for them again (see
+   * `CallRetirer`); the calls each pass went over go to `to`, after the listeners saw them in the
+   * state. Only with `newestOnly`, where no one keeps an older state: false (and nothing leaves) without it.
+   */
+  retireCalls(to: (calls: PassedCall[]) => void, quietEvents?: number): boolean {
+    if (!this.opts.newestOnly) return false;
+    this.retirer = { calls: new CallRetirer(quietEvents), to };
+    return true;
   }
 
   /** Listens to each live event with the state right after it (see EachListener). Returns the unsubscribe function. */
@@ -118,6 +136,35 @@ export class SessionEventQueue implements SessionEvents {
     for (const fn of this.listeners) fn(this.state);
   }
 
+  /**
+   * `foldQuietly` a part of `budgetMs` at a time, with a turn of the event loop between parts: a
+   * long log (~60 ms for 2,000 turns) would hold up the keys typed meanwhile. Events dispatched
+   * in between wait in the queue and follow the log's, as they would have after a fold in one go.
+   */
+  async foldQuietlyInSteps(events: readonly SessionEvent[], budgetMs = FOLD_STEP_MS): Promise<void> {
+    if (this.running) return this.foldQuietly(events);
+    this.running = true;
+    let state = this.state;
+    try {
+      let from = 0;
+      while (from < events.length) {
+        const deadline = performance.now() + budgetMs;
+        do {
+          const to = Math.min(events.length, from + FOLD_STEP_EVENTS);
+          state = reduceBatch(state, events.slice(from, to));
+          from = to;
+        } while (from < events.length && performance.now() < deadline);
+        if (from < events.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.running = false;
+    }
+    this.state = Object.freeze(state);
+    for (const ev of events) this.opts.observe(ev, true);
+    for (const fn of this.listeners) fn(this.state);
+    this.catchUp();
+  }
+
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */
   until(pred: (s: SessionState) => boolean): Promise<SessionState> {
     return new Promise((resolve) => {
@@ -170,6 +217,14 @@ export class SessionEventQueue implements SessionEvents {
     else sink?.flush?.();
     for (const ev of events) this.publish(ev);
     this.opts.decide();
+    this.retire();
+  }
+
+  private retire(): void {
+    const r = this.retirer;
+    if (!r) return;
+    const passed = r.calls.retire(this.state);
+    if (passed.length > 0) r.to(passed);
   }
 
   private transition(ev: SessionEvent): void {
@@ -190,6 +245,7 @@ export class SessionEventQueue implements SessionEvents {
     else sink?.flush?.();
     this.publish(ev);
     this.opts.decide();
+    this.retire();
   }
 
   private fail(at: number, message: string): void {

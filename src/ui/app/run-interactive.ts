@@ -7,6 +7,7 @@ import { attentionBytes } from "../status/attention.js";
 import { onQuitSignals } from "../tty/quit-signals.js";
 import { detectTerminalFeatures, featureFilteredOutput } from "../tty/terminal-features.js";
 import { firstWritePrefixed, instantSession } from "./instant-session.js";
+import { afterInput } from "../tty/after-input.js";
 
 /** How long quitting waits for an agent that is still starting before stopping it anyway. */
 const START_SETTLE_MS = 3000;
@@ -43,6 +44,8 @@ export interface InteractiveSession {
   notify: boolean;
   /** The saved sessions as a table, for /sessions. */
   listSessions(): Promise<string>;
+  /** A saved session is being resumed: its log is read once the App is drawn. */
+  resuming?: boolean;
   /** The App's first frame is drawn (a resumed log waits for it). */
   shown?(): void;
 }
@@ -99,7 +102,11 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     else input.interrupt();
   });
 
-  const ui = await Promise.race([loadUi(), interrupted]);
+  const loaded = await Promise.race([loadUi(), interrupted]);
+  // Loading the UI's modules took a long task, and so does the App's first render: keys typed
+  // meanwhile are read (and drawn by the instant prompt) between the two.
+  if (loaded) await afterInput();
+  const ui = input.interrupted ? undefined : loaded;
   if (!ui) {
     // Ctrl-C (or a signal) before the UI was up: the user wants out, not a UI.
     terminal.giveBack();
@@ -122,6 +129,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       session,
       agentName: run.agentName,
       agentCommand: run.agentCommand,
+      resuming: run.resuming,
       cwd,
       notify,
       bracketedPaste: true,

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { SessionEventQueue } from "../../src/orchestrator/event-queue.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import type { SessionState } from "../../src/session/state.js";
+import { flush, startWithFake } from "./fake-agent.js";
+
+/** A session's log as conch writes it: two turns, bursts of chunks and tool calls (several hundred events). */
+async function recordedLog(): Promise<SessionEvent[]> {
+  const logged: SessionEvent[] = [];
+  const { orch, agent } = await startWithFake({ sink: { append: (ev) => logged.push(structuredClone(ev)), sync: () => undefined } });
+  for (const [turn, text] of ["one", "two"].entries()) {
+    orch.send(text);
+    await flush();
+    agent.hooks.onBurst?.("start");
+    for (let i = 0; i < 120; i++) {
+      const id = `c${turn}-${i}`;
+      agent.text(`w${turn}.${i} `);
+      agent.update({ sessionUpdate: "tool_call", toolCallId: id, title: `read ${id}`, kind: "read", status: "in_progress" });
+      agent.update({ sessionUpdate: "tool_call_update", toolCallId: id, status: i % 5 ? "completed" : "failed" });
+    }
+    agent.hooks.onBurst?.("end");
+    await flush();
+    agent.respond(turn);
+    await orch.until((s) => s.phase === "idle" && s.turns.length === turn + 1);
+  }
+  await orch.shutdown();
+  return logged;
+}
+
+function queue(observed: SessionEvent[] = []): SessionEventQueue {
+  return new SessionEventQueue({ now: () => 1, observe: (ev) => observed.push(ev), decide: () => undefined });
+}
+
+/** The state without its add-only caches. */
+function comparable(state: SessionState): unknown {
+  const { itemIndex: _index, toolByTerminal: _byTerminal, openToolIds, ...rest } = state;
+  return { ...rest, openToolIds: [...openToolIds] };
+}
+
+describe("a resumed log folded quietly in steps", () => {
+  it("folds to the state a fold in one go reaches, each event observed once, with turns of the event loop between steps", async () => {
+    const log = await recordedLog();
+    expect(log.length).toBeGreaterThan(600);
+    const once = queue();
+    once.foldQuietly(log);
+    const observed: SessionEvent[] = [];
+    const stepped = queue(observed);
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    let published = 0;
+    stepped.subscribe(() => published++);
+    // No time for a step: one chunk of events per turn of the event loop.
+    await stepped.foldQuietlyInSteps(log, 0);
+    clearInterval(counting);
+    expect(comparable(stepped.state)).toEqual(comparable(once.state));
+    expect(observed).toEqual(log);
+    expect(published).toBe(1);
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it("handles what is dispatched meanwhile after the log, as a fold in one go would have", async () => {
+    const log = await recordedLog();
+    const stepped = queue();
+    const folding = stepped.foldQuietlyInSteps(log, 0);
+    stepped.dispatch({ type: "notice", level: "info", text: "typed while the log was read" });
+    expect(stepped.state.items).toHaveLength(0);
+    await folding;
+    const once = queue();
+    once.foldQuietly(log);
+    once.dispatch({ type: "notice", level: "info", text: "typed while the log was read" });
+    expect(comparable(stepped.state)).toEqual(comparable(once.state));
+    expect(stepped.state.items.at(-1)).toMatchObject({ kind: "notice", text: "typed while the log was read" });
+  });
+});
