@@ -7,9 +7,10 @@ import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { OutputFormat } from "../../src/print/output-format.js";
 import { RetiredCalls } from "../../src/print/retired-calls.js";
 import type { PassedCall } from "../../src/session/retire-calls.js";
-import { runPrint, type PrintIo, type PrintSession } from "../../src/print/run-print.js";
+import { runPrint } from "../../src/print/run-print.js";
 import type { ToolCallView } from "../../src/session/state.js";
 import { flush, startWithFake } from "../orchestrator/fake-agent.js";
+import { fakePrintRun } from "./print-harness.js";
 
 // A `-p` run lets its finished calls go from the session's state (their result lines are spooled),
 // so a flood of calls does not grow conch's memory. What it prints must not change for that.
@@ -42,13 +43,6 @@ const UPDATES: SessionUpdate[] = [
 async function printed(format: OutputFormat, quiet?: number): Promise<{ stdout: string; stderr: string; held: number; retired: number }> {
   const { orch, agent } = await startWithFake({ newestStateOnly: true });
   let retired = 0;
-  const io = { stdout: "", stderr: "" };
-  const sinks: PrintIo = {
-    out: (t) => void (io.stdout += t),
-    err: (t) => void (io.stderr += t),
-    rawOut: true,
-    onInterrupt: () => () => undefined,
-  };
   const retiring = new Proxy(orch, {
     get(target, key) {
       if (key === "retireCalls")
@@ -63,14 +57,8 @@ async function printed(format: OutputFormat, quiet?: number): Promise<{ stdout: 
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   }) as Orchestrator;
-  const session: PrintSession = {
-    session: retiring,
-    open: async () => undefined,
-    closeLog: async () => undefined,
-    keep: async () => ({ warnings: [] }),
-    agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
-  };
-  const code = runPrint({ prompt: "go", outputFormat: format, policy: "deny" }, session, sinks);
+  const { io, sinks, run } = fakePrintRun(retiring);
+  const code = runPrint({ prompt: "go", outputFormat: format, policy: "deny" }, run, sinks);
   while (agent.prompts.length === 0) await flush();
   for (let at = 0; at < UPDATES.length; at += 7) {
     agent.hooks.onBurst?.("start");
