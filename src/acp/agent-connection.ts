@@ -58,6 +58,8 @@ export interface ClientHooks {
   onBurst?(phase: "start" | "end"): void;
   /** A person types while the agent's output is read (the TUI): reads pause so keys get a turn (`WireTaps.paceReads`). */
   paceReads?: boolean;
+  /** Whoever takes the updates is behind (print mode's stdout over its mark): reading waits for the promise (`WireTaps.holdReads`). */
+  holdReads?(): Promise<void> | undefined;
   /**
    * A permission request, keyed by direction and id ("agent:<id>") because agents reuse the
    * client's small integer ids. `signal` aborts when the agent withdraws it (`$/cancel_request`).
@@ -92,7 +94,7 @@ function sendOptions(ctl: RequestControl | undefined): SendRequestOptions | unde
 }
 
 /** Where the connection's messages travel: an agent process's stdio, or a stream the SDK frames (WebSocket, HTTP). */
-export type AgentTransport = { stdout: Readable; stdin: Writable } | { stream: Stream };
+export type AgentTransport = { stdout: Readable; stdin: Writable; gone?: Promise<void> } | { stream: Stream };
 
 /** What a session is opened with besides its directory. */
 export interface SessionSetup {
@@ -168,7 +170,7 @@ export class AgentConnection {
     const stream = (this.stream =
       "stream" in transport
         ? tappedMessageStream(transport.stream, wireTaps)
-        : agentMessageStream(transport.stdout, transport.stdin, wireTaps));
+        : agentMessageStream(transport.stdout, transport.stdin, wireTaps, transport.gone));
     this.conn = app.connect(stream);
   }
 

@@ -17,6 +17,7 @@ export function connectionTaps(hooks: ClientHooks, taps: WireTaps): WireTaps {
     onMessage: taps.onMessage,
     onBurst: (phase) => hooks.onBurst?.(phase),
     paceReads: hooks.paceReads,
+    holdReads: hooks.holdReads && (() => hooks.holdReads?.()),
     onMalformed: (line, error) => {
       taps.onMalformed?.(line, error);
       // A flood of them would bury the transcript: the first few are shown, then a count now and then.

@@ -19,6 +19,13 @@ export interface WireTaps {
    */
   paceReads?: boolean;
   /**
+   * Asked after each read: a promise when whoever takes the messages is behind (print mode's
+   * stdout over its mark, a slow reader), and reading waits for it, so what is not yet written
+   * stays in the agent's pipe instead of conch's memory. Not once the agent has exited: what it
+   * wrote is read before its pipes close.
+   */
+  holdReads?(): Promise<void> | undefined;
+  /**
    * Return true to take an incoming message away from the SDK. conch uses it for `session/update`,
    * which the SDK would reject with -32602 when the kind is newer than the SDK.
    */
@@ -49,7 +56,7 @@ export interface AgentStream extends Stream {
  * byte order mark before a message is dropped), and route `session/update` around the SDK's strict
  * validation.
  */
-export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}): AgentStream {
+export function agentMessageStream(stdout: Readable, stdin: Writable, taps: WireTaps = {}, gone?: Promise<void>): AgentStream {
   // Once the SDK closes the connection, lines still in flight have nowhere to go.
   let closed = false;
   const readable = new ReadableStream<AnyMessage>({
@@ -82,6 +89,25 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
       let parts: string[] = [];
       /** When this turn of the event loop began reading the agent's output. */
       let turnStart: number | undefined;
+      /** Reading waits for the consumer (`holdReads`); never after the agent exited. */
+      let held = false;
+      let exited = false;
+      void gone?.then(() => {
+        exited = true;
+        if (held) stdout.resume();
+        held = false;
+      });
+      const hold = () => {
+        const wait = exited ? undefined : taps.holdReads?.();
+        if (!wait) return;
+        held = true;
+        stdout.pause();
+        void wait.then(() => {
+          if (!held) return;
+          held = false;
+          stdout.resume();
+        });
+      };
       stdout.on("data", (chunk: string) => {
         if (turnStart === undefined) {
           turnStart = performance.now();
@@ -103,10 +129,11 @@ export function agentMessageStream(stdout: Readable, stdin: Writable, taps: Wire
           taps.onBurst?.("end");
         }
         if (start < chunk.length) parts.push(chunk.slice(start));
-        if (taps.paceReads && performance.now() - turnStart > READ_BUDGET_MS && !stdout.isPaused()) {
+        if (!held && taps.holdReads) hold();
+        if (!held && taps.paceReads && performance.now() - turnStart > READ_BUDGET_MS && !stdout.isPaused()) {
           stdout.pause();
           // After the batch read so far is handled (its setImmediate came first).
-          setImmediate(() => stdout.resume());
+          setImmediate(() => !held && stdout.resume());
         }
       });
       const end = () => {
@@ -178,8 +205,9 @@ export function tappedMessageStream(inner: Stream, taps: WireTaps = {}): AgentSt
     new TransformStream<AnyMessage, AnyMessage>({
       transform(msg, controller) {
         taps.onMessage?.("agent", msg);
-        if (taps.intercept?.(msg)) return;
-        controller.enqueue(msg);
+        if (!taps.intercept?.(msg)) controller.enqueue(msg);
+        // A promise here stops the pull from the remote stream until it resolves.
+        return taps.holdReads?.();
       },
     }),
   );

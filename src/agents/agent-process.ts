@@ -59,6 +59,8 @@ export class AgentProcess {
   private readonly root?: ProcessRoot;
   private readonly forgetTree: () => void = () => undefined;
   readonly exited: Promise<AgentExit>;
+  /** Resolves when the process itself has exited, before its pipes are drained (`exited` comes after). */
+  readonly gone: Promise<void>;
   exit?: AgentExit;
 
   /**
@@ -91,6 +93,7 @@ export class AgentProcess {
       this.forgetTree = trackProcessTree(this.root);
     }
     this.child.stderr.on("data", (chunk: Buffer) => this.onStderr(chunk));
+    this.gone = new Promise((resolve) => this.child.once("exit", () => resolve()));
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => void this.drainPipes().then(() => resolve(this.finish(code, signal))));
       // execa settles without an exit when the program could not be started at all.

@@ -59,6 +59,7 @@ export async function runPrintCommand(cmd: Extract<Command, { kind: "print" }>):
       },
       rawOut: !process.stdout.isTTY,
       drained: () => stdoutDrained(() => readerGone),
+      backedUp: () => !readerGone && process.stdout.writableNeedDrain,
       err: (t) => process.stderr.write(t),
       onInterrupt: (handler) => {
         // Every signal that would end conch ends the run instead: the agent is stopped, never orphaned.

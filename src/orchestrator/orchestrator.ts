@@ -48,6 +48,9 @@ class OrchestratorCore {
   private readonly checkpoints?: TurnCheckpoints;
   private stopped?: Promise<void>;
   private resumed?: Promise<ResumedLog>;
+  /** Print mode's: a promise while its output is behind (see `holdReadsWhile`). */
+  private readGate?: () => Promise<void> | undefined;
+  private readsHeld = false;
 
   constructor(private readonly opts: OrchestratorOptions) {
     const now = opts.now ?? Date.now;
@@ -81,6 +84,7 @@ class OrchestratorCore {
       hooks: {
         onBurst: (phase) => events.onBurst(phase),
         paceReads: opts.interactive === true,
+        holdReads: () => this.holdReads(),
         onPermission: (req, key, signal) => this.permissions.ask(req, key, signal),
         onQuestion: (req, key, signal) => this.questions.ask(req, key, signal),
         onQuestionComplete: (id) => dispatch({ type: "notice", level: "info", text: `the agent says the request ${id} is complete` }),
@@ -98,7 +102,7 @@ class OrchestratorCore {
     const agent = this.opener;
     this.tasks = new TaskDesk({ events, agent, terminals: () => this.opener.terminals, probe: opts.processProbe });
     const cps = this.checkpoints;
-    const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing };
+    const turnPorts = { events, agent, requests: this.requests, decisions, now, timing: this.timing, readsHeld: () => this.readsHeld };
     const checkpointing = cps && { beforePrompt: cps.beforePrompt.bind(cps), beforeSettle: cps.beforeSettle.bind(cps) };
     const beforeResponse = this.tasks.watch.beforeResponse.bind(this.tasks.watch);
     this.turns = new TurnDriver({ ...turnPorts, ...checkpointing, beforeResponse }, opts.history);
@@ -163,6 +167,24 @@ class OrchestratorCore {
   /** Print mode: finished calls leave the state once nothing may ask for them again, the calls each pass went over handed to `to`; false when the state keeps snapshots (see `SessionEventQueue.retireCalls`). */
   retireCalls(to: (calls: PassedCall[]) => void, quietEvents?: number): boolean {
     return this.events.retireCalls(to, quietEvents);
+  }
+
+  /**
+   * Print mode: while `gate` returns a promise (stdout over its mark, a slow reader), the agent's
+   * output stays in its pipe until it resolves, and the turn's timed decisions (a quiet period's
+   * end) wait with it: the agent may have said more than conch has read.
+   */
+  holdReadsWhile(gate: () => Promise<void> | undefined): void {
+    this.readGate = gate;
+  }
+
+  private holdReads(): Promise<void> | undefined {
+    const wait = this.readGate?.();
+    if (!wait) return undefined;
+    this.readsHeld = true;
+    return wait.then(() => {
+      this.readsHeld = false;
+    });
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

@@ -37,6 +37,8 @@ export interface TurnDriverPorts {
   beforePrompt?: (turnId: string) => Promise<void>;
   /** Runs before a turn is over (its last checkpoint): what the person does once it is idle is theirs. */
   beforeSettle?: () => Promise<void>;
+  /** Reading the agent waits for a slow consumer (print mode): a timed decision waits too. */
+  readsHeld?: () => boolean;
 }
 
 /**
@@ -239,7 +241,9 @@ export class TurnDriver {
       () => {
         this.timer = undefined;
         this.timerAt = Infinity;
-        this.decide();
+        // What the agent said while reads waited is still in its pipe: the quiet so far is not the agent's.
+        if (this.ports.readsHeld?.()) this.schedule(this.ports.now() + this.ports.timing.quietMs);
+        else this.decide();
       },
       Math.max(0, at - this.ports.now()) + 5,
     );

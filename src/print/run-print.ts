@@ -40,7 +40,7 @@ export interface PrintSession {
     Orchestrator,
     "state" | "subscribe" | "subscribeEach" | "until" | "send" | "cancel" | "removeQueued" | "setMode" | "setModel" | "shutdown" | "killNow"
   > &
-    Partial<Pick<Orchestrator, "retireCalls">>;
+    Partial<Pick<Orchestrator, "retireCalls" | "holdReadsWhile">>;
   /** Starts the agent and opens the session; rejects with the typed error when it cannot. */
   open(): Promise<void>;
   /** Closes the session's log, once the session was shut down. */
@@ -56,6 +56,8 @@ export interface PrintIo extends PrintSinks {
   onInterrupt(handler: () => void): () => void;
   /** Resolves once stdout has taken what was written (its buffer below its mark), or is gone. */
   drained?(): Promise<void>;
+  /** Whether stdout's buffer is over its mark (a reader slower than conch): reading the agent waits for `drained`. */
+  backedUp?(): boolean;
 }
 
 /**
@@ -100,6 +102,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
     }
     return known;
   };
+  // A reader slower than conch: what it has not taken stays in the agent's pipe, not in stdout's queue.
+  if (io.drained && io.backedUp) orch.holdReadsWhile?.(() => (io.backedUp?.() ? io.drained?.() : undefined));
   orch.retireCalls?.((passed) => {
     retired.add(passed, isRunTurn);
     streamJson.forget(passed);

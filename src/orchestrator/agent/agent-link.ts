@@ -110,7 +110,7 @@ export class AgentLink implements AgentPort {
     } catch (err) {
       throw new AgentStartError(`could not start agent ${agentCalled(opts.agent)}: ${(err as Error).message}`, "");
     }
-    const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin }, hooks, {
+    const conn = new AgentConnection({ stdout: proc.stdout, stdin: proc.stdin, gone: proc.gone }, hooks, {
       onMessage: (dir, msg) => trace?.message(dir, msg),
       onMalformed: (line, error) => trace?.malformed(line, error),
     });
