@@ -13,9 +13,11 @@
 // for tools, peak RSS ≤ 512 MiB (issue 24 measures it at --n 300000: ~150,000 calls).
 //
 // `--format stream-json` times the same run with `--output-format stream-json` (to its result line);
-// `--bin <conch.js>` runs another build (an A/B pair with one bench).
+// `--bin <conch.js>` runs another build (an A/B pair with one bench). `--slope-n 800000` also runs
+// the tools flood at that many updates and reports how much conch's peak RSS grows per finished
+// call between the two sizes (issue 24: flat, print mode keeps no finished call in memory).
 //
-//   npm run build && node bench/throughput.mjs [--n 200000] [--runs 3] [--kinds chunks,tools] [--format stream-json] [--json]
+//   npm run build && node bench/throughput.mjs [--n 200000] [--runs 3] [--kinds chunks,tools] [--format stream-json] [--slope-n 800000] [--json]
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -24,6 +26,7 @@ import { cpuSeconds, memKiB } from "./lib/proc.mjs";
 
 const args = parseArgs();
 const N = numOpt(args, "n", 200_000, 50_000);
+const SLOPE_N = numOpt(args, "slope-n", 0);
 const RUNS = numOpt(args, "runs", 3, 1);
 const KINDS = typeof args.opts.kinds === "string" ? args.opts.kinds.split(",") : ["chunks", "tools", "malformed", "messages"];
 const FORMAT = args.opts.format === "stream-json" ? "stream-json" : "json";
@@ -31,9 +34,9 @@ const CONCH = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : 
 const AGENT = `${process.execPath} ${path.join(BENCH, "lib", "flood-agent.mjs")}`;
 
 /** One `conch -p` against the flood; times in ms since the epoch, on this machine's one clock. */
-function runOnce(kind, dir, i) {
+function runOnce(kind, dir, i, n = N) {
   const timesFile = path.join(dir, `times-${kind}-${i}.json`);
-  const env = isolatedEnv(dir, { FLOOD_KIND: kind, FLOOD_N: String(N), FLOOD_TIMES: timesFile });
+  const env = isolatedEnv(dir, { FLOOD_KIND: kind, FLOOD_N: String(n), FLOOD_TIMES: timesFile });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CONCH, "-p", "flood", "--agent", AGENT, "--output-format", FORMAT, "--quiet-ms", "0"], {
       cwd: workspace,
@@ -91,9 +94,9 @@ function runOnce(kind, dir, i) {
       const first = (times.half - times.first) / 1000;
       const second = (resultAt - times.half) / 1000;
       resolve({
-        rate: N / total,
+        rate: n / total,
         firstRate: times.halfAt / first,
-        secondRate: (N - times.halfAt) / second,
+        secondRate: (n - times.halfAt) / second,
         peakMiB: peakKiB / 1024,
         cpuS,
         textChars: result.text.length,
@@ -141,7 +144,7 @@ for (const kind of KINDS) {
     }),
   );
   metrics.push(metric({ name: `${kind}: conch CPU to the result`, unit: "s", values: runs.map((r) => r.cpuS) }));
-  // A flood of calls keeps every call (the result lists them): its peak is held to a bound.
+  // A flood of calls: print mode spools the finished ones (the result lists them all), its peak is held to a bound.
   metrics.push(
     metric({
       name: `${kind}: conch peak RSS`,
@@ -151,8 +154,22 @@ for (const kind of KINDS) {
     }),
   );
 }
-if (KINDS.includes("tools"))
-  notes.push("tools keeps every call (the transcript and the result list them), so its memory grows with the flood by design");
+if (KINDS.includes("tools") && SLOPE_N > N) {
+  // Runs at both sizes, one after the other, so the machine's state weighs on both alike.
+  const small = [];
+  const large = [];
+  for (let i = 0; i < RUNS; i++) {
+    small.push((await runOnce("tools", dir, `slope-${i}`)).peakMiB);
+    large.push((await runOnce("tools", dir, `slope-large-${i}`, SLOPE_N)).peakMiB);
+    log(`throughput: tools peak RSS at ${N} / ${SLOPE_N} updates: ${small.at(-1).toFixed(0)} / ${large.at(-1).toFixed(0)} MiB`);
+  }
+  const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+  const perCall = ((median(large) - median(small)) * 1024 * 1024) / ((SLOPE_N - N) / 2);
+  metrics.push(metric({ name: `tools: peak RSS growth per finished call (${N} → ${SLOPE_N} updates)`, unit: "B", values: [perCall] }));
+  notes.push(
+    "peak RSS per finished call: (median peak at --slope-n − median peak at --n) ÷ the calls between; print mode spools finished calls, so it is ~0 once V8's heap has grown to its working size (~100k calls); the peak of one run varies by ±20 MiB with where V8's full collections fall",
+  );
+}
 report(args, {
   bench: "throughput",
   title: `a flooding agent through conch -p --output-format ${FORMAT} (${path.relative(ROOT, CONCH)})`,

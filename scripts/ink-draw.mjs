@@ -15,7 +15,7 @@ const REPLACED = {
   "./measure-text.js": ["text-measure.ts", "measureText"],
   "./wrap-text.js": ["text-measure.ts", "wrapText"],
   "widest-line": ["text-measure.ts", "widestLine"],
-  "./sanitize-ansi.js": ["text-measure.ts", "recentResults", "wraps"],
+  "./sanitize-ansi.js": ["text-measure.ts", "sanitizeKept", "wraps"],
 };
 const INK_BUILD = /[\\/]node_modules[\\/]ink[\\/]build[\\/]/;
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");

@@ -1,5 +1,6 @@
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import { reduce, reduceBatch } from "../session/reduce.js";
+import { CallRetirer, type PassedCall } from "../session/retire-calls.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
 import type { Clock, EventSink, SessionEvents } from "./ports.js";
 
@@ -58,6 +59,7 @@ export class SessionEventQueue implements SessionEvents {
   private running = false;
   private inBurst = false;
   private burstEnd?: NodeJS.Immediate;
+  private retirer?: { calls: CallRetirer; to: (calls: PassedCall[]) => void };
 
   constructor(private readonly opts: EventQueueOptions) {}
 
@@ -65,6 +67,17 @@ export class SessionEventQueue implements SessionEvents {
   subscribe(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /**
+   * Print mode: finished calls leave the state once nothing may ask for them again (see
+   * `CallRetirer`); the calls each pass went over go to `to`, after the listeners saw them in the
+   * state. Only with `newestOnly`, where no one keeps an older state: false (and nothing leaves) without it.
+   */
+  retireCalls(to: (calls: PassedCall[]) => void, quietEvents?: number): boolean {
+    if (!this.opts.newestOnly) return false;
+    this.retirer = { calls: new CallRetirer(quietEvents), to };
+    return true;
   }
 
   /** Listens to each live event with the state right after it (see EachListener). Returns the unsubscribe function. */
@@ -204,6 +217,14 @@ export class SessionEventQueue implements SessionEvents {
     else sink?.flush?.();
     for (const ev of events) this.publish(ev);
     this.opts.decide();
+    this.retire();
+  }
+
+  private retire(): void {
+    const r = this.retirer;
+    if (!r) return;
+    const passed = r.calls.retire(this.state);
+    if (passed.length > 0) r.to(passed);
   }
 
   private transition(ev: SessionEvent): void {
@@ -224,6 +245,7 @@ export class SessionEventQueue implements SessionEvents {
     else sink?.flush?.();
     this.publish(ev);
     this.opts.decide();
+    this.retire();
   }
 
   private fail(at: number, message: string): void {

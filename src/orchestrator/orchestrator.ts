@@ -1,6 +1,7 @@
 import { PRE_IMAGE_MAX_FILE_BYTES } from "../store/pre-image-store.js";
 import type { SessionEventInput } from "../session/events.js";
 import { profileOf } from "../session/profiles/select-profile.js";
+import type { PassedCall } from "../session/retire-calls.js";
 import type { SessionState } from "../session/state.js";
 import { describeExit } from "./agent/agent-link.js";
 import { EditHistory } from "./undo/edit-history.js";
@@ -157,6 +158,11 @@ class OrchestratorCore {
   /** Listens to each live event with the state right after it, also inside a burst (print mode's stream-json). */
   subscribeEach(fn: EachListener): () => void {
     return this.events.subscribeEach(fn);
+  }
+
+  /** Print mode: finished calls leave the state once nothing may ask for them again, the calls each pass went over handed to `to`; false when the state keeps snapshots (see `SessionEventQueue.retireCalls`). */
+  retireCalls(to: (calls: PassedCall[]) => void, quietEvents?: number): boolean {
+    return this.events.retireCalls(to, quietEvents);
   }
 
   /** Resolves with the first state (this one or a later one) for which `pred` holds. */

@@ -1,13 +1,8 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
 import { EXIT, type ExitCode } from "../errors/conch-error.js";
-import {
-  displayStatus,
-  type ContextUsage,
-  type PromptUsage,
-  type SessionState,
-  type ToolCallView,
-  type ToolDisplayStatus,
-} from "../session/state.js";
+import { isIndexKey } from "../session/retire-calls.js";
+import type { ContextUsage, PromptUsage, SessionState, ToolCallView } from "../session/state.js";
+import { resultCall, type ResultCall, type RetiredCalls } from "./retired-calls.js";
 
 /** The result object of `--output-format json`, and the last line of `stream-json`. */
 export interface PrintResult {
@@ -19,7 +14,8 @@ export interface PrintResult {
   text: string;
   usage: PromptUsage | null;
   context: ContextUsage | null;
-  toolCalls: { id: string; title: string; kind: string | null; status: ToolDisplayStatus; durationMs: number | null }[];
+  /** A list, or, when calls left the state as the run went (`RetiredCalls`), the calls read back in order as they are written. */
+  toolCalls: Iterable<ResultCall>;
   permissionsDenied: { toolCallId: string; title: string; rule?: string }[];
   durationMs: number;
   exitCode: number;
@@ -132,6 +128,8 @@ export function buildPrintResult(
     agentExit?: AgentExitFacts;
     /** What the session's recording could not keep; `lost` when the log misses part of this run. */
     kept?: { warnings: string[]; lost?: string };
+    /** The run's calls that left the state as it went: they come before the calls still in it. */
+    retired?: RetiredCalls;
   },
 ): PrintResult {
   const turns = runTurnIds(state, opts.fromTurn);
@@ -157,13 +155,7 @@ export function buildPrintResult(
     text,
     usage: promptTurn?.usage ?? null,
     context: state.usage ?? null,
-    toolCalls: calls.map((t) => ({
-      id: t.toolCallId,
-      title: t.title,
-      kind: t.kind ?? null,
-      status: displayStatus(t),
-      durationMs: t.endedAt !== undefined ? t.endedAt - t.startedAt : null,
-    })),
+    toolCalls: opts.retired?.count ? new ResultCallList(calls, opts.retired, state.toolCalls) : calls.map(resultCall),
     permissionsDenied: denied,
     durationMs: opts.now - opts.startedAt,
     // A run that went well but was not kept as asked is no success: its own code. Any other code says more.
@@ -171,4 +163,30 @@ export function buildPrintResult(
     error,
     warnings,
   };
+}
+
+/**
+ * The calls of a run some of whose calls left the state, in the order the state would list them all:
+ * calls with an index-like id first (an object lists those first; none of them leaves), then those
+ * the retirement passed (gone, or kept in the state), then the rest. Read in pieces, never whole.
+ */
+class ResultCallList implements Iterable<ResultCall> {
+  constructor(
+    /** The run's calls still in the state, in its order. */
+    private readonly live: readonly ToolCallView[],
+    private readonly retired: RetiredCalls,
+    private readonly state: Readonly<Record<string, ToolCallView>>,
+  ) {}
+
+  *[Symbol.iterator](): Generator<ResultCall> {
+    let i = 0;
+    for (; i < this.live.length && isIndexKey(this.live[i].toolCallId); i++) yield resultCall(this.live[i]);
+    yield* this.retired.calls(this.state);
+    // The calls the passes kept come next in the state, and were listed with the passed ones.
+    for (i += this.retired.kept; i < this.live.length; i++) yield resultCall(this.live[i]);
+  }
+
+  toJSON(): ResultCall[] {
+    return [...this];
+  }
 }

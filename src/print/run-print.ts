@@ -10,6 +10,7 @@ import { TextStream, type PrintSinks } from "./text-stream.js";
 import { StreamJsonMapper } from "./stream-json.js";
 import { WriteBatch } from "./write-batch.js";
 import { writeResultJson } from "./result-json.js";
+import { RetiredCalls } from "./retired-calls.js";
 import { safeLine, safeText } from "../text/terminal-safe.js";
 
 /** After `--timeout`, how long the cancelled turn may take to end before the run reports anyway. */
@@ -38,7 +39,8 @@ export interface PrintSession {
   session: Pick<
     Orchestrator,
     "state" | "subscribe" | "subscribeEach" | "until" | "send" | "cancel" | "removeQueued" | "setMode" | "setModel" | "shutdown" | "killNow"
-  >;
+  > &
+    Partial<Pick<Orchestrator, "retireCalls">>;
   /** Starts the agent and opens the session; rejects with the typed error when it cannot. */
   open(): Promise<void>;
   /** Closes the session's log, once the session was shut down. */
@@ -84,6 +86,24 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   const text = new TextStream({ out, err: (t) => writes.push(toErr, t) }, isOurs, { raw: io.rawOut === true });
   let started = false;
   const streamJson = new StreamJsonMapper(orch.state);
+  // A finished call leaves the session's state once nothing may ask for it again: a run of 100,000
+  // calls keeps their result lines (~90 B each), not their records and transcript entries (~1 KB).
+  const retired = new RetiredCalls();
+  const runTurns = new Map<string, boolean>();
+  /** A turn whose calls the result lists (as `buildPrintResult` chooses them): this run's, not replayed history. */
+  const isRunTurn = (turnId: string) => {
+    if (!started) return false;
+    let known = runTurns.get(turnId);
+    if (known === undefined) {
+      const at = orch.state.turns.findIndex((t) => t.id === turnId);
+      runTurns.set(turnId, (known = at >= fromTurn && orch.state.turns[at].origin !== "history"));
+    }
+    return known;
+  };
+  orch.retireCalls?.((passed) => {
+    retired.add(passed, isRunTurn);
+    streamJson.forget(passed);
+  });
   const unsubscribeState = orch.subscribe((_state, ev) => {
     if (ev?.type === "agent_exited") agentExit = ev;
     // After the batch: its text goes out in one piece.
@@ -121,6 +141,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       error: startError?.message ?? null,
       agentExit,
       kept,
+      retired,
     });
     if (opts.outputFormat === "text") {
       text.finish();
@@ -146,6 +167,7 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
       if (opts.outputFormat === "json") await writeResultJson(result, 2, toOut, drained);
       else await writeResultJson(streamJson.resultLine(result), 0, toOut, drained);
     }
+    retired.close();
     await orch.shutdown();
     await run.closeLog();
     return result.exitCode;

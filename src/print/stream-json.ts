@@ -1,5 +1,6 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../session/events.js";
+import type { PassedCall } from "../session/retire-calls.js";
 import {
   displayStatus,
   isFinalStatus,
@@ -93,6 +94,11 @@ export class StreamJsonMapper {
     let text = "";
     for (const line of this.linesFor(state, ev)) text += `${JSON.stringify(line)}\n`;
     return text;
+  }
+
+  /** Calls that left the session's state (print mode's retirement): nothing more is said of them. */
+  forget(passed: readonly PassedCall[]): void {
+    for (const { call, kept } of passed) if (!kept) this.seenCalls.delete(call.toolCallId);
   }
 
   /** The last line: the result object of `--output-format json`, versioned. */

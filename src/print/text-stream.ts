@@ -94,7 +94,10 @@ export class TextStream {
         if (first || status !== "pending")
           this.sinks.err(`[tool] ${safeLine(tool.title || tool.toolCallId)} (${tool.kind ?? "other"}): ${status}\n`);
       }
-      return !FINAL.has(status);
+      // A final call's item is not read again: what it said need not be kept.
+      if (!FINAL.has(status)) return true;
+      this.toolSeen.delete(tool.toolCallId);
+      return false;
     }
     // The session's failure is the run's error, reported once at its end (or no news: an exit after the answer).
     if (item.kind === "notice" && !item.failure) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { runPrint, type PrintIo, type PrintSession } from "../../src/print/run-print.js";
+import { runPrint } from "../../src/print/run-print.js";
 import type { OutputFormat } from "../../src/print/output-format.js";
 import { flush, startWithFake } from "../orchestrator/fake-agent.js";
+import { fakePrintRun } from "./print-harness.js";
 
 // What print mode writes must not depend on where the pipe's reads split the agent's output: the
 // same updates, read in one go, one by one, or split at any point, give the same bytes. A read of
@@ -33,21 +34,8 @@ const UPDATES: SessionUpdate[] = [
 /** Runs one prompt in print mode; the agent sends UPDATES in reads of the given sizes. */
 async function printed(format: OutputFormat, reads: number[]): Promise<{ stdout: string; stderr: string }> {
   const { orch, agent } = await startWithFake({ newestStateOnly: true });
-  const io = { stdout: "", stderr: "" };
-  const sinks: PrintIo = {
-    out: (t) => void (io.stdout += t),
-    err: (t) => void (io.stderr += t),
-    rawOut: true,
-    onInterrupt: () => () => undefined,
-  };
-  const session: PrintSession = {
-    session: orch,
-    open: async () => undefined,
-    closeLog: async () => undefined,
-    keep: async () => ({ warnings: [] }),
-    agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
-  };
-  const code = runPrint({ prompt: "go", outputFormat: format, policy: "deny" }, session, sinks);
+  const { io, sinks, run } = fakePrintRun(orch);
+  const code = runPrint({ prompt: "go", outputFormat: format, policy: "deny" }, run, sinks);
   while (agent.prompts.length === 0) await flush();
   let at = 0;
   for (const size of reads) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import InkOutput from "../../../node_modules/ink/build/output.js";
 import Output from "../../../src/ui/tty/ink-draw/output.js";
 import { RecentCache } from "../../../src/ui/tty/ink-draw/recent-cache.js";
-import { measureText, recentResults, widestLine, wrapText } from "../../../src/ui/tty/ink-draw/text-measure.js";
+import { measureText, sanitizeKept, widestLine, wrapText } from "../../../src/ui/tty/ink-draw/text-measure.js";
 import inkSanitizeAnsi from "../../../node_modules/ink/build/sanitize-ansi.js";
 import inkMeasureText from "../../../node_modules/ink/build/measure-text.js";
 import inkWrapText from "../../../node_modules/ink/build/wrap-text.js";
@@ -120,6 +120,45 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
     }
   });
 
+  it("gives Ink's string for a flooding pane's coloured rows inside a border, the same codes frame after frame", () => {
+    const r = rng(7);
+    const CODES = [
+      "\u001b[32m",
+      "\u001b[33m",
+      "\u001b[1;31m",
+      "\u001b[36m",
+      "\u001b[0m",
+      "\u001b[m",
+      "\u001b[39m",
+      "\u001b[2m",
+      "\u001b[22m",
+      "\u001b[1m",
+      "\u001b[7m",
+      "\u001b[38;5;208m",
+      "\u001b[48;2;10;20;30m",
+      "\u001b[49m",
+    ];
+    const TEXT = ["INFO", " ", "compiling", "src/index.ts", "·", "─", "…", "x".repeat(30), "⠙"];
+    const row = (): string => {
+      let line = "";
+      const n = Math.floor(r() * 12);
+      for (let k = 0; k < n; k++) line += r() < 0.4 ? CODES[Math.floor(r() * CODES.length)] : TEXT[Math.floor(r() * TEXT.length)];
+      return line;
+    };
+    for (let frame = 0; frame < 300; frame++) {
+      const width = 10 + Math.floor(r() * 50);
+      const height = 1 + Math.floor(r() * 10);
+      const body = Array.from({ length: height }, row).join("\n");
+      const border = Array.from({ length: height }, () => "\u001b[2m│\u001b[22m").join("\n");
+      const ops: Op[] = [
+        ["write", 0, 0, border, []],
+        ["write", 2, 0, body, r() < 0.3 ? [TRANSFORMERS[0]] : []],
+        ["write", width - 1, 0, border, []],
+      ];
+      expect(draw(Output, width, height, ops), `frame ${frame}`).toEqual(draw(InkOutput, width, height, ops));
+    }
+  });
+
   it("gives Ink's string for plain rows, a streaming answer's most (shorter, as wide as and wider than the frame, trailing blanks)", () => {
     const r = rng(11);
     const PLAIN = ["w000123 ", "a", " ", "  ", "~", "{[(;)]}", "x".repeat(12)];
@@ -205,13 +244,42 @@ describe("conch's Output (the bundle's in place of Ink's)", () => {
   });
 });
 
-describe("recentResults", () => {
+describe("sanitizeKept", () => {
   it("gives Ink's sanitized text, made once per text while it is used", () => {
     let calls = 0;
-    const sanitize = recentResults((text) => (calls++, inkSanitizeAnsi(text)));
+    const sanitize = sanitizeKept((text) => (calls++, inkSanitizeAnsi(text)));
     const texts = ["plain", "\u001b[31mred\u001b[39m", "\u001b[2Jcleared\u001b]0;title\u0007", "\u001b[?25lhidden"];
     for (let i = 0; i < 3; i++) for (const text of texts) expect(sanitize(text)).toBe(inkSanitizeAnsi(text));
-    expect(calls).toBe(texts.length);
+    // The two with escapes other than SGR, once each; the narrow SGR ones need none.
+    expect(calls).toBe(2);
+  });
+
+  it("gives Ink's sanitized text for lines of narrow characters and SGR without sanitizing them", () => {
+    const r = rng(5);
+    const PIECES = [
+      "INFO",
+      " ",
+      "│",
+      "·",
+      "…",
+      "⠙",
+      "x",
+      "\n",
+      "\u001b[1;31m",
+      "\u001b[m",
+      "\u001b[0m",
+      "\u001b[38;5;208m",
+      "\u001b[48;2;1;2;3m",
+      "\u001b[22;39m",
+    ];
+    const sanitize = sanitizeKept(() => {
+      throw new Error("a narrow row was sanitized");
+    });
+    for (let i = 0; i < 500; i++) {
+      let text = "";
+      for (let k = Math.floor(r() * 20); k > 0; k--) text += PIECES[Math.floor(r() * PIECES.length)];
+      expect(sanitize(text), JSON.stringify(text)).toBe(inkSanitizeAnsi(text));
+    }
   });
 });
 

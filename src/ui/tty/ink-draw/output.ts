@@ -1,8 +1,9 @@
-import type { StyledChar } from "@alcalzone/ansi-tokenize";
+import type { AnsiCode, StyledChar } from "@alcalzone/ansi-tokenize";
 import sliceAnsi from "slice-ansi";
 import { cellWidth } from "./cell-width.js";
 import { RecentCache } from "./recent-cache.js";
-import { styledChars, styledCharsString } from "./styled-chars.js";
+import { cellsString, styledChars, styledCharsString, writeNarrowLine, type Cells } from "./styled-chars.js";
+import { isNarrowSgr } from "../../render/ascii-wrap.js";
 import { widestLine } from "./text-measure.js";
 
 /** What Ink's renderer hands each write: a line and its index in the text, styled (a `<Text color>`, `<Transform>`). */
@@ -136,6 +137,7 @@ const PLAIN = /^[\x20-\x7e]*$/;
 function drawRow(width: number, pieces: Piece[]): string {
   // A plain line from the row's first cell: Ink's steps give the line itself, without trailing blanks.
   if (pieces.length === 1 && pieces[0].x === 0 && PLAIN.test(pieces[0].line)) return pieces[0].line.trimEnd();
+  if (pieces.every((piece) => isNarrowSgr(piece.line))) return drawNarrowRow(width, pieces);
   const cells: (StyledChar | undefined)[] = new Array<StyledChar>(width).fill(BLANK);
   for (const { x, line } of pieces) {
     let offsetX = x;
@@ -148,4 +150,15 @@ function drawRow(width: number, pieces: Piece[]): string {
     }
   }
   return styledCharsString(cells.filter((cell): cell is StyledChar => cell !== undefined)).trimEnd();
+}
+
+/**
+ * `drawRow` of pieces that are all narrow characters and SGR (a pane's rows inside their border):
+ * every character one cell (what `cellWidth` gives each of them), the same cells and the same
+ * string, without an object for each character.
+ */
+function drawNarrowRow(width: number, pieces: Piece[]): string {
+  const cells: Cells = { values: new Array<string>(width).fill(BLANK.value), styles: new Array<AnsiCode[]>(width).fill(BLANK.styles) };
+  for (const { x, line } of pieces) writeNarrowLine(line, x, cells);
+  return cellsString(cells).trimEnd();
 }

@@ -1,5 +1,6 @@
 import cliTruncate from "cli-truncate";
 import wrapAnsi from "wrap-ansi";
+import { isNarrowSgr } from "../../render/ascii-wrap.js";
 import { cellWidth } from "./cell-width.js";
 import { RecentCache } from "./recent-cache.js";
 
@@ -39,8 +40,13 @@ export function wrapText(text: string, maxWidth: number, wrapType: string): stri
   });
 }
 
-/** `fn` with its results kept for the texts of recent frames (Ink's sanitizing of every text it draws or measures). */
-export function recentResults(fn: (text: string) => string): (text: string) => string {
+/**
+ * Ink's `sanitize` of every text it draws or measures, its results kept for the texts of recent
+ * frames; a text whose lines are narrow characters and SGR only (`isNarrowSgr`: a pane's card, new
+ * every frame of a flood) is its own sanitized text, as Ink keeps SGR, and is not tokenized again
+ * to find that out.
+ */
+export function sanitizeKept(sanitize: (text: string) => string): (text: string) => string {
   const results = new RecentCache<string>(256);
-  return (text) => results.get(text, fn);
+  return (text) => (text.split("\n").every(isNarrowSgr) ? text : results.get(text, sanitize));
 }
