@@ -45,7 +45,6 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
       notify: cmd.notify,
       listSessions: () => sessionTable(cwd),
       shown,
-      resuming: prepared.resumed !== undefined,
     },
     terminal,
   );

@@ -69,8 +69,6 @@ export interface AppProps {
   readClipboard?: () => Promise<ClipboardRead>;
   /** The editor as the instant prompt left it: the keys typed while conch started, already applied. */
   editorAtStart?: EditorState;
-  /** A saved session is being resumed (`--resume`, `--continue`): see `SessionViewOptions.resuming`. */
-  resuming?: boolean;
   /** Set in `conch attach --write`: the session runs in another conch, which this one drives. */
   attachedTo?: { sessionId: string; pid: number };
 }
@@ -106,7 +104,6 @@ function AppView(props: AppProps): React.ReactElement {
     // A command that outlived its turn still draws: its pane's output and timer go on while the session is idle.
     running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
     drawn: quitting ? stateAtQuit : undefined,
-    resuming: props.resuming,
   });
   const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, chromeHeight, liveMax, loose } = view;
   useAttention(state, props.notify);

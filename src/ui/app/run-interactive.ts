@@ -44,8 +44,6 @@ export interface InteractiveSession {
   notify: boolean;
   /** The saved sessions as a table, for /sessions. */
   listSessions(): Promise<string>;
-  /** A saved session is being resumed: its log is read once the App is drawn. */
-  resuming?: boolean;
   /** The App's first frame is drawn (a resumed log waits for it). */
   shown?(): void;
 }
@@ -129,7 +127,6 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
       session,
       agentName: run.agentName,
       agentCommand: run.agentCommand,
-      resuming: run.resuming,
       cwd,
       notify,
       bracketedPaste: true,

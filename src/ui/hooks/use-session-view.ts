@@ -30,12 +30,6 @@ export interface SessionViewOptions {
   running(state: SessionState): boolean;
   /** The state the transcript draws, when it is not the session's own (quitting's last frame). */
   drawn?(state: SessionState): SessionState;
-  /**
-   * A saved session is being resumed: the renderers warm up as soon as their libraries load, while
-   * its log is read, so its first frame does not pay for compiling them (a message typed meanwhile
-   * waits for the whole transcript anyway).
-   */
-  resuming?: boolean;
 }
 
 /** A session drawn as the TUI draws one: what the interactive App and `conch attach` share. */
@@ -89,7 +83,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs();
-  useWarmUp(libsReady && (opts.resuming === true || mayWarmUp(state)));
+  useWarmUp(libsReady && mayWarmUp(state));
   const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const running = opts.running(state);
