@@ -3,7 +3,7 @@ import type { ResolvedAgent } from "../agents/presets.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import type { PermissionPolicy } from "../orchestrator/permission-policy.js";
 import type { Orchestrator } from "../orchestrator/orchestrator.js";
-import { isFinalStatus, type SessionState } from "../session/state.js";
+import { isFinalStatus, type SessionState, type Turn } from "../session/state.js";
 import type { OutputFormat } from "./output-format.js";
 import { buildPrintResult, exitReason, type AgentExitFacts, type PrintResult } from "./print-result.js";
 import { TextStream, type PrintSinks } from "./text-stream.js";
@@ -74,13 +74,20 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   let startError: ConchError | null = null;
   let agentExit: AgentExitFacts | undefined;
 
-  const ours = new Map<string, boolean>();
-  const isOurs = (turnId: string, state: SessionState) => {
-    if (!started) return false;
-    let known = ours.get(turnId);
-    if (known === undefined) ours.set(turnId, (known = state.turns.findIndex((t) => t.id === turnId) >= fromTurn));
-    return known;
+  /** A test of a turn id, answered once per turn: one of this run's turns (from `fromTurn` on) for which `also` holds. */
+  const runTurnTest = (also: (turn: Turn) => boolean = () => true) => {
+    const known = new Map<string, boolean>();
+    return (turnId: string, state: SessionState = orch.state): boolean => {
+      if (!started) return false;
+      let is = known.get(turnId);
+      if (is === undefined) {
+        const at = state.turns.findIndex((t) => t.id === turnId);
+        known.set(turnId, (is = at >= fromTurn && also(state.turns[at])));
+      }
+      return is;
+    };
   };
+  const isOurs = runTurnTest();
   const writes = new WriteBatch();
   const toOut = (t: string) => io.out(t);
   const toErr = (t: string) => io.err(t);
@@ -91,17 +98,8 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   // A finished call leaves the session's state once nothing may ask for it again: a run of 100,000
   // calls keeps their result lines (~90 B each), not their records and transcript entries (~1 KB).
   const retired = new RetiredCalls();
-  const runTurns = new Map<string, boolean>();
   /** A turn whose calls the result lists (as `buildPrintResult` chooses them): this run's, not replayed history. */
-  const isRunTurn = (turnId: string) => {
-    if (!started) return false;
-    let known = runTurns.get(turnId);
-    if (known === undefined) {
-      const at = orch.state.turns.findIndex((t) => t.id === turnId);
-      runTurns.set(turnId, (known = at >= fromTurn && orch.state.turns[at].origin !== "history"));
-    }
-    return known;
-  };
+  const isRunTurn = runTurnTest((turn) => turn.origin !== "history");
   // A reader slower than conch: what it has not taken stays in the agent's pipe, not in stdout's queue.
   if (io.drained && io.backedUp) orch.holdReadsWhile?.(() => (io.backedUp?.() ? io.drained?.() : undefined));
   orch.retireCalls?.((passed) => {
