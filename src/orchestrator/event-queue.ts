@@ -1,6 +1,6 @@
 import type { SessionEvent, SessionEventInput } from "../session/events.js";
 import { reduce, reduceBatch } from "../session/reduce.js";
-import { CallRetirer, type PassedCall } from "../session/retire-calls.js";
+import { CallRetirer, type RetiredCallStore } from "../session/retire-calls.js";
 import { initialSessionState, type SessionState } from "../session/state.js";
 import type { Clock, EventSink, SessionEvents } from "./ports.js";
 
@@ -59,7 +59,7 @@ export class SessionEventQueue implements SessionEvents {
   private running = false;
   private inBurst = false;
   private burstEnd?: NodeJS.Immediate;
-  private retirer?: { calls: CallRetirer; to: (calls: PassedCall[]) => void };
+  private retirer?: { calls: CallRetirer; store: RetiredCallStore };
 
   constructor(private readonly opts: EventQueueOptions) {}
 
@@ -71,12 +71,13 @@ export class SessionEventQueue implements SessionEvents {
 
   /**
    * Print mode: finished calls leave the state once nothing may ask for them again (see
-   * `CallRetirer`); the calls each pass went over go to `to`, after the listeners saw them in the
-   * state. Only with `newestOnly`, where no one keeps an older state: false (and nothing leaves) without it.
+   * `CallRetirer`); the calls each pass went over go to `store`, after the listeners saw them in the
+   * state, and come back from it when an update names one again. Only with `newestOnly`, where no
+   * one keeps an older state: false (and nothing leaves) without it.
    */
-  retireCalls(to: (calls: PassedCall[]) => void, quietEvents?: number): boolean {
+  retireCalls(store: RetiredCallStore, quietEvents?: number): boolean {
     if (!this.opts.newestOnly) return false;
-    this.retirer = { calls: new CallRetirer(quietEvents), to };
+    this.retirer = { calls: new CallRetirer(quietEvents), store };
     return true;
   }
 
@@ -198,6 +199,7 @@ export class SessionEventQueue implements SessionEvents {
    */
   private transitionBatch(events: SessionEvent[]): void {
     let next: SessionState;
+    this.retirer?.calls.restore(this.state, events, this.retirer.store);
     try {
       const each = this.eachListeners.size > 0 ? this.tellEach : undefined;
       next = Object.freeze(reduceBatch(this.state, events, { transient: this.opts.newestOnly === true, each }));
@@ -224,11 +226,12 @@ export class SessionEventQueue implements SessionEvents {
     const r = this.retirer;
     if (!r) return;
     const passed = r.calls.retire(this.state);
-    if (passed.length > 0) r.to(passed);
+    if (passed.length > 0) r.store.passed(passed);
   }
 
   private transition(ev: SessionEvent): void {
     let next: SessionState;
+    this.retirer?.calls.restore(this.state, [ev], this.retirer.store);
     try {
       next = Object.freeze(this.opts.newestOnly ? reduceBatch(this.state, [ev], { transient: true }) : reduce(this.state, ev));
     } catch (err) {

@@ -1,7 +1,7 @@
 import { PRE_IMAGE_MAX_FILE_BYTES } from "../store/pre-image-store.js";
 import type { SessionEventInput } from "../session/events.js";
 import { profileOf } from "../session/profiles/select-profile.js";
-import type { PassedCall } from "../session/retire-calls.js";
+import type { RetiredCallStore } from "../session/retire-calls.js";
 import type { SessionState } from "../session/state.js";
 import { describeExit } from "./agent/agent-link.js";
 import { EditHistory } from "./undo/edit-history.js";
@@ -164,9 +164,9 @@ class OrchestratorCore {
     return this.events.subscribeEach(fn);
   }
 
-  /** Print mode: finished calls leave the state once nothing may ask for them again, the calls each pass went over handed to `to`; false when the state keeps snapshots (see `SessionEventQueue.retireCalls`). */
-  retireCalls(to: (calls: PassedCall[]) => void, quietEvents?: number): boolean {
-    return this.events.retireCalls(to, quietEvents);
+  /** Print mode: finished calls leave the state once nothing may ask for them again, kept by `store`; false when the state keeps snapshots (see `SessionEventQueue.retireCalls`). */
+  retireCalls(store: RetiredCallStore, quietEvents?: number): boolean {
+    return this.events.retireCalls(store, quietEvents);
   }
 
   /**

@@ -182,8 +182,10 @@ class ResultCallList implements Iterable<ResultCall> {
     let i = 0;
     for (; i < this.live.length && isIndexKey(this.live[i].toolCallId); i++) yield resultCall(this.live[i]);
     yield* this.retired.calls(this.state);
-    // The calls the passes kept come next in the state, and were listed with the passed ones.
-    for (i += this.retired.kept; i < this.live.length; i++) yield resultCall(this.live[i]);
+    // The calls the passes kept come next in the state, and were listed with the passed ones, as
+    // were the calls a late update brought back.
+    for (i += this.retired.kept; i < this.live.length; i++)
+      if (!this.retired.isRestored(this.live[i].toolCallId)) yield resultCall(this.live[i]);
   }
 
   toJSON(): ResultCall[] {

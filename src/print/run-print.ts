@@ -102,9 +102,17 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   const isRunTurn = runTurnTest((turn) => turn.origin !== "history");
   // A reader slower than conch: what it has not taken stays in the agent's pipe, not in stdout's queue.
   if (io.drained && io.backedUp) orch.holdReadsWhile?.(() => (io.backedUp?.() ? io.drained?.() : undefined));
-  orch.retireCalls?.((passed) => {
-    retired.add(passed, isRunTurn);
-    streamJson.forget(passed);
+  orch.retireCalls?.({
+    passed: (passed) => {
+      retired.add(passed, isRunTurn);
+      streamJson.forget(passed);
+    },
+    // Only the run's calls are spooled: back in the turn of its prompt.
+    recall: (ids, at) => {
+      const calls = retired.recall(ids, at, orch.state.turns.slice(fromTurn).find((t) => t.origin === "user")?.id ?? "");
+      streamJson.remember(calls);
+      return calls;
+    },
   });
   const unsubscribeState = orch.subscribe((_state, ev) => {
     if (ev?.type === "agent_exited") agentExit = ev;

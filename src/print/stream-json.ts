@@ -101,6 +101,11 @@ export class StreamJsonMapper {
     for (const { call, kept } of passed) if (!kept) this.seenCalls.delete(call.toolCallId);
   }
 
+  /** Calls a late update brought back into the state: streamed before, so its line is an update. */
+  remember(calls: readonly ToolCallView[]): void {
+    for (const call of calls) this.seenCalls.add(call.toolCallId);
+  }
+
   /** The last line: the result object of `--output-format json`, versioned. */
   resultLine(result: PrintResult): Extract<StreamJsonLine, { type: "result" }> {
     const { type, ...fields } = result;

@@ -1,3 +1,5 @@
+import type { SessionEvent } from "./events.js";
+import { IdFilter } from "./id-filter.js";
 import type { SessionState, ToolCallView, TranscriptItem } from "./state.js";
 
 /**
@@ -16,6 +18,14 @@ export function isIndexKey(id: string): boolean {
 export interface PassedCall {
   call: ToolCallView;
   kept: boolean;
+}
+
+/** Where the calls a print run let go are kept (the print layer's spool). */
+export interface RetiredCallStore {
+  /** Takes the calls each pass went over, in order. */
+  passed(calls: PassedCall[]): void;
+  /** The calls of `ids` that left the state, as records to put back (those it holds; others are new calls). */
+  recall(ids: readonly string[], at: number): ToolCallView[];
 }
 
 /**
@@ -39,8 +49,31 @@ export class CallRetirer {
   private lastPassSeq = 0;
   /** The stand-in for retired calls' transcript entries: the same kind and turn, so what reads a turn's items sees its calls. */
   private standIn?: TranscriptItem & { kind: "tool" };
+  /** The ids of the calls that left: an update naming one of them brings it back (`restore`). */
+  private readonly gone = new IdFilter();
 
   constructor(private readonly quietEvents = RETIRE_AFTER_EVENTS) {}
+
+  /**
+   * Puts back into `state`, before `events` are applied, the calls that left it and that an event
+   * names again (a late update): applied to the call as it was, they change it as they would have
+   * had it never left, instead of announcing a new call, open, at the end of the list.
+   */
+  restore(state: SessionState, events: readonly SessionEvent[], store: RetiredCallStore): void {
+    let ids: string[] | undefined;
+    for (const ev of events) {
+      if (ev.type !== "update") continue;
+      const u = ev.notification.update;
+      if (u.sessionUpdate !== "tool_call_update" && u.sessionUpdate !== "tool_call") continue;
+      const id = u.toolCallId;
+      if (typeof id === "string" && state.toolCalls[id] === undefined && this.gone.mayHave(id)) (ids ??= []).push(id);
+    }
+    if (!ids) return;
+    for (const call of store.recall(ids, events[0].at)) {
+      call.lastSeq = state.seq;
+      state.toolCalls[call.toolCallId] = call;
+    }
+  }
 
   /** The calls this pass went over, in order (none until enough events have passed since the last pass). */
   retire(state: SessionState): PassedCall[] {
@@ -62,6 +95,7 @@ export class CallRetirer {
       if (kept) this.kept.add(id);
       else {
         delete calls[id];
+        this.gone.add(id);
         gone = true;
       }
     }

@@ -6,7 +6,8 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { OutputFormat } from "../../src/print/output-format.js";
 import { RetiredCalls } from "../../src/print/retired-calls.js";
-import type { PassedCall } from "../../src/session/retire-calls.js";
+import { IdFilter } from "../../src/session/id-filter.js";
+import type { PassedCall, RetiredCallStore } from "../../src/session/retire-calls.js";
 import { runPrint } from "../../src/print/run-print.js";
 import type { ToolCallView } from "../../src/session/state.js";
 import { flush, startWithFake } from "../orchestrator/fake-agent.js";
@@ -39,8 +40,33 @@ const UPDATES: SessionUpdate[] = [
   { sessionUpdate: "tool_call_update", toolCallId: "last", status: "completed" },
 ];
 
-/** A print run of UPDATES, in reads of 7; `quiet`: how many events a finished call waits before it leaves (none: calls stay). */
-async function printed(format: OutputFormat, quiet?: number): Promise<{ stdout: string; stderr: string; held: number; retired: number }> {
+/**
+ * Late updates to calls long finished (by then they left the state of a run that lets calls go):
+ * content only, a new title, a new kind and status, an empty title, two for one call; one reopened
+ * and closed again later; one back after it had left again.
+ */
+const LATE: SessionUpdate[] = [
+  ...UPDATES.slice(0, -3),
+  { sessionUpdate: "tool_call_update", toolCallId: "c3", content: [{ type: "content", content: { type: "text", text: "late" } }] },
+  { sessionUpdate: "tool_call_update", toolCallId: "c5", title: "read c5, renamed late" },
+  { sessionUpdate: "tool_call_update", toolCallId: "d2", kind: "read", status: "failed" },
+  { sessionUpdate: "tool_call_update", toolCallId: "c5", rawOutput: { late: true } },
+  { sessionUpdate: "tool_call_update", toolCallId: "c0", title: "", status: "completed" },
+  { sessionUpdate: "tool_call_update", toolCallId: "d5", status: "in_progress" },
+  ...Array.from({ length: 10 }, (_, i) => call(`f${i}`, "read")).flat(),
+  // Back again, after it left again.
+  { sessionUpdate: "tool_call_update", toolCallId: "c3", title: "c3 once more" },
+  { sessionUpdate: "tool_call_update", toolCallId: "d5", status: "completed" },
+  ...Array.from({ length: 10 }, (_, i) => call(`g${i}`, "read")).flat(),
+  ...UPDATES.slice(-3),
+];
+
+/** A print run of `updates`, in reads of 7; `quiet`: how many events a finished call waits before it leaves (none: calls stay). */
+async function printed(
+  format: OutputFormat,
+  quiet?: number,
+  updates = UPDATES,
+): Promise<{ stdout: string; stderr: string; held: number; retired: number }> {
   const { orch, agent } = await startWithFake({ newestStateOnly: true });
   let retired = 0;
   const retiring = new Proxy(orch, {
@@ -48,11 +74,17 @@ async function printed(format: OutputFormat, quiet?: number): Promise<{ stdout: 
       if (key === "retireCalls")
         return quiet === undefined
           ? undefined
-          : (to: (calls: PassedCall[]) => void) =>
-              target.retireCalls((calls) => {
-                retired += calls.length;
-                to(calls);
-              }, quiet);
+          : (store: RetiredCallStore) =>
+              target.retireCalls(
+                {
+                  passed: (calls) => {
+                    retired += calls.length;
+                    store.passed(calls);
+                  },
+                  recall: (ids, at) => store.recall(ids, at),
+                },
+                quiet,
+              );
       const value = Reflect.get(target, key) as unknown;
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
@@ -60,9 +92,9 @@ async function printed(format: OutputFormat, quiet?: number): Promise<{ stdout: 
   const { io, sinks, run } = fakePrintRun(retiring);
   const code = runPrint({ prompt: "go", outputFormat: format, policy: "deny" }, run, sinks);
   while (agent.prompts.length === 0) await flush();
-  for (let at = 0; at < UPDATES.length; at += 7) {
+  for (let at = 0; at < updates.length; at += 7) {
     agent.hooks.onBurst?.("start");
-    for (const u of UPDATES.slice(at, at + 7)) agent.update(u);
+    for (const u of updates.slice(at, at + 7)) agent.update(u);
     agent.hooks.onBurst?.("end");
     await flush();
   }
@@ -79,6 +111,15 @@ describe("a -p run whose finished calls leave its state", () => {
       const let_go = await printed(format, 4);
       expect(let_go.retired).toBeGreaterThan(60);
       expect(let_go.held).toBeLessThan(kept.held - 60);
+      expect(let_go).toEqual({ ...kept, held: let_go.held, retired: let_go.retired });
+    });
+  }
+
+  for (const format of ["json", "stream-json", "text"] as const) {
+    it(`${format}: a late update to a call that left lists it once, where it was, in its final state`, async () => {
+      const kept = await printed(format, undefined, LATE);
+      const let_go = await printed(format, 4, LATE);
+      expect(let_go.retired).toBeGreaterThan(60);
       expect(let_go).toEqual({ ...kept, held: let_go.held, retired: let_go.retired });
     });
   }
@@ -152,6 +193,19 @@ describe("RetiredCalls", () => {
 describe("retirement", () => {
   it("is refused where the state keeps snapshots (the TUI shows every call)", async () => {
     const { orch } = await startWithFake();
-    expect(orch.retireCalls(() => undefined, 4)).toBe(false);
+    expect(orch.retireCalls({ passed: () => undefined, recall: () => [] }, 4)).toBe(false);
+  });
+});
+
+describe("IdFilter", () => {
+  it("never says no to an id it holds, and rarely maybe to one it does not", () => {
+    const filter = new IdFilter();
+    expect(filter.mayHave("call_0")).toBe(false);
+    const ids = Array.from({ length: 200_000 }, (_, i) => `call_${i.toString(36)}`);
+    for (const id of ids) filter.add(id);
+    expect(ids.every((id) => filter.mayHave(id))).toBe(true);
+    let maybe = 0;
+    for (let i = 0; i < 200_000; i++) if (filter.mayHave(`toolu_${i}`)) maybe++;
+    expect(maybe).toBeLessThan(5);
   });
 });
