@@ -1,10 +1,11 @@
 import { PassThrough } from "node:stream";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { agentMessageStream } from "../../src/acp/message-stream.js";
+import { agentMessageStream, tappedMessageStream } from "../../src/acp/message-stream.js";
 
 const update = (i: number) => `{"jsonrpc":"2.0","method":"session/update","params":{"n":${i}}}\n`;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const numberOf = (msg: AnyMessage) => (msg as { params: { n: number } }).params.n;
 
 /** A consumer behind (print mode's stdout over its mark, a slow reader): each hold waits until `release`. */
 function slowConsumer() {
@@ -77,5 +78,50 @@ describe("reading the agent while its consumer is behind", () => {
     const reader = stream.readable.getReader();
     expect((await reader.read()).done).toBe(true);
     expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it("a remote agent's messages (a stream the SDK frames) wait in that stream while the consumer is behind", async () => {
+    const N = 40;
+    let pulled = 0;
+    const inner = {
+      readable: new ReadableStream<AnyMessage>(
+        {
+          pull(controller) {
+            if (pulled === N) controller.close();
+            else controller.enqueue(JSON.parse(update(pulled++)) as AnyMessage);
+          },
+        },
+        { highWaterMark: 0 },
+      ),
+      writable: new WritableStream<AnyMessage>(),
+    };
+    const seen: number[] = [];
+    const consumer = slowConsumer();
+    // Odd numbers go on to the SDK, even ones are taken (as conch takes `session/update`).
+    const stream = tappedMessageStream(inner, {
+      holdReads: consumer.holdReads,
+      intercept: (msg) => (seen.push(numberOf(msg)), numberOf(msg) % 2 === 0),
+    });
+    const passed: number[] = [];
+    const reader = stream.readable.getReader();
+    const reading = (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) passed.push(numberOf(r.value));
+    })();
+    for (let i = 0; i < 5; i++) await nextTurn();
+    expect(seen).toEqual([0]);
+    // The rest stays with the remote stream (at most a message or two in the pipe between).
+    expect(pulled).toBeLessThanOrEqual(3);
+
+    consumer.release(false);
+    for (let i = 0; i < 5; i++) await nextTurn();
+    expect(seen).toEqual([0, 1]);
+    expect(passed).toEqual([1]);
+    expect(pulled).toBeLessThanOrEqual(4);
+
+    consumer.release(true);
+    await reading;
+    const all = Array.from({ length: N }, (_, i) => i);
+    expect(seen).toEqual(all);
+    expect(passed).toEqual(all.filter((i) => i % 2 === 1));
   });
 });
