@@ -43,6 +43,51 @@ const yogaWithoutFetch = {
   },
 };
 
+/**
+ * Ink's text libraries build an Intl.Segmenter (string-width, slice-ansi, ansi-tokenize) and an
+ * RGI_Emoji expression (string-width) as their modules load: ~60-90 ms of the one task that loads
+ * the UI, while keys wait. They get conch's stand-ins, built on first use (src/ui/tty/lazy-intl.ts).
+ */
+const LAZY_INTL = {
+  "string-width/index.js": [
+    ["new Intl.Segmenter()", "__conchLazySegmenter()"],
+    // Only string-width 8's (Ink's own); wrap-ansi's string-width 7 has none.
+    ["/^\\p{RGI_Emoji}$/v", '__conchLazyRegExp("^\\\\p{RGI_Emoji}$", "v")', "optional"],
+  ],
+  "slice-ansi/tokenize-ansi.js": [
+    ["new Intl.Segmenter(undefined, {granularity: 'grapheme'})", "__conchLazySegmenter(undefined, {granularity: 'grapheme'})"],
+  ],
+  "ansi-tokenize/build/tokenize.js": [
+    ['new Intl.Segmenter(undefined, { granularity: "grapheme" })', '__conchLazySegmenter(undefined, { granularity: "grapheme" })'],
+  ],
+};
+const lazyIntl = (root) => ({
+  name: "lazy-intl",
+  setup(b) {
+    b.onLoad(
+      {
+        filter:
+          /[\\/]node_modules[\\/](?:.*[\\/])?(string-width[\\/]index|slice-ansi[\\/]tokenize-ansi|ansi-tokenize[\\/]build[\\/]tokenize)\.js$/,
+      },
+      async (args) => {
+        const file = args.path.replaceAll("\\", "/");
+        const [, edits] = Object.entries(LAZY_INTL).find(([tail]) => file.endsWith(`/${tail}`)) ?? [];
+        if (!edits) return undefined;
+        let source = await readFile(args.path, "utf8");
+        const warnings = [];
+        for (const [from, to, optional] of edits) {
+          if (!source.includes(from) && !optional)
+            warnings.push({ text: `${file}: "${from}" not found: it builds its Intl objects at load again (slower start)` });
+          source = source.replace(from, to);
+        }
+        const lazy = JSON.stringify(path.join(root, "src", "ui", "tty", "lazy-intl.ts"));
+        const contents = `import { lazySegmenter as __conchLazySegmenter, lazyRegExp as __conchLazyRegExp } from ${lazy};\n${source}`;
+        return { contents, loader: "js", warnings };
+      },
+    );
+  },
+});
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -68,7 +113,7 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __conchCreateRequire } from "node:module"; const require = __conchCreateRequire(import.meta.url);',
   },
-  plugins: [noDevtools, yogaWithoutFetch, inkDraw(root)],
+  plugins: [noDevtools, yogaWithoutFetch, lazyIntl(root), inkDraw(root)],
   sourcemap: "linked",
   metafile: true,
   logLevel: "warning",

@@ -5,10 +5,13 @@ import xterm from "@xterm/headless";
 import { App } from "../../src/ui/app/app.js";
 import { loadRenderLibs } from "../../src/ui/render/render-libs.js";
 import { landmarksOf, TranscriptReader, wholeOnScreen } from "../../bench/lib/transcript-reader.mjs";
+import { BACKLOG_PIECE } from "../../src/ui/hooks/use-transcript.js";
 import { FakeSession } from "./fake-session.js";
 
 // A resumed session's long backlog goes to the scrollback in slices, some written between the App's
-// renders: every row must arrive once and in transcript order, as a terminal shows it.
+// renders: every row must arrive once and in transcript order, as a terminal shows it, also when
+// keys typed meanwhile make the App render; and it goes out in pieces, so a key's echo never waits
+// behind a large write.
 
 const MARKER = "ENDOFBACKLOG5521";
 const TURNS = 300;
@@ -30,7 +33,7 @@ async function screen(): Promise<string[]> {
 }
 
 describe("a long backlog in the scrollback", () => {
-  it("every prompt and answer once, in order, and the end once", async () => {
+  it("every prompt and answer once, in order, and the end once, in pieces, with keys typed meanwhile", async () => {
     const session = new FakeSession().open();
     const turns = Array.from({ length: TURNS }, (_, i) => ({
       prompt: `what about the parser now (turn ${i + 1})`,
@@ -45,8 +48,10 @@ describe("a long backlog in the scrollback", () => {
       session.respond(turnId);
       session.emit({ type: "settled" });
     });
+    const writes: number[] = [];
     const stdout = new Writable({
       write(chunk, _enc, cb) {
+        writes.push(chunk.toString().length);
         parsed = new Promise((resolve) => term.write(chunk.toString(), resolve));
         cb();
       },
@@ -69,14 +74,22 @@ describe("a long backlog in the scrollback", () => {
         const buf = term.buffer.active;
         return Array.from({ length: ROWS }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true) ?? "");
       };
+      const typed = "keys typed while the backlog is written";
+      let keys = 0;
       const deadline = Date.now() + 60_000;
       while (!whole(await viewport(), { term })) {
+        if (keys < typed.length) stdin.write(typed[keys++]);
         if (Date.now() > deadline)
           throw new Error(`the backlog never arrived whole; screen ends:\n${(await screen()).slice(-40).join("\n")}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const text = (await screen()).join("\n");
       for (let i = 1; i <= TURNS; i++) expect(text.split(`(turn ${i})`).length - 1, `turn ${i}`).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await viewport()).join("\n")).toContain(`› ${typed.slice(0, keys).trimEnd()}`);
+      // Only the write that ends the backlog (the last slice's rows, in the commit that takes the
+      // preview away) may hold more than a piece.
+      expect(writes.filter((n) => n > BACKLOG_PIECE).length, `write sizes: ${writes.join(" ")}`).toBeLessThanOrEqual(1);
     } finally {
       ink.unmount();
     }

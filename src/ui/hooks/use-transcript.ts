@@ -4,6 +4,7 @@ import { RowCache, type RowOptions } from "../transcript/row-cache.js";
 import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-printer.js";
 import { toolTerminalIds } from "../transcript/settled-items.js";
 import { LiveTail } from "../transcript/live-tail.js";
+import { RowQueue } from "../transcript/row-queue.js";
 
 /**
  * A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. The
@@ -13,11 +14,19 @@ import { LiveTail } from "../transcript/live-tail.js";
 const SLICE_MS = 8;
 
 /**
- * How often a backlog's rows are written. Each write takes the live region off the screen and
+ * How often a backlog's rows are written while less than a piece (BACKLOG_PIECE) waits. Each write takes the live region off the screen and
  * draws it again under the new rows (Ink's write), so at every 8 ms slice the preview was redrawn
  * ~125 times a second: a third of the bytes a resume wrote. Slices still yield to keys every 8 ms.
  */
 const BACKLOG_WRITE_MS = 32;
+
+/**
+ * The most one write of a backlog's rows holds (UTF-16 units, about bytes). While the terminal is
+ * behind (a PTY's queue holds ~20 KB), conch waits in the write (a TTY's writes block) and reads
+ * no key: at 32 ms of rows a write (20-150 KB), a key waited up to ~50 ms behind one. A piece is
+ * about what the queue holds; keys are read between pieces.
+ */
+export const BACKLOG_PIECE = 16 * 1024;
 
 /** More settled items than this waiting: a backlog (a resumed session, a reprint), written in slices from the start. */
 const BACKLOG_ITEMS = 100;
@@ -57,7 +66,10 @@ export interface TranscriptView {
    * draws alone): its rows wait for `flush`, which the next commit does, whoever renders.
    */
   planAhead(state: SessionState): PrintPlan;
-  /** Writes the rows planned and not written yet to the scrollback. */
+  /**
+   * Writes the rows planned and not written yet to the scrollback; while a backlog is written in
+   * slices, they are left to its writer (nothing the live region draws depends on them).
+   */
   flush(): void;
 }
 
@@ -95,56 +107,73 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const [slice, setSlice] = useState(0);
   /**
    * Rows planned and not written yet, in the order the printer gave them: every plan adds its rows
-   * here and every write takes them all, so they reach the terminal in transcript order whoever
-   * writes them (a commit, or a slice of the backlog between commits).
+   * here and every write takes them from the front, so they reach the terminal in transcript order
+   * whoever writes them (a commit, or the backlog's writer between commits).
    */
-  const unwritten = useRef<string[]>([]);
+  const unwritten = useRef<RowQueue | null>(null);
+  unwritten.current ??= new RowQueue();
   const lastWrite = useRef(0);
-  const flush = useCallback(() => {
-    if (unwritten.current.length === 0) return;
-    const rows = unwritten.current;
-    unwritten.current = [];
-    lastWrite.current = performance.now();
-    write(`${rows.join("\n")}\n`);
-  }, [write]);
+  const writeRows = useCallback(
+    (max?: number) => {
+      const text = unwritten.current!.take(max);
+      if (text === undefined) return;
+      lastWrite.current = performance.now();
+      write(text);
+    },
+    [write],
+  );
 
   /**
    * A backlog is being written in slices: a render then only plans what to draw and leaves the
    * rows to the next slice, so a render (a new state while a session replays) is not a slice longer.
    */
   const backlog = useRef(false);
+  /** The last plan took rows out of the live region (it was not a backlog's, which plans none): the commit writes them. */
+  const leftLive = useRef(false);
   const plan = useMemo(
     () => {
       if (!opts.ready) return NOTHING;
       const printing = printer.current!;
       const inBacklog = backlog.current || printing.waiting(state) > BACKLOG_ITEMS;
+      leftLive.current = !inBacklog;
       const next = printing.plan(state, width, inBacklog ? 0 : SLICE_MS, opts.previewRows);
       backlog.current = next.more;
-      unwritten.current.push(...next.rows);
+      unwritten.current!.push(next.rows);
       return next;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [state, width, expanded, slice, opts.ready, opts.screens],
   );
 
-  // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback at once.
+  // Before Ink draws this commit's frame: the rows leave the live region and reach the scrollback
+  // at once. A backlog's rows were in no frame (it shows the newest rows, which are not planned
+  // yet): they are left to the backlog's writer, so the echo of a key does not wait behind them.
+  const flush = useCallback(() => {
+    if (leftLive.current || !backlog.current) writeRows();
+  }, [writeRows]);
   useInsertionEffect(flush);
 
   // The rest of the backlog, a slice per macrotask (keys are handled between them). While the
   // live region would draw the same (the same state, the same preview of the newest rows), a
   // slice is written straight out, under the same frame: no render of the App per slice.
-  // Rows are written at most every BACKLOG_WRITE_MS meanwhile.
+  // Meanwhile a piece (BACKLOG_PIECE) is written a macrotask once a piece waits, else what waits
+  // once BACKLOG_WRITE_MS have passed since the last write; a slice is planned only while less than
+  // a piece waits (a terminal that is behind holds the slices back).
   useEffect(() => {
     if (!plan.more) return;
     // setImmediate, not setTimeout(0): keys read in the poll phase still come between slices, and
     // a slice does not wait the 1 ms a timer of 0 is clamped to (a ninth of a 8 ms slice).
     let timer: ReturnType<typeof setImmediate>;
     const step = () => {
-      const next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
-      backlog.current = next.more;
-      unwritten.current.push(...next.rows);
-      if (stateRef.current === state && next.more && sameRows(next.preview, plan.preview)) {
-        if (performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) flush();
+      const rows = unwritten.current!;
+      let next: PrintPlan | undefined;
+      if (rows.size < BACKLOG_PIECE) {
+        next = printer.current!.plan(stateRef.current, optsRef.current.width, SLICE_MS, opts.previewRows);
+        backlog.current = next.more;
+        rows.push(next.rows);
+      }
+      if (stateRef.current === state && (!next || (next.more && sameRows(next.preview, plan.preview)))) {
+        if (rows.size >= BACKLOG_PIECE || performance.now() - lastWrite.current >= BACKLOG_WRITE_MS) writeRows(BACKLOG_PIECE);
         timer = setImmediate(step);
       } else setSlice((n) => n + 1);
     };
@@ -167,19 +196,20 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const planAhead = useCallback((next: SessionState) => {
     // The rows of the live items are drawn for this state from now on (rowsOf reads it).
     stateRef.current = next;
+    leftLive.current = true;
     const ahead = printer.current!.plan(next, optsRef.current.width, SLICE_MS, optsRef.current.previewRows);
     backlog.current = ahead.more;
-    unwritten.current.push(...ahead.rows);
+    unwritten.current!.push(ahead.rows);
     return ahead;
   }, []);
   const skipPrinted = useCallback(() => {
     printer.current!.skip(stateRef.current);
-    unwritten.current = [];
+    unwritten.current!.clear();
     setSlice((n) => n + 1);
   }, []);
   const reprint = useCallback(() => {
     printer.current!.reset();
-    unwritten.current = [];
+    unwritten.current!.clear();
     setSlice((n) => n + 1);
   }, []);
   return { plan, rowsOf, continued, skipPrinted, reprint, tail: tail.current, planAhead, flush };
