@@ -28,15 +28,19 @@ export function useRenderLibs(): boolean {
 }
 
 /**
- * Runs the row renderers' warm-up once, the first time `now` is true: the transcript's libraries
- * are loaded and nothing is on its way to the agent (`mayWarmUp`), so it fills idle time instead of
- * delaying a prompt.
+ * Runs the row renderers' warm-up once, when `now` is true: the transcript's libraries are loaded
+ * and nothing is on its way to the agent (`mayWarmUp`), so it fills idle time instead of delaying a
+ * prompt. Before each step it asks `proceed` (of the session's latest state, which a render can lag
+ * behind by a frame): a no (a prompt queued, a terminal printing) stops it there, and it goes on
+ * the next time `now` is true.
  */
-export function useWarmUp(now: boolean): void {
-  const done = useRef(false);
+export function useWarmUp(now: boolean, proceed: () => boolean): void {
+  const latest = useRef(proceed);
+  latest.current = proceed;
+  const goOn = useRef<(() => void) | undefined>(undefined);
   useEffect(() => {
-    if (!now || done.current) return;
-    done.current = true;
-    warmRenderers();
+    if (!now) return;
+    if (goOn.current) goOn.current();
+    else goOn.current = warmRenderers(undefined, () => latest.current());
   }, [now]);
 }

@@ -83,7 +83,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns);
   const libsReady = useRenderLibs();
-  useWarmUp(libsReady && mayWarmUp(state));
+  useWarmUp(libsReady && mayWarmUp(state), () => mayWarmUp(session.state));
   const access = session.terminals;
   const resolveTerminal = useCallback((id: string) => access?.get(id), [access]);
   const running = opts.running(state);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { markdownRows } from "../../../src/ui/render/markdown-rows.js";
 import { loadRenderLibs } from "../../../src/ui/render/render-libs.js";
-import { initialSessionState, type CheckpointMark, type SessionState } from "../../../src/session/state.js";
+import { initialSessionState, type CheckpointMark, type SessionState, type TerminalView } from "../../../src/session/state.js";
 import { mayWarmUp, warmRenderers } from "../../../src/ui/render/warm-up.js";
 
 beforeAll(async () => {
@@ -25,6 +25,37 @@ describe("warming the row renderers", () => {
     expect(markdownRows(MESSAGE, 60)).toEqual(before);
     expect(markdownRows(MESSAGE, 60, { live: true, memo: {} })).toEqual(streamingBefore);
   });
+
+  it("stops before a step when told not to go on, and goes on from that step", () => {
+    const tasks: (() => void)[] = [];
+    let allowed = true;
+    let steps = 0;
+    const goOn = warmRenderers(
+      (step) => void tasks.push(step),
+      () => {
+        if (allowed) steps++;
+        return allowed;
+      },
+    );
+    const runAll = () => {
+      while (tasks.length) tasks.shift()!();
+    };
+    tasks.shift()!();
+    tasks.shift()!();
+    expect(steps).toBe(2);
+    allowed = false;
+    runAll();
+    expect(steps).toBe(2);
+    allowed = true;
+    goOn();
+    goOn(); // already going: no second chain
+    runAll();
+    const all = steps;
+    expect(all).toBeGreaterThan(5);
+    goOn();
+    runAll();
+    expect(steps).toBe(all);
+  });
 });
 
 describe("when the warm-up may run", () => {
@@ -44,5 +75,18 @@ describe("when the warm-up may run", () => {
   it("runs when idle with nothing queued, or once the turn's prompt is out and the agent's answer is awaited", () => {
     expect(mayWarmUp(at({ phase: "idle" }))).toBe(true);
     expect(mayWarmUp(at({ phase: "prompting", currentTurnId: "t1", checkpoints: [start] }))).toBe(true);
+  });
+
+  it("waits while a terminal prints: its pane's output is read and drawn on the same thread", () => {
+    const terminal = (over: Partial<TerminalView>): SessionState["terminals"] => ({
+      t1: { terminalId: "t1", source: "client", exited: false, outputTail: "", outputBytes: 0, history: false, startedAt: 1_000, ...over },
+    });
+    const waiting = { phase: "prompting" as const, currentTurnId: "t1", checkpoints: [start] };
+    expect(mayWarmUp(at({ ...waiting, terminals: terminal({ lastAt: 5_000 }) }), 5_500)).toBe(false);
+    expect(mayWarmUp(at({ ...waiting, terminals: terminal({}) }), 1_200)).toBe(false);
+    // Quiet for a while (a server waiting for requests), exited, or from the history: no longer printing.
+    expect(mayWarmUp(at({ ...waiting, terminals: terminal({ lastAt: 5_000 }) }), 9_000)).toBe(true);
+    expect(mayWarmUp(at({ ...waiting, terminals: terminal({ lastAt: 5_000, exited: true }) }), 5_500)).toBe(true);
+    expect(mayWarmUp(at({ phase: "idle", terminals: terminal({ lastAt: 5_000, history: true }) }), 5_500)).toBe(true);
   });
 });
