@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { killMarked, markedProcesses, newMarker } from "../support/marked-processes.js";
+import { isCiMarker } from "../support/ci-markers.js";
 import { waitUntil } from "../support/wait.js";
 import { alive, Screen } from "./screen.js";
 
@@ -18,7 +19,7 @@ const tmp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
 function terminalEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "NO_COLOR") continue;
+    if (isCiMarker(k) || k === "NO_COLOR") continue;
     env[k] = v;
   }
   const state = tmp("conch-e2e-state-");

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import xterm from "@xterm/headless";
 import * as pty from "@lydell/node-pty";
+import { isCiMarker } from "../support/ci-markers.js";
 
 /** How the program under test is started. */
 export interface ScreenOptions {
@@ -213,7 +214,7 @@ export function alive(pid: number): boolean {
 export function terminalEnv(stateDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_") || k === "NO_COLOR") continue;
+    if (isCiMarker(k) || k === "NO_COLOR") continue;
     env[k] = v;
   }
   return {
