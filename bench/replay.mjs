@@ -19,7 +19,7 @@ import { appendFileSync, cpSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { BENCH, BIN, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
 import { cpuSeconds, mainThreadCpuSeconds, memKiB } from "./lib/proc.mjs";
 
 const args = parseArgs();
@@ -38,6 +38,8 @@ const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
 const OTHER_BIN = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : undefined;
 /** `--parts a,bc,d`: which paths to run (all by default). */
 const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
+/** `--cpu-prof-dir d`: the CLI paths run conch under `--cpu-prof`, one profile per thread in `d`. */
+const PROF = typeof args.opts["cpu-prof-dir"] === "string" ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args.opts["cpu-prof-dir"])] : [];
 
 if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
   report(args, {
@@ -95,7 +97,7 @@ async function cli(label, session, extraArgs, i, { typing = false, scrollback = 
   cpSync(session.demoState, path.join(runDir, "demo-state"), { recursive: true });
   const env = isolatedEnv(runDir);
   const cliArgs = ["--resume", session.id, ...extraArgs];
-  const run = new TuiRun({ args: cliArgs, commandArgs: OTHER_BIN && [OTHER_BIN, ...cliArgs], env, cwd: session.cwd, scrollback });
+  const run = new TuiRun({ args: cliArgs, commandArgs: (OTHER_BIN || PROF.length) && [...PROF, OTHER_BIN ?? BIN, ...cliArgs], env, cwd: session.cwd, scrollback });
   let hwm = 0;
   let agentHwm = 0;
   const sampler = setInterval(() => {
