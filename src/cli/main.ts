@@ -44,6 +44,8 @@ async function run(argv: string[]): Promise<number> {
       // it; the protocol's (zod, then the SDK, about half of it) and execa (the agent's spawn,
       // ~230 KB) load first, each in its own task, and keys are read between.
       if (terminal) {
+        // A key typed while node started is read in the event loop's next turn: before zod's compile, not after.
+        await afterInput();
         await import("zod");
         await afterInput();
         await import("@agentclientprotocol/sdk");
