@@ -11,7 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { BENCH, log, metric, numOpt, parseArgs, projectRun, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { BENCH, BIN, log, metric, numOpt, parseArgs, projectRun, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
 import { mainThreadCpuSeconds, memKiB } from "./lib/proc.mjs";
 import { typeKeys } from "./lib/keys.mjs";
 
@@ -32,6 +32,12 @@ const UI_BYTES = numOpt(args, "ui-mb", 20, 10) * 1024 * 1024;
 /** `--parts source,pane,alone,keys,ui`: which measurements to run (all by default). */
 const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : undefined;
 const part = (name) => !PARTS || PARTS.includes(name);
+/** `--bin other/bin/conch.js`: the TUI parts (keys, ui) run another build (an A/B pair with one bench). */
+const CONCH = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : BIN;
+/** `--cpu-prof-dir d`: the TUI parts run conch under `--cpu-prof`, one profile per thread in `d`. */
+const PROF = typeof args.opts["cpu-prof-dir"] === "string" ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args.opts["cpu-prof-dir"])] : [];
+/** How the TUI parts start conch with `args`. */
+const conchArgs = (conch) => ({ commandArgs: [...PROF, CONCH, ...conch] });
 const dir = tempDir("pty");
 
 // ---- the producer alone, for scale ------------------------------------------------------------------
@@ -272,7 +278,7 @@ async function keysDuringFlood(i) {
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
   const floodSeconds = Math.ceil(KEYS * 0.1) + 4;
   const run = new TuiRun({
-    args: ["--agent", agentCmd, "--permissions", "approve-all"],
+    ...conchArgs(["--agent", agentCmd, "--permissions", "approve-all"]),
     ...projectRun(dir, `keys-${i}`, { FLOOD_ARGS: `--seconds ${floodSeconds}` }),
   });
   try {
@@ -306,7 +312,7 @@ async function paneThroughputInTui(i) {
   const stats = path.join(dir, `ui-${i}.stats.json`);
   const agentCmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(BENCH, "lib", "pane-flood-agent.mjs"))}`;
   const run = new TuiRun({
-    args: ["--agent", agentCmd, "--permissions", "approve-all"],
+    ...conchArgs(["--agent", agentCmd, "--permissions", "approve-all"]),
     ...projectRun(dir, `ui-${i}`, { FLOOD_ARGS: `--bytes ${UI_BYTES} --stamp ${stamp}`, FLOOD_STATS: stats }),
   });
   try {

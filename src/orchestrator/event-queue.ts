@@ -225,7 +225,7 @@ export class SessionEventQueue implements SessionEvents {
   private retire(): void {
     const r = this.retirer;
     if (!r) return;
-    const passed = r.calls.retire(this.state);
+    const passed = r.calls.retire(this.state, r.store);
     if (passed.length > 0) r.store.passed(passed);
   }
 

@@ -14,8 +14,8 @@ export interface PrintResult {
   text: string;
   usage: PromptUsage | null;
   context: ContextUsage | null;
-  /** A list, or, when calls left the state as the run went (`RetiredCalls`), the calls read back in order as they are written. */
-  toolCalls: Iterable<ResultCall>;
+  /** A list, or, when calls left the state as the run went (`RetiredCalls`), the calls read back in order as they are written (`compact`: unparsed). */
+  toolCalls: Iterable<ResultCall> & { compact?(): Iterable<string> };
   permissionsDenied: { toolCallId: string; title: string; rule?: string }[];
   durationMs: number;
   exitCode: number;
@@ -178,14 +178,19 @@ class ResultCallList implements Iterable<ResultCall> {
     private readonly state: Readonly<Record<string, ToolCallView>>,
   ) {}
 
-  *[Symbol.iterator](): Generator<ResultCall> {
+  /** The calls' result lines, compact JSON: those spooled as they were written, unparsed. */
+  *compact(): Generator<string> {
     let i = 0;
-    for (; i < this.live.length && isIndexKey(this.live[i].toolCallId); i++) yield resultCall(this.live[i]);
-    yield* this.retired.calls(this.state);
+    for (; i < this.live.length && isIndexKey(this.live[i].toolCallId); i++) yield JSON.stringify(resultCall(this.live[i]));
+    yield* this.retired.resultLines(this.state);
     // The calls the passes kept come next in the state, and were listed with the passed ones, as
     // were the calls a late update brought back.
     for (i += this.retired.kept; i < this.live.length; i++)
-      if (!this.retired.isRestored(this.live[i].toolCallId)) yield resultCall(this.live[i]);
+      if (!this.retired.isRestored(this.live[i].toolCallId)) yield JSON.stringify(resultCall(this.live[i]));
+  }
+
+  *[Symbol.iterator](): Generator<ResultCall> {
+    for (const line of this.compact()) yield JSON.parse(line) as ResultCall;
   }
 
   toJSON(): ResultCall[] {

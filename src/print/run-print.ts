@@ -103,13 +103,14 @@ export async function runPrint(opts: PrintRunOptions, run: PrintSession, io: Pri
   // A reader slower than conch: what it has not taken stays in the agent's pipe, not in stdout's queue.
   if (io.drained && io.backedUp) orch.holdReadsWhile?.(() => (io.backedUp?.() ? io.drained?.() : undefined));
   orch.retireCalls?.({
+    // The calls the result lists leave the state; those of a resumed history stay.
+    owns: (turnId) => isRunTurn(turnId),
     passed: (passed) => {
-      retired.add(passed, isRunTurn);
+      retired.add(passed);
       streamJson.forget(passed);
     },
-    // Only the run's calls are spooled: back in the turn of its prompt.
     recall: (ids, at) => {
-      const calls = retired.recall(ids, at, orch.state.turns.slice(fromTurn).find((t) => t.origin === "user")?.id ?? "");
+      const calls = retired.recall(ids, at);
       streamJson.remember(calls);
       return calls;
     },

@@ -22,9 +22,15 @@ export interface PassedCall {
 
 /** Where the calls a print run let go are kept (the print layer's spool). */
 export interface RetiredCallStore {
+  /**
+   * Whether the calls of turn `turnId` may leave the state: the store lists them and gives them
+   * back. The others stay (a resumed session's history: its log is in memory anyway, and a replay's
+   * end checks its calls against it).
+   */
+  owns(turnId: string): boolean;
   /** Takes the calls each pass went over, in order. */
   passed(calls: PassedCall[]): void;
-  /** The calls of `ids` that left the state, as records to put back (those it holds; others are new calls). */
+  /** The calls of `ids` that left the state, as they were, to put back (those it holds; others are new calls). */
   recall(ids: readonly string[], at: number): ToolCallView[];
 }
 
@@ -32,10 +38,11 @@ export interface RetiredCallStore {
  * Takes finished calls out of a print run's state, so a flood of 100,000 calls does not keep
  * 100,000 records and transcript entries in memory: print mode needs a finished call only for its
  * line in the result, which the caller keeps. A pass goes over the calls in the order they were
- * announced, up to the first one an event touched in the last `quietEvents`: each call it passes
- * leaves the state if nothing may ask for it again (final by the agent's word, with no process,
- * terminal, permission, task, subagent or poll tied to it), and is otherwise kept in it for good,
- * so the caller can list every passed call in order, then the rest.
+ * announced, up to the first one an event touched in the last `quietEvents`: each call of the
+ * store's turns it passes leaves the state if nothing may ask for it again (final by the agent's
+ * word, with no process, terminal, permission, task, subagent or poll tied to it), and is otherwise
+ * kept in it for good, so the caller can list every passed call in order, then the rest. An event
+ * that names a call that left puts it back first (`restore`).
  *
  * It changes the state it is given in place: only for a state no one else keeps (the event queue's
  * newest-only mode, whose transitions already change it in place). Not for the TUI, which shows
@@ -56,16 +63,14 @@ export class CallRetirer {
 
   /**
    * Puts back into `state`, before `events` are applied, the calls that left it and that an event
-   * names again (a late update): applied to the call as it was, they change it as they would have
-   * had it never left, instead of announcing a new call, open, at the end of the list.
+   * names again (a late update, a permission asked for it): applied to the call as it was, in its
+   * turn, they change it as they would have had it never left, instead of announcing a new call,
+   * open, at the end of the list.
    */
   restore(state: SessionState, events: readonly SessionEvent[], store: RetiredCallStore): void {
     let ids: string[] | undefined;
     for (const ev of events) {
-      if (ev.type !== "update") continue;
-      const u = ev.notification.update;
-      if (u.sessionUpdate !== "tool_call_update" && u.sessionUpdate !== "tool_call") continue;
-      const id = u.toolCallId;
+      const id = namedCall(ev);
       if (typeof id === "string" && state.toolCalls[id] === undefined && this.gone.mayHave(id)) (ids ??= []).push(id);
     }
     if (!ids) return;
@@ -76,7 +81,7 @@ export class CallRetirer {
   }
 
   /** The calls this pass went over, in order (none until enough events have passed since the last pass). */
-  retire(state: SessionState): PassedCall[] {
+  retire(state: SessionState, store: Pick<RetiredCallStore, "owns">): PassedCall[] {
     // Every half window: each pass lists the calls in the state, which stay under ~1.5 windows.
     if (state.seq - this.lastPassSeq < this.quietEvents / 2) return [];
     this.lastPassSeq = state.seq;
@@ -90,6 +95,11 @@ export class CallRetirer {
       if (isIndexKey(id) || this.kept.has(id)) continue;
       const call = calls[id];
       if (call.lastSeq > quietSince) break;
+      if (!store.owns(call.turnId)) {
+        // Not the run's (a resumed history): it stays, and no pass lists it.
+        this.kept.add(id);
+        continue;
+      }
       const kept = !retirable(call) || held.has(id);
       passed.push({ call, kept });
       if (kept) this.kept.add(id);
@@ -122,6 +132,14 @@ export class CallRetirer {
     }
     this.itemCursor = i;
   }
+}
+
+/** The call an event names by id, where it may name one that left: an update to it, a permission asked for it. */
+function namedCall(ev: SessionEvent): unknown {
+  if (ev.type === "permission_asked") return ev.request.toolCall.toolCallId;
+  if (ev.type !== "update") return undefined;
+  const u = ev.notification.update;
+  return u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call" ? u.toolCallId : undefined;
 }
 
 /** A finished call no update is due for. Commands stay: their process may outlive the call, and a poll name it. */

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
 import type { IDisposable, IPty } from "@lydell/node-pty";
 import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
-import { findExecutable, planCommand } from "./command-line.js";
+import { commandEnvironment, findExecutable, planCommand } from "./command-line.js";
 import { TerminalEvents } from "./terminal-events.js";
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import { OutputLog } from "./output-log.js";
@@ -10,7 +11,6 @@ import { PtyExitDrain } from "./pty-exit-drain.js";
 import { signalName } from "./process-group.js";
 import {
   newProcessTag,
-  PROCESS_TAG_VAR,
   processRoot,
   processTreeAlive,
   signalProcessTree,
@@ -22,6 +22,7 @@ import type { ExitStatus, Terminal } from "./terminal.js";
 import { ScreenMirror } from "./screen-mirror.js";
 import { FrameOutput } from "./frame-output.js";
 import { ptyModule, type PtyModule } from "./pty-module.js";
+import { endsMidCharacter, readAsBytes } from "./pty-bytes.js";
 
 /** node-pty is native and needed only once a command runs: loaded then, from node_modules. */
 function nodePty(): PtyModule {
@@ -84,6 +85,9 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private readonly exitDrain: PtyExitDrain;
   private readonly resizeListeners = new ListenerSet<{ cols: number; rows: number }>();
   private readonly unsentOutput = new FrameOutput((data) => this.outputListeners.emit(data));
+  /** The output's text, for the log and the session; the screen gets the bytes. */
+  private readonly decoder = new StringDecoder("utf8");
+  private screenGetsText = false;
   private readonly stopExitWatch: () => void;
 
   /** Starts the command; throws an Error for the agent when the program does not exist. */
@@ -118,6 +122,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
       this.screen.dispose();
       throw new Error(`Could not start ${planned.file}: ${(error as Error).message}`);
     }
+    readAsBytes(this.pty);
     this.pid = this.pty.pid;
     this.root = processRoot(this.pid, tag);
     this.forgetTree = trackProcessTree(this.root);
@@ -219,18 +224,31 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     }
   }
 
-  private handleData(raw: string): void {
-    const data = this.exitDrain.take(raw);
-    if (data !== "") this.handleOutput(data);
+  /** Bytes, or text where the PTY's stream could not be made to give bytes (see `readAsBytes`). */
+  private handleData(raw: Buffer | string): void {
+    const data = this.exitDrain.take(typeof raw === "string" ? Buffer.from(raw, "utf8") : raw);
+    if (data.length > 0) this.handleOutput(data);
   }
 
-  private handleOutput(data: string): void {
-    if (!this.isReleased) this.log.append(data);
-    this.unsentOutput.add(data);
-    this.screen.write(data);
+  private handleOutput(bytes: Buffer): void {
+    const text = this.decoder.write(bytes);
+    this.keep(text);
+    // Bytes that are not UTF-8 show as U+FFFD, as in the text (the emulator would drop them); the
+    // rest of a character cut off in such a read then follows as text too.
+    if (this.screenGetsText || text.includes("\ufffd")) {
+      this.screen.write(text);
+      this.screenGetsText = endsMidCharacter(bytes);
+    } else this.screen.writeBytes(bytes, text.length);
     // Backpressure: a command that prints faster than xterm parses would otherwise grow memory
     // without bound. Pausing the PTY stops reading, so the kernel blocks the writer.
     if (!this.paused && !this.exitDrain.draining && this.screen.pending > PAUSE_ABOVE_PENDING) this.pauseReading();
+  }
+
+  /** The output's text, for `terminal/output` and the session. */
+  private keep(text: string): void {
+    if (text === "") return;
+    if (!this.isReleased) this.log.append(text);
+    this.unsentOutput.add(text);
   }
 
   private pauseReading(): void {
@@ -254,7 +272,11 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     this.alive = false;
     this.stopExitWatch();
     const rest = this.exitDrain.finish();
-    if (rest !== "") this.handleOutput(rest);
+    if (rest.length > 0) this.handleOutput(rest);
+    // A character cut off at the end: the decoder's replacement for it, as a decoding PTY stream gave.
+    const cut = this.decoder.end();
+    this.keep(cut);
+    this.screen.write(cut);
     const name = signalName(signal);
     const status: ExitStatus = name ? { exitCode: null, signal: name } : { exitCode, signal: null };
     for (const subscription of this.ptySubscriptions) subscription.dispose();
@@ -283,18 +305,4 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
 function ptsNameOf(pty: IPty): string | undefined {
   const name: unknown = (pty as IPty & { ptsName?: unknown }).ptsName;
   return typeof name === "string" && name !== "" ? name : undefined;
-}
-
-/** conch's environment plus the agent's variables, with what the PTY itself defines taken out, and the command's tag. */
-function commandEnvironment(extra: ClientTerminalOptions["env"], tag: string): Record<string, string> & { TERM: string } {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
-  // The PTY has its own size; inherited values would contradict it.
-  delete env.COLUMNS;
-  delete env.LINES;
-  env.TERM = "xterm-256color";
-  for (const variable of extra ?? []) env[variable.name] = variable.value;
-  // Set last: the agent cannot take a command out of conch's reach by naming the variable.
-  env[PROCESS_TAG_VAR] = tag;
-  return { ...env, TERM: env.TERM };
 }

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { PROCESS_TAG_VAR } from "./process-tree.js";
 
 /** The program and argv node-pty is asked to run. */
 export interface PlannedCommand {
@@ -49,4 +50,21 @@ function isExecutableFile(candidate: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** conch's environment plus the agent's variables, with what the PTY itself defines taken out, and the command's tag. */
+export function commandEnvironment(
+  extra: Array<{ name: string; value: string }> | undefined,
+  tag: string,
+): Record<string, string> & { TERM: string } {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  // The PTY has its own size; inherited values would contradict it.
+  delete env.COLUMNS;
+  delete env.LINES;
+  env.TERM = "xterm-256color";
+  for (const variable of extra ?? []) env[variable.name] = variable.value;
+  // Set last: the agent cannot take a command out of conch's reach by naming the variable.
+  env[PROCESS_TAG_VAR] = tag;
+  return { ...env, TERM: env.TERM };
 }

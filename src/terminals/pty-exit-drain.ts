@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 
+const EMPTY = Buffer.alloc(0);
+
 /** How soon to retry writing the marker when the PTY's buffer is full. */
 const MARKER_RETRY_MS = 5;
 
@@ -20,8 +22,9 @@ const MARKER_RETRY_MS = 5;
 export class PtyExitDrain {
   private slaveFd: number | null;
   private readonly marker = `\x1b]7777;conch-drain-${randomUUID()}\x07`;
+  private readonly markerBytes = Buffer.from(this.marker, "latin1");
   private unsentMarker = "";
-  private held = "";
+  private held: Buffer = EMPTY;
   private state: "running" | "draining" | "done" = "running";
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -44,31 +47,32 @@ export class PtyExitDrain {
     this.sendMarker();
   }
 
-  /** Passes output through; while draining, holds it back until the marker arrives. Returns what to forward. */
-  take(data: string): string {
+  /** Passes output (the PTY's bytes) through; while draining, holds it back until the marker arrives. Returns what to forward. */
+  take(data: Buffer): Buffer {
     if (this.state !== "draining") {
       // Output held back when draining was abandoned goes out first.
-      const output = this.held + data;
-      this.held = "";
+      if (this.held.length === 0) return data;
+      const output = Buffer.concat([this.held, data]);
+      this.held = EMPTY;
       return output;
     }
-    this.held += data;
-    const at = this.held.indexOf(this.marker);
+    this.held = this.held.length === 0 ? data : Buffer.concat([this.held, data]);
+    const at = this.held.indexOf(this.markerBytes);
     if (at < 0) {
       // Reading freed room in the PTY; a marker that did not fit may fit now.
       this.sendMarker();
-      return "";
+      return EMPTY;
     }
-    const output = this.held.slice(0, at) + this.held.slice(at + this.marker.length);
-    this.held = "";
+    const output = Buffer.concat([this.held.subarray(0, at), this.held.subarray(at + this.markerBytes.length)]);
+    this.held = EMPTY;
     this.release();
     return output;
   }
 
   /** The PTY stream ended (or node-pty gave up on it): returns output still held back and lets go of the slave. */
-  finish(): string {
+  finish(): Buffer {
     const rest = this.held;
-    this.held = "";
+    this.held = EMPTY;
     this.release();
     return rest;
   }

@@ -99,9 +99,18 @@ export class ScreenMirror implements ScreenView {
 
   /** Sends output to the emulator. */
   write(data: string): void {
-    if (data === "" || this.disposed || this.lostReason !== null) return;
-    this.unparsed += data.length;
-    this.outbox.add(data);
+    if (data !== "") this.writeBytes(Buffer.from(data, "utf8"), data.length);
+  }
+
+  /**
+   * Sends output to the emulator as the PTY's bytes, whose text is `chars` UTF-16 units long (a
+   * character split between two reads may count with the second; the emulator joins its bytes).
+   * The buffer must not change afterwards: it is read when the output is posted, which can be later.
+   */
+  writeBytes(data: Uint8Array, chars: number): void {
+    if (data.length === 0 || this.disposed || this.lostReason !== null) return;
+    this.unparsed += chars;
+    this.outbox.add(data, chars);
   }
 
   /** Changes the grid size; the thread reflows and sends a frame. */

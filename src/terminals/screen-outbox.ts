@@ -12,13 +12,16 @@ const BATCH_CHARS = 64 * 1024;
 const POST_GAP_MS = 4;
 
 /**
- * A pane's output not yet posted to the screen thread. Reads that arrive in one turn go as one
- * message; while the thread still parses, or right after a message, reads wait until a batch's worth
- * is here: a flood goes in 64 KiB messages instead of one per 4 KiB read, and a quiet command's
- * output still goes at once (the thread is idle).
+ * A pane's output not yet posted to the screen thread, as the PTY's bytes. Reads that arrive in one
+ * turn go as one message; while the thread still parses, or right after a message, reads wait until
+ * a batch's worth is here: a flood goes in 64 KiB messages instead of one per 4 KiB read, and a quiet
+ * command's output still goes at once (the thread is idle). A message's bytes are copied once, into
+ * a buffer of its own that is moved to the thread: no text is joined or encoded on the way.
  */
 export class ScreenOutbox {
-  private pieces: string[] = [];
+  private pieces: Uint8Array[] = [];
+  private heldBytes = 0;
+  /** What is held, in UTF-16 units of its text. */
   private held = 0;
   private scheduled = false;
   private postedAt = -Infinity;
@@ -26,18 +29,22 @@ export class ScreenOutbox {
   private closed = false;
 
   /**
-   * `send` posts output as UTF-8 of `chars` UTF-16 units; `unparsed` is what the thread has not
-   * parsed yet of everything written, this outbox's included.
+   * `send` posts output, UTF-8 of `chars` UTF-16 units, in a buffer it may move; `unparsed` is what
+   * the thread has not parsed yet of everything written, this outbox's included.
    */
   constructor(
     private readonly send: (data: Uint8Array, chars: number) => void,
     private readonly unparsed: () => number,
   ) {}
 
-  /** Holds `data`; it goes at the end of this turn if the thread is ready for it. */
-  add(data: string): void {
+  /**
+   * Holds `data` (UTF-8 whose text is `chars` UTF-16 units long; the caller keeps its buffer, which
+   * is read until the next post); it goes at the end of this turn if the thread is ready for it.
+   */
+  add(data: Uint8Array, chars: number): void {
     this.pieces.push(data);
-    this.held += data.length;
+    this.heldBytes += data.length;
+    this.held += chars;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -52,7 +59,7 @@ export class ScreenOutbox {
    * then takes it at its next `parsed`, which calls this).
    */
   offer(): void {
-    if (this.held === 0 || this.closed) return;
+    if (this.pieces.length === 0 || this.closed) return;
     if (this.held >= BATCH_CHARS) return this.flush();
     if (this.unparsed() !== this.held) return;
     const wait = this.postedAt + POST_GAP_MS - performance.now();
@@ -69,9 +76,16 @@ export class ScreenOutbox {
     clearTimeout(this.gapTimer);
     this.gapTimer = undefined;
     this.postedAt = performance.now();
-    const bytes = new TextEncoder().encode(this.pieces.length === 1 ? this.pieces[0] : this.pieces.join(""));
+    // A buffer of its own: a read's may be a slice of memory Node shares, which must not be moved.
+    const bytes = new Uint8Array(this.heldBytes);
+    let at = 0;
+    for (const piece of this.pieces) {
+      bytes.set(piece, at);
+      at += piece.length;
+    }
     const chars = this.held;
     this.pieces = [];
+    this.heldBytes = 0;
     this.held = 0;
     this.send(bytes, chars);
   }
@@ -79,6 +93,7 @@ export class ScreenOutbox {
   /** Drops what is held; with `close`, for good. */
   clear(close = false): void {
     this.pieces = [];
+    this.heldBytes = 0;
     this.held = 0;
     clearTimeout(this.gapTimer);
     this.gapTimer = undefined;

@@ -10,10 +10,10 @@ export interface ScreenWindow {
 export type ToScreenThread =
   | { type: "open"; id: number; cols: number; rows: number; scrollback: number; tailRows: number }
   /**
-   * Output as UTF-8 (its buffer transferred, not copied) of `chars` UTF-16 units, the unit the
-   * parsed counts come back in. Bytes, not a string: the message is not copied on its way and the
-   * thread's heap never holds a flood's text. The text is whole characters (a PTY reader's decoder
-   * never splits one), so xterm decodes these bytes to the code points it would read in the text.
+   * Output, the PTY's bytes (its buffer transferred, not copied), whose text is `chars` UTF-16 units,
+   * the unit the parsed counts come back in. Bytes, not a string: the message is not copied on its
+   * way and the thread's heap never holds a flood's text. A character may be split between two
+   * messages (xterm's decoder joins it); bytes that are not UTF-8 come as the text shows them (U+FFFD).
    */
   | { type: "write"; id: number; data: Uint8Array; chars: number }
   | { type: "resize"; id: number; cols: number; rows: number }

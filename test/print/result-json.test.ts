@@ -2,7 +2,20 @@ import { describe, expect, it } from "vitest";
 import { writeResultJson } from "../../src/print/result-json.js";
 
 // Texts a title or an agent's answer may hold, the result's own key among them.
-const TEXTS = ["read a.txt", "é ✓ 😀", 'q"uote', "back\\slash", "line\nbreak", "\u2028", '"toolCalls":[]', '\n  "toolCalls": []', ""];
+const TEXTS = [
+  "read a.txt",
+  "é ✓ 😀",
+  'q"uote',
+  "back\\slash",
+  "line\nbreak",
+  "\u2028",
+  '"toolCalls":[]',
+  '\n  "toolCalls": []',
+  "",
+  'a,","kind":"x',
+  "ends with a comma,",
+  "{[",
+];
 
 function result(calls: number, seed: number) {
   return {
@@ -37,6 +50,28 @@ describe("the result written in pieces", () => {
         await writeResultJson(r, indent, (t) => writes.push(t));
         expect(writes.join("")).toBe(`${JSON.stringify(r, null, indent || undefined)}\n`);
         if (calls > 2000) expect(writes.length).toBeGreaterThan(2);
+      }
+    });
+  }
+});
+
+describe("the result's calls given as compact JSON lines (spooled, unparsed)", () => {
+  for (const indent of [0, 2] as const) {
+    it(`writes the bytes JSON.stringify writes of the calls (indent ${indent})`, async () => {
+      for (const [seed, calls] of [1, 2, 2001].entries()) {
+        const r = result(calls, seed);
+        const lines = r.toolCalls.map((c) => JSON.stringify(c));
+        // Lines of another shape than a result call's are written as JSON.stringify would, too.
+        lines.push(
+          '{"id":"odd","title":"x","kind":null,"status":"completed","durationMs":null,"more":{"a":[1]}}',
+          '{"id":"odd","title":"x\\\\","more":"y","kind":null,"status":"completed","durationMs":1}',
+          '{"id":"odd","title":"x\\"y","kind":null,"status":"completed","durationMs":1,"more":"z"}',
+          '{"other":1}',
+        );
+        const writes: string[] = [];
+        await writeResultJson({ ...r, toolCalls: Object.assign([] as object[], { compact: () => lines }) }, indent, (t) => writes.push(t));
+        const expected = { ...r, toolCalls: lines.map((l) => JSON.parse(l) as object) };
+        expect(writes.join("")).toBe(`${JSON.stringify(expected, null, indent || undefined)}\n`);
       }
     });
   }

@@ -3,15 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { Orchestrator } from "../../src/orchestrator/orchestrator.js";
 import type { OutputFormat } from "../../src/print/output-format.js";
 import { RetiredCalls } from "../../src/print/retired-calls.js";
 import { IdFilter } from "../../src/session/id-filter.js";
-import type { PassedCall, RetiredCallStore } from "../../src/session/retire-calls.js";
+import type { PassedCall } from "../../src/session/retire-calls.js";
 import { runPrint } from "../../src/print/run-print.js";
 import type { ToolCallView } from "../../src/session/state.js";
 import { flush, startWithFake } from "../orchestrator/fake-agent.js";
-import { fakePrintRun } from "./print-harness.js";
+import { fakePrintRun, retiringAfter } from "./print-harness.js";
 
 // A `-p` run lets its finished calls go from the session's state (their result lines are spooled),
 // so a flood of calls does not grow conch's memory. What it prints must not change for that.
@@ -69,26 +68,7 @@ async function printed(
 ): Promise<{ stdout: string; stderr: string; held: number; retired: number }> {
   const { orch, agent } = await startWithFake({ newestStateOnly: true });
   let retired = 0;
-  const retiring = new Proxy(orch, {
-    get(target, key) {
-      if (key === "retireCalls")
-        return quiet === undefined
-          ? undefined
-          : (store: RetiredCallStore) =>
-              target.retireCalls(
-                {
-                  passed: (calls) => {
-                    retired += calls.length;
-                    store.passed(calls);
-                  },
-                  recall: (ids, at) => store.recall(ids, at),
-                },
-                quiet,
-              );
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  }) as Orchestrator;
+  const retiring = retiringAfter(orch, quiet, (calls) => (retired += calls.length));
   const { io, sinks, run } = fakePrintRun(retiring);
   const code = runPrint({ prompt: "go", outputFormat: format, policy: "deny" }, run, sinks);
   while (agent.prompts.length === 0) await flush();
@@ -144,48 +124,76 @@ describe("RetiredCalls", () => {
   const view = (i: number, title: string): PassedCall => ({
     call: {
       toolCallId: `t${i}`,
-      turnId: i % 5 === 0 ? "other" : "run",
+      turnId: "run",
       title,
       kind: "read",
       status: "completed",
+      content: [],
+      locations: [],
+      meta: {},
+      history: false,
+      lastSeq: 0,
       startedAt: 10,
       endedAt: 10 + i,
     } as ToolCallView,
     kept: false,
   });
-  const ours = (turnId: string) => turnId === "run";
 
-  it("reads back, in order, the calls of the run's turns, past a megabyte and through multi-byte titles, leaving no file", () => {
+  it("reads back, in order, the calls passed, past a megabyte and through multi-byte titles, leaving no file", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "conch-retired-test-"));
     dirs.push(dir);
     const spool = new RetiredCalls(dir);
-    const titles = ["é ✓ 😀", "line\nbreak", "x".repeat(300), '"q"', "\u2028"];
+    const titles = ["é ✓ 😀", "line\nbreak", "x".repeat(300), '"q"', "\u2028", ',"turnId":"x"'];
     const expected: unknown[] = [];
     for (let b = 0; b < 40; b++) {
       const batch = Array.from({ length: 500 }, (_, k) => view(b * 500 + k, titles[(b + k) % titles.length]));
-      spool.add(batch, ours);
+      spool.add(batch);
       for (const { call: t } of batch)
-        if (ours(t.turnId))
-          expected.push({ id: t.toolCallId, title: t.title, kind: "read", status: "completed", durationMs: t.endedAt! - 10 });
+        expected.push({ id: t.toolCallId, title: t.title, kind: "read", status: "completed", durationMs: t.endedAt! - 10 });
     }
     expect(readdirSync(dir)).toEqual([]);
     expect(spool.count).toBe(expected.length);
-    expect([...spool.calls({})]).toEqual(expected);
+    expect([...spool.resultLines({})].map((l) => JSON.parse(l) as unknown)).toEqual(expected);
     spool.close();
   });
 
   it("keeps the calls in memory when there is no file to spool to; a kept call is read from the state at the end", () => {
     const spool = new RetiredCalls(path.join(tmpdir(), "conch-no-such-dir", "deeper"));
     const kept = view(2, "b");
-    spool.add([view(1, "a"), { ...kept, kept: true }], ours);
-    spool.add([view(3, "c")], ours);
+    spool.add([view(1, "a"), { ...kept, kept: true }]);
+    spool.add([view(3, "c")]);
     const now = { ...kept.call, title: "b, renamed", status: "failed" } as ToolCallView;
-    expect([...spool.calls({ t2: now })].map((c) => `${c.id} ${c.title} ${c.status}`)).toEqual([
-      "t1 a completed",
-      "t2 b, renamed failed",
-      "t3 c completed",
-    ]);
+    expect(
+      [...spool.resultLines({ t2: now })]
+        .map((l) => JSON.parse(l) as { id: string; title: string; status: string })
+        .map((c) => `${c.id} ${c.title} ${c.status}`),
+    ).toEqual(["t1 a completed", "t2 b, renamed failed", "t3 c completed"]);
     expect(spool.kept).toBe(1);
+    spool.close();
+  });
+
+  it("gives a call back as it left: its turn, content, locations, raw input and output, _meta", () => {
+    const spool = new RetiredCalls();
+    const full = {
+      ...view(7, 'cat "a b"').call,
+      turnId: "a3",
+      kind: undefined,
+      status: "failed",
+      content: [{ type: "diff", path: "/w/a", oldText: null, newText: "x\n" }],
+      locations: [{ path: "/w/a", line: 2 }],
+      rawInput: { path: "/w/a", nested: { turnId: "no" } },
+      rawOutput: "done",
+      meta: { claudeCode: { toolName: "Write" } },
+    } as ToolCallView;
+    spool.add([view(1, "a"), { call: full, kept: false }, view(9, "c")]);
+    const [back] = spool.recall(["t7"], 500);
+    expect(back).toEqual({ ...full, lastAt: 500, lastSeq: 0, localStatus: undefined, detached: undefined, terminalId: undefined });
+    // Listed where it was, as it is in the state now.
+    expect([...spool.resultLines({ t7: { ...back, title: "renamed" } })].map((l) => (JSON.parse(l) as { title: string }).title)).toEqual([
+      "a",
+      "renamed",
+      "c",
+    ]);
     spool.close();
   });
 });
@@ -193,7 +201,7 @@ describe("RetiredCalls", () => {
 describe("retirement", () => {
   it("is refused where the state keeps snapshots (the TUI shows every call)", async () => {
     const { orch } = await startWithFake();
-    expect(orch.retireCalls({ passed: () => undefined, recall: () => [] }, 4)).toBe(false);
+    expect(orch.retireCalls({ owns: () => true, passed: () => undefined, recall: () => [] }, 4)).toBe(false);
   });
 });
 

@@ -25,8 +25,7 @@ describe("the App's first frame", () => {
     view.stdin.write(KEY.enter);
     await tick();
     expect(session.calls[0]).toEqual({ intent: "send", args: ["hello", undefined] });
-    // Until the session opens, the message waits in the queue, and the queue says for what.
-    session.emit({ type: "queue_added", id: "q1", text: "hello" });
+    // Until the session opens, the message waits in the queue (the fake queues it), and the queue says for what.
     await until(() => expect(frame()).toContain("queued: sent when the session opens"));
 
     session.open();
