@@ -88,6 +88,25 @@ const lazyIntl = (root) => ({
   },
 });
 
+/**
+ * zod's namespace (`z.locales`, which the SDK's `import * as z` keeps whole) holds every language's
+ * error messages: 366 KB of the 873 KB chunk that loads first, compiled in the one task that loads
+ * the protocol while keys wait. Nothing in conch or the SDK picks a language, and English is the
+ * default zod registers itself (classic/schemas.js), so the namespace keeps English only.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const warnings = source.includes('export { default as en } from "./en.js";')
+        ? []
+        : [{ text: "zod's locales index changed: check that English is still its own module (zod-english-only)" }];
+      return { contents: 'export { default as en } from "./en.js";\n', loader: "js", resolveDir: path.dirname(args.path), warnings };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -113,7 +132,7 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __conchCreateRequire } from "node:module"; const require = __conchCreateRequire(import.meta.url);',
   },
-  plugins: [noDevtools, yogaWithoutFetch, lazyIntl(root), inkDraw(root)],
+  plugins: [noDevtools, yogaWithoutFetch, zodEnglishOnly, lazyIntl(root), inkDraw(root)],
   sourcemap: "linked",
   metafile: true,
   logLevel: "warning",

@@ -41,8 +41,10 @@ async function run(argv: string[]): Promise<number> {
       // editor) and a prompt shows; the agent and the UI start behind it.
       const terminal = process.stdin.isTTY && process.stdout.isTTY ? StartupTerminal.open(cmd.agent, cmd.cwd) : undefined;
       // The session's modules take one long task to load, a key typed meanwhile waits for all of
-      // it; the protocol's (the SDK and zod, about half of it) load first, and keys are read between.
+      // it; the protocol's (zod, then the SDK, about half of it) load first, and keys are read between.
       if (terminal) {
+        await import("zod");
+        await afterInput();
         await import("@agentclientprotocol/sdk");
         await afterInput();
       }

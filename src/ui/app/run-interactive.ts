@@ -48,9 +48,15 @@ export interface InteractiveSession {
   shown?(): void;
 }
 
-/** The UI's modules: the largest part of conch, loaded while the agent starts. */
+/**
+ * The UI's modules: the largest part of conch, loaded while the agent starts. Ink (with React's
+ * reconciler and yoga) and the App's own modules each take a long task to compile and run: keys
+ * typed meanwhile are read between the two.
+ */
 async function loadUi() {
-  const [react, { render }, { App }] = await Promise.all([import("react"), import("ink"), import("./app.js")]);
+  const [react, { render }] = await Promise.all([import("react"), import("ink")]);
+  await afterInput();
+  const { App } = await import("./app.js");
   // React is CommonJS: bundled, a dynamic import gives only its default export.
   return { createElement: react.default.createElement, render, App };
 }

@@ -5,6 +5,7 @@ import { TranscriptPrinter, type PrintPlan } from "../transcript/transcript-prin
 import { toolTerminalIds } from "../transcript/settled-items.js";
 import { LiveTail } from "../transcript/live-tail.js";
 import { RowQueue } from "../transcript/row-queue.js";
+import { warmUpSteps } from "../render/warm-up.js";
 
 /**
  * A slice of a long backlog: short enough that a key typed meanwhile waits less than a frame. The
@@ -32,6 +33,10 @@ export const BACKLOG_PIECE = 16 * 1024;
 const BACKLOG_ITEMS = 100;
 
 const NOTHING: PrintPlan = { rows: [], live: [], preview: [], more: false };
+/** A backlog's first frame waits while its preview's rows are drawn, a task at a time: nothing is drawn meanwhile, as before the libraries load. */
+const PRIMING: PrintPlan = { rows: [], live: [], preview: [], more: false };
+/** At most this many items are drawn ahead for the first frame's preview (a replay that keeps adding new ones is not chased). */
+const PRIMING_ITEMS = 50;
 
 /** What the transcript hook needs from the app. */
 export interface TranscriptOptions extends RowOptions {
@@ -130,11 +135,14 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
   const backlog = useRef(false);
   /** The last plan took rows out of the live region (it was not a backlog's, which plans none): the commit writes them. */
   const leftLive = useRef(false);
+  /** The first backlog's preview is drawn, a task at a time (later ones, a reprint, draw it in their render). */
+  const primed = useRef(false);
   const plan = useMemo(
     () => {
       if (!opts.ready) return NOTHING;
       const printing = printer.current!;
       const inBacklog = backlog.current || printing.waiting(state) > BACKLOG_ITEMS;
+      if (inBacklog && !primed.current) return PRIMING;
       leftLive.current = !inBacklog;
       const next = printing.plan(state, width, inBacklog ? 0 : SLICE_MS, opts.previewRows);
       backlog.current = next.more;
@@ -182,8 +190,35 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [plan]);
 
+  // A resumed session's first frame: the warm-up's steps (marked's expressions, sample messages),
+  // then the rows of the items its preview shows, newest first, each in a macrotask of its own; the
+  // frame that shows them then draws nothing. Drawn in its render, cold, it was one task of 80-160 ms
+  // with keys waiting.
   useEffect(() => {
-    cache.current!.keepOnly(new Set(plan.live.map((i) => i.id)));
+    if (plan !== PRIMING) return;
+    const steps = warmUpSteps();
+    let drawn = 0;
+    let timer: ReturnType<typeof setImmediate>;
+    const step = () => {
+      const warm = steps.shift();
+      if (warm) warm();
+      else if (
+        drawn++ >= PRIMING_ITEMS ||
+        !printer.current!.drawPreviewItem(stateRef.current, optsRef.current.width, optsRef.current.previewRows)
+      ) {
+        primed.current = true;
+        setSlice((n) => n + 1);
+        return;
+      }
+      timer = setImmediate(step);
+    };
+    timer = setImmediate(step);
+    return () => clearImmediate(timer);
+  }, [plan]);
+
+  useEffect(() => {
+    // While the first frame waits (PRIMING) nothing is live: the kept rows of live items stay.
+    if (plan !== PRIMING) cache.current!.keepOnly(new Set(plan.live.map((i) => i.id)));
   }, [plan]);
 
   // A streaming message whose beginning is in the scrollback shows only the rest here.

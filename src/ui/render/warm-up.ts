@@ -1,6 +1,7 @@
 import type { SessionState, TerminalView } from "../../session/state.js";
 import { dividerRows, userRows } from "./item-rows.js";
 import { markdownRows } from "./markdown-rows.js";
+import { renderLibs } from "./render-libs.js";
 
 /**
  * Messages that take the row renderers through their usual paths: headings, inline styles, lists,
@@ -17,18 +18,42 @@ const SAMPLES = [
 type Schedule = (step: () => void) => void;
 
 /**
- * Draws a few sample messages once the transcript's libraries are loaded, each in a task of its own,
- * and throws the rows away. The first message drawn pays for compiling marked's lexer, the wrapper and
- * the highlighter (about 30 ms for the lexer alone), and without this the first message is the
- * agent's first answer, with a person waiting for it. Before each step it asks `proceed`; a no stops
- * it there, and the returned function goes on from that step.
+ * One step per expression of marked's GFM rules (the ones conch lexes with): each runs twice on a
+ * one-letter string. V8 compiles an expression when it first runs and compiles it again to machine
+ * code on the second run; marked's largest (lheading, paragraph) take 10-20 ms each here, and a first
+ * lex pays for all of them in one task (30-150 ms on a 2-core machine).
  */
-export function warmRenderers(schedule: Schedule = (step) => void setTimeout(step, 0), proceed: () => boolean = () => true): () => void {
-  const steps: (() => unknown)[] = [
+function lexerSteps(): (() => void)[] {
+  const { block, inline } = renderLibs().Lexer.rules;
+  const rules = [...Object.values(block.gfm), ...Object.values(inline.gfm)].filter((r): r is RegExp => r instanceof RegExp);
+  return rules.map((rule) => () => {
+    const at = rule.lastIndex;
+    rule.exec("x");
+    rule.exec("x");
+    rule.lastIndex = at;
+  });
+}
+
+/**
+ * What the warm-up does, a task each: marked's expressions, then sample messages whose rows are
+ * thrown away. Without it the first message drawn pays for compiling marked's lexer, the wrapper
+ * and the highlighter in one task: the agent's first answer, or a resumed transcript's first frame.
+ */
+export function warmUpSteps(): (() => unknown)[] {
+  return [
+    ...lexerSteps(),
     () => dividerRows("user", false, 80),
     () => userRows("a prompt as the person typed it", false, 80, false),
     ...SAMPLES.flatMap((sample) => [() => markdownRows(sample, 80), () => markdownRows(sample, 80, { live: true, memo: {} })]),
   ];
+}
+
+/**
+ * Runs the warm-up's steps once the transcript's libraries are loaded, each in a task of its own.
+ * Before each step it asks `proceed`; a no stops it there, and the returned function goes on from that step.
+ */
+export function warmRenderers(schedule: Schedule = (step) => void setTimeout(step, 0), proceed: () => boolean = () => true): () => void {
+  const steps = warmUpSteps();
   let done = 0;
   let running = false;
   const next = () => {

@@ -149,6 +149,25 @@ export class TranscriptPrinter {
     this.partial = { id: item.id, rows: stable.length };
   }
 
+  /**
+   * Draws the newest item the preview of a backlog would show and has no rows for yet (they are
+   * kept for the preview and for its print); false once every item the preview shows is drawn. A
+   * backlog's first frame calls it a task at a time, newest first, rather than drawing them all in its render.
+   */
+  drawPreviewItem(state: SessionState, width: number, max: number): boolean {
+    let count = 0;
+    for (let i = this.settledEnd(state) - 1; i >= this.printed && count < max; i--) {
+      const item = state.items[i];
+      const kept = this.drawn.get(item);
+      if (kept?.width !== width) {
+        this.drawn.set(item, { width, rows: this.rowsOf(item, width) });
+        return true;
+      }
+      count += kept.rows.length + (spaced(item) ? 1 : 0);
+    }
+    return false;
+  }
+
   /** The last `max` rows of the settled items before `end`, newest last. */
   private previewOf(state: SessionState, end: number, width: number, max: number): string[] {
     const out: string[][] = [];

@@ -127,6 +127,34 @@ describe("the transcript is printed in its true order", () => {
     expect(whole.more).toBe(false);
     expect(all).toEqual(whole.rows);
   });
+
+  it("a backlog's first preview can be drawn ahead, an item a call, newest first; the frame then draws nothing and shows the same rows", () => {
+    const s = unansweredTurns(20);
+    const drawn: string[] = [];
+    const printer = new TranscriptPrinter((item) => {
+      drawn.push(rowsOf(item)[0]);
+      return rowsOf(item);
+    });
+    let calls = 0;
+    while (printer.drawPreviewItem(s, 80, 4)) {
+      calls++;
+      expect(drawn).toHaveLength(calls);
+    }
+    expect(calls).toBeGreaterThan(1);
+    // Newest first: the last item of the transcript is drawn first.
+    expect(drawn[0]).toBe(rowsOf(s.items.at(-1)!)[0]);
+    const frame = printer.plan(s, 80, 0, 4);
+    expect(drawn).toHaveLength(calls);
+    expect(frame.preview).toEqual(countingPrinter().plan(s, 80, 0, 4).preview);
+    // The rows drawn ahead are the ones printed: nothing is drawn twice, and nothing is lost.
+    const all: string[] = [];
+    for (let plan = printer.plan(s, 80, 1000, 4); ; plan = printer.plan(s, 80, 1000, 4)) {
+      all.push(...plan.rows);
+      if (!plan.more) break;
+    }
+    expect(drawn).toHaveLength(s.items.length);
+    expect(all).toEqual(new TranscriptPrinter((item) => rowsOf(item)).plan(s, 80, 1000, 4).rows);
+  });
 });
 
 describe("the live region", () => {
