@@ -158,12 +158,10 @@ export class TranscriptPrinter {
     let count = 0;
     for (let i = this.settledEnd(state) - 1; i >= this.printed && count < max; i--) {
       const item = state.items[i];
-      const kept = this.drawn.get(item);
-      if (kept?.width !== width) {
-        this.drawn.set(item, { width, rows: this.rowsOf(item, width) });
-        return true;
-      }
-      count += kept.rows.length + (spaced(item) ? 1 : 0);
+      const fresh = this.drawn.get(item)?.width !== width;
+      const rows = this.keptRows(item, width);
+      if (fresh) return true;
+      count += rows.length + (spaced(item) ? 1 : 0);
     }
     return false;
   }
@@ -174,13 +172,18 @@ export class TranscriptPrinter {
     let count = 0;
     for (let i = end - 1; i >= this.printed && count < max; i--) {
       const item = state.items[i];
-      let kept = this.drawn.get(item);
-      if (kept?.width !== width) this.drawn.set(item, (kept = { width, rows: this.rowsOf(item, width) }));
-      const rows = [...(spaced(item) ? [""] : []), ...kept.rows];
+      const rows = [...(spaced(item) ? [""] : []), ...this.keptRows(item, width)];
       out.push(rows);
       count += rows.length;
     }
     const flat = out.reverse().flat();
     return flat.slice(Math.max(0, flat.length - max));
+  }
+
+  /** An item's rows at `width`, drawn once and kept for the preview and for its print. */
+  private keptRows(item: TranscriptItem, width: number): string[] {
+    let kept = this.drawn.get(item);
+    if (kept?.width !== width) this.drawn.set(item, (kept = { width, rows: this.rowsOf(item, width) }));
+    return kept.rows;
   }
 }
