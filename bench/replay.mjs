@@ -12,14 +12,15 @@
 //       (lib/session-gen.mjs generateLongSession): a key typed at 50 ms, keys typed while the
 //       history is written (split by when: before the first transcript row, during the backlog),
 //       the whole transcript in the scrollback, peak RSS. `--bin` runs the CLI paths of another
-//       build; `--keys-log file` appends each run's keys (send time, latency) as JSON lines.
+//       build; `--ab other/bin/conch.js` runs (d) with both builds in turn on one session (A/B pairs);
+//       `--keys-log file` appends each run's keys (send time, latency) as JSON lines.
 // Goals: time to interactive <= 500 ms, peak RSS <= 400 MB; (d) key echoed <= 200 ms, whole
 // transcript in scrollback <= 2 s, peak RSS <= 250 MiB.
 import { appendFileSync, cpSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { BENCH, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
+import { BENCH, BIN, isolatedEnv, log, metric, numOpt, parseArgs, quantile, report, sleep, tempDir, waitForBuild } from "./lib/common.mjs";
 import { cpuSeconds, mainThreadCpuSeconds, memKiB } from "./lib/proc.mjs";
 
 const args = parseArgs();
@@ -36,8 +37,22 @@ const LONG_TURNS = numOpt(args, "turns", 2000);
 const LONG_RUNS = numOpt(args, "long-runs", 2, 1);
 /** `--bin other/bin/conch.js`: the CLI paths run another build (an A/B pair with one bench). */
 const OTHER_BIN = typeof args.opts.bin === "string" ? path.resolve(args.opts.bin) : undefined;
+/**
+ * `--ab other/bin/conch.js`: (d) runs each run with this build and with the other, in turn (the
+ * first of a pair alternates), on the same session: A/B pairs under the same load.
+ */
+const AB_BIN = typeof args.opts.ab === "string" ? path.resolve(args.opts.ab) : undefined;
+/** The builds (d) runs: its bin, and a name for the figures when there are two. */
+const LONG_BUILDS = AB_BIN
+  ? [
+      { bin: BIN, name: "this build" },
+      { bin: AB_BIN, name: "other build" },
+    ]
+  : [{ bin: OTHER_BIN, name: "" }];
 /** `--parts a,bc,d`: which paths to run (all by default). */
 const PARTS = typeof args.opts.parts === "string" ? args.opts.parts.split(",") : ["a", "bc", "d"];
+/** `--cpu-prof-dir d`: the CLI paths run conch under `--cpu-prof`, one profile per thread in `d`. */
+const PROF = typeof args.opts["cpu-prof-dir"] === "string" ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args.opts["cpu-prof-dir"])] : [];
 
 if (!(await waitForBuild(["dist/cli/main.js", "dist/ui/app/app.js"], numOpt(args, "wait-build", 60, 5) * 1000))) {
   report(args, {
@@ -89,13 +104,19 @@ for (let i = 0; i < (PARTS.includes("a") ? RUNS + 1 : 0); i++) {
  * landmark of `turns` in order, the end marker once); peak RSS is conch's high-water mark read
  * after that, so it covers the whole resume.
  */
-async function cli(label, session, extraArgs, i, { typing = false, scrollback = 20_000, turns } = {}) {
+async function cli(label, session, extraArgs, i, { typing = false, scrollback = 20_000, turns, bin = OTHER_BIN } = {}) {
   const runDir = path.join(dir, `${label}-${i}`);
   cpSync(session.root, path.join(runDir, "state"), { recursive: true });
   cpSync(session.demoState, path.join(runDir, "demo-state"), { recursive: true });
   const env = isolatedEnv(runDir);
   const cliArgs = ["--resume", session.id, ...extraArgs];
-  const run = new TuiRun({ args: cliArgs, commandArgs: OTHER_BIN && [OTHER_BIN, ...cliArgs], env, cwd: session.cwd, scrollback });
+  const run = new TuiRun({
+    args: cliArgs,
+    commandArgs: (bin || PROF.length) && [...PROF, bin ?? BIN, ...cliArgs],
+    env,
+    cwd: session.cwd,
+    scrollback,
+  });
   let hwm = 0;
   let agentHwm = 0;
   const sampler = setInterval(() => {
@@ -218,32 +239,38 @@ if (long)
   log(
     `replay (d): wrote session ${long.id}: ${LONG_TURNS} turns, log ${(long.logBytes / 1e6).toFixed(1)} MB / ${long.logEvents} events (${(performance.now() - tLong).toFixed(0)} ms)`,
   );
-const longLoad = [];
-const longLog = [];
+/** Per build (`LONG_BUILDS`): the counted runs of each path. */
+const longRuns = LONG_BUILDS.map(() => ({ load: [], log: [] }));
 for (let i = 0; i < (long ? LONG_RUNS + 1 : 0); i++) {
-  const opts = { typing: true, scrollback: 200_000, turns: longTurns };
-  const b = await cli("long-load", long, [], i, opts).catch(failed("(d) load"));
-  const c = await cli("long-noload", long, ["--agent", noLoad], i, opts).catch(failed("(d) no load"));
-  for (const [label, r] of [
-    ["demo loads", b],
-    ["no load", c],
-  ]) {
-    log(
-      `replay (d) ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms (conch CPU ${r.cpuMs.toFixed(0)} ms, main thread ${r.mainCpuMs.toFixed(0)}), ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
-    );
-  }
-  if (args.opts["keys-log"])
+  // With two builds, the first of each pair alternates: neither always meets the same moment of the machine.
+  const order = LONG_BUILDS.map((_, k) => k);
+  if (i % 2) order.reverse();
+  for (const k of order) {
+    const { bin, name } = LONG_BUILDS[k];
+    const opts = { typing: true, scrollback: 200_000, turns: longTurns, bin };
+    const b = await cli("long-load", long, [], i, opts).catch(failed("(d) load"));
+    const c = await cli("long-noload", long, ["--agent", noLoad], i, opts).catch(failed("(d) no load"));
     for (const [label, r] of [
-      ["load", b],
-      ["log", c],
-    ])
-      appendFileSync(
-        args.opts["keys-log"],
-        `${JSON.stringify({ label, run: i, transcriptAt: r.transcriptAt, history: r.history, echoed: r.echoed, keys: r.keys, sent: r.keysSent })}\n`,
+      ["demo loads", b],
+      ["no load", c],
+    ]) {
+      log(
+        `replay (d)${name ? ` ${name},` : ""} ${label}: key echoed ${r.echoed.toFixed(0)} ms, ready ${r.ready.toFixed(0)}, history ${r.history.toFixed(0)} ms (conch CPU ${r.cpuMs.toFixed(0)} ms, main thread ${r.mainCpuMs.toFixed(0)}), ${r.keys.length} keys typed meanwhile${r.keys.length ? ` (p95 ${quantile(r.keys, 0.95).toFixed(0)} ms)` : ""}, HWM ${r.hwmMiB.toFixed(0)} MiB${r.drawn ? "" : " (NOT whole in the terminal at the end)"}`,
       );
-  if (i > 0) {
-    longLoad.push(b);
-    longLog.push(c);
+    }
+    if (args.opts["keys-log"])
+      for (const [label, r] of [
+        ["load", b],
+        ["log", c],
+      ])
+        appendFileSync(
+          args.opts["keys-log"],
+          `${JSON.stringify({ label, run: i, ...(name ? { build: name } : {}), transcriptAt: r.transcriptAt, history: r.history, echoed: r.echoed, cpuMs: r.cpuMs, mainCpuMs: r.mainCpuMs, keys: r.keys, sent: r.keysSent })}\n`,
+        );
+    if (i > 0) {
+      longRuns[k].load.push(b);
+      longRuns[k].log.push(c);
+    }
   }
 }
 /**
@@ -343,7 +370,12 @@ report(args, {
   bench: "replay",
   title: `--resume of a ${UPDATES}-update session`,
   metrics: [
-    ...(long ? [...longMetrics("agent can't load", longLog), ...longMetrics("demo loads", longLoad)] : []),
+    ...(long
+      ? LONG_BUILDS.flatMap(({ name }, k) => [
+          ...longMetrics(`agent can't load${name ? `, ${name}` : ""}`, longRuns[k].log),
+          ...longMetrics(`demo loads${name ? `, ${name}` : ""}`, longRuns[k].load),
+        ])
+      : []),
     ...(PARTS.includes("bc")
       ? [
           metric({

@@ -41,11 +41,16 @@ async function run(argv: string[]): Promise<number> {
       // editor) and a prompt shows; the agent and the UI start behind it.
       const terminal = process.stdin.isTTY && process.stdout.isTTY ? StartupTerminal.open(cmd.agent, cmd.cwd) : undefined;
       // The session's modules take one long task to load, a key typed meanwhile waits for all of
-      // it; the protocol's (zod, then the SDK, about half of it) load first, and keys are read between.
+      // it; the protocol's (zod, then the SDK, about half of it) and execa (the agent's spawn,
+      // ~230 KB) load first, each in its own task, and keys are read between.
       if (terminal) {
+        // A key typed while node started is read in the event loop's next turn: before zod's compile, not after.
+        await afterInput();
         await import("zod");
         await afterInput();
         await import("@agentclientprotocol/sdk");
+        await afterInput();
+        await import("execa");
         await afterInput();
       }
       const { runInteractiveCommand } = await import("./interactive-command.js");

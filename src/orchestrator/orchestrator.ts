@@ -203,8 +203,12 @@ class OrchestratorCore {
    */
   start(mode: OpenMode = { kind: "new" }): Promise<void> {
     const opened = this.opener.start(mode);
-    // The workspace's checkpoints get ready while the agent starts, not on the first prompt.
-    void this.opts.checkpoints?.warm();
+    // The workspace's checkpoints get ready while the agent starts, not on the first prompt. Their
+    // first `git` starts a task later than the agent: each spawn is a long task on a busy machine,
+    // and a key typed at startup is read between the two instead of waiting for both (one
+    // setImmediate from a task of the poll phase would still run before the next read).
+    const checkpoints = this.opts.checkpoints;
+    if (checkpoints) setImmediate(() => setImmediate(() => void (this.stopped ? undefined : checkpoints.warm())));
     // So does the log being resumed: the opener needs it the moment the agent answers, and reading
     // and folding a long one took ~0.4 s that the main thread spent idle while the agent started.
     // A failure to read it is the opener's to report.

@@ -5,6 +5,7 @@ import type { SessionInfo } from "../session/events.js";
 import { localHistoryOf } from "../session/local-history.js";
 import { foldEvents } from "../session/reduce.js";
 import type { ResumedLog } from "./orchestrator-options.js";
+import type { ReplayHold } from "./replay-hold.js";
 import type { AgentPort, AgentRequests, SessionEvents, TerminalService } from "./ports.js";
 import { isAuthRequired, openedSession, reopenMode } from "./session-response.js";
 
@@ -15,6 +16,8 @@ export interface LoadContext {
   terminals?: TerminalService;
   /** The log being resumed, read when first asked for. */
   history(): Promise<ResumedLog>;
+  /** Holds back what the agent sends (updates, signals) from now until the hold is released. */
+  holdReplay(): ReplayHold;
 }
 
 /**
@@ -31,14 +34,26 @@ export async function loadSession(
   gaveUp: AbortController,
 ): Promise<SessionInfo> {
   const { events, requests } = ctx;
-  const { events: history, state: folded } = await ctx.history();
+  // Sent before conch's log is in: the agent replays while conch reads and folds it, held back until then.
+  const hold = ctx.holdReplay();
+  const loading = requests.run((ctl) => link.conn.loadSession(sessionId, base.cwd, setup, ctl), gaveUp);
+  let log: ResumedLog;
+  try {
+    log = await ctx.history();
+  } catch (err) {
+    hold.drop(loading);
+    loading.catch(() => undefined);
+    throw err;
+  }
+  const { events: history, state: folded } = log;
   const local = history.length ? localHistoryOf(folded ?? foldEvents(history)) : undefined;
   // Before the agent's first replayed update: each replayed call looks as the log knew it from the
   // first, and the turns the person interrupted (the replay does not say so) are marked as they were.
   events.dispatch({ type: "replay_started", ...(local ? { local } : {}) });
   for (const ev of history) ctx.terminals?.observe?.(ev);
+  hold.release();
   try {
-    const resp = await requests.run((ctl) => link.conn.loadSession(sessionId, base.cwd, setup, ctl), gaveUp);
+    const resp = await loading;
     events.dispatch({ type: "replay_ended" });
     return openedSession(base, sessionId, resp, "load");
   } catch (err) {

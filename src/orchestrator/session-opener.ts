@@ -9,6 +9,7 @@ import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js"
 import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEvents, TerminalService } from "./ports.js";
 import { loadSession, reopenWith } from "./session-load.js";
 import { logIn } from "./session-login.js";
+import { ReplayHold } from "./replay-hold.js";
 import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode, replacedSession } from "./session-response.js";
 
 /**
@@ -59,6 +60,8 @@ export class SessionOpener implements AgentSlot {
   private starts = 0;
   /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
   private readonly left = new Set<string>();
+  /** A replay that came before conch's log was in waits here (`session-load.ts`). */
+  private replayHold?: ReplayHold;
 
   constructor(private readonly ports: SessionOpenerPorts) {}
 
@@ -74,6 +77,7 @@ export class SessionOpener implements AgentSlot {
       ...this.ports.hooks,
       onUpdate: (n) => this.onUpdate(n),
       onExtNotification: (method, params) => this.onExtNotification(method, params),
+      holdReads: () => this.replayHold?.readsHeld() ?? this.ports.hooks.holdReads?.(),
       root: () => opts.cwd,
       additionalRoots: () => this.dirs,
       terminals: this.terminals,
@@ -164,7 +168,13 @@ export class SessionOpener implements AgentSlot {
     const gaveUp = new AbortController();
     try {
       if (mode.kind === "load") {
-        const load = { events, requests, terminals: this.terminals, history: () => this.ports.history() };
+        const load = {
+          events,
+          requests,
+          terminals: this.terminals,
+          history: () => this.ports.history(),
+          holdReplay: () => (this.replayHold = new ReplayHold(this.ports.hooks.onBurst)),
+        };
         started(await loadSession(load, link, mode.sessionId, base, setup, gaveUp));
       } else if (mode.kind === "resume") {
         const resp = await requests.run((ctl) => link.conn.resumeSession(mode.sessionId, cwd, setup, ctl), gaveUp);
@@ -282,6 +292,7 @@ export class SessionOpener implements AgentSlot {
   /** An extension notification: only the turn signals the profile layer knows are this session's events. */
   private onExtNotification(method: string, params: unknown): void {
     if (!SIGNAL_NOTIFICATIONS.has(method)) return;
+    if (this.replayHold?.take(() => this.onExtNotification(method, params))) return;
     const sid = this.ports.events.state.info?.sessionId;
     const of = (params as { sessionId?: unknown } | undefined)?.sessionId;
     if (sid && typeof of === "string" && of !== sid) return;
@@ -289,6 +300,7 @@ export class SessionOpener implements AgentSlot {
   }
 
   private onUpdate(n: SessionNotification): void {
+    if (this.replayHold?.take(() => this.onUpdate(n))) return;
     const { events } = this.ports;
     const sid = events.state.info?.sessionId;
     // Updates for another session on the same connection are not ours (sessions start with no id yet).
