@@ -66,14 +66,26 @@ describe("the transcript stays in the scrollback whatever the frame's height", (
   });
 
   it("the terminal loses rows while an answer streams", async () => {
-    const { screen, prompts } = await demoWithTranscript(6, { cols: 40, rows: 20 });
+    const { screen, prompts } = await demoWithTranscript(6, { cols: 40, rows: 16 });
     await streamSlowly(screen);
-    screen.resize(40, 12);
+    screen.resize(40, 10);
     await screen.waitForText("which is also fine.", 10_000);
     await screen.waitForText("message the agent", 10_000, "visible");
     await screen.settle();
     expectPromptsKept(screen, prompts);
     // The frame is drawn whole on the smaller screen: its editor and status line are on screen.
     expect(screen.visible()).toContain("message the agent");
+    // The rows of the frame the terminal pushed into its scrollback are not left there: the
+    // transcript is printed again, the answer once.
+    await screen.waitForText("which is also fine.", 10_000);
+    const lines = screen.lines();
+    expect(
+      lines.filter((l) => l.includes("This answer is deliberately slow")),
+      lines.join("\n"),
+    ).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.includes("more lines above")),
+      lines.join("\n"),
+    ).toHaveLength(0);
   });
 });
