@@ -1,8 +1,7 @@
-import type { McpServer, SessionNotification } from "@agentclientprotocol/sdk";
+import type { McpServer } from "@agentclientprotocol/sdk";
 import { advertisesSteering, describeRpcError, type ClientHooks, type SessionSetup } from "../acp/agent-connection.js";
 import { agentCalled } from "../agents/presets.js";
 import type { SessionInfo } from "../session/events.js";
-import { SIGNAL_NOTIFICATIONS } from "../session/profiles/turn-signals.js";
 import { ConchError, messageOf } from "../errors/conch-error.js";
 import { startAgentLink } from "./agent/connect-agent.js";
 import type { OrchestratorOptions, ResumedLog } from "./orchestrator-options.js";
@@ -10,6 +9,7 @@ import type { AgentPort, AgentRequests, AgentSlot, PendingDecisions, SessionEven
 import { loadSession, reopenWith } from "./session-load.js";
 import { logIn } from "./session-login.js";
 import { ReplayHold } from "./replay-hold.js";
+import { SessionUpdates } from "./session-updates.js";
 import { isAuthRequired, openedSession, passedDirectories, passedMcpServers, reopenMode, replacedSession } from "./session-response.js";
 
 /**
@@ -58,12 +58,12 @@ export class SessionOpener implements AgentSlot {
   private unopened?: string;
   /** How many times the agent was started in this run (`/restart` starts it again). */
   private starts = 0;
-  /** Sessions conch left for another (`/clear`, `/fork`): their late updates are not this one's. */
-  private readonly left = new Set<string>();
-  /** A replay that came before conch's log was in waits here (`session-load.ts`). */
-  private replayHold?: ReplayHold;
+  /** What the agent sends about sessions, taken into this one's events. */
+  private readonly updates: SessionUpdates;
 
-  constructor(private readonly ports: SessionOpenerPorts) {}
+  constructor(private readonly ports: SessionOpenerPorts) {
+    this.updates = new SessionUpdates(ports.events, () => this.openMode.kind === "new");
+  }
 
   /**
    * Starts the agent and opens the session. Rejects with a user-facing error when it cannot. When
@@ -75,9 +75,9 @@ export class SessionOpener implements AgentSlot {
     this.terminals = opts.terminals?.((ev) => events.dispatch(ev), cwd);
     const hooks: ClientHooks = {
       ...this.ports.hooks,
-      onUpdate: (n) => this.onUpdate(n),
-      onExtNotification: (method, params) => this.onExtNotification(method, params),
-      holdReads: () => this.replayHold?.readsHeld() ?? this.ports.hooks.holdReads?.(),
+      onUpdate: (n) => this.updates.update(n),
+      onExtNotification: (method, params) => this.updates.signal(method, params),
+      holdReads: () => this.updates.hold?.readsHeld() ?? this.ports.hooks.holdReads?.(),
       root: () => opts.cwd,
       additionalRoots: () => this.dirs,
       terminals: this.terminals,
@@ -173,7 +173,7 @@ export class SessionOpener implements AgentSlot {
           requests,
           terminals: this.terminals,
           history: () => this.ports.history(),
-          holdReplay: () => (this.replayHold = new ReplayHold(this.ports.hooks.onBurst)),
+          holdReplay: () => (this.updates.hold = new ReplayHold(this.ports.hooks.onBurst)),
         };
         started(await loadSession(load, link, mode.sessionId, base, setup, gaveUp));
       } else if (mode.kind === "resume") {
@@ -267,12 +267,12 @@ export class SessionOpener implements AgentSlot {
 
   /** conch leaves a session for another: its late updates are no longer this session's. */
   leave(sessionId: string): void {
-    this.left.add(sessionId);
+    this.updates.left.add(sessionId);
   }
 
   /** conch stays in a session it meant to leave (the switch failed). */
   stay(sessionId: string): void {
-    this.left.delete(sessionId);
+    this.updates.left.delete(sessionId);
   }
 
   /** conch is quitting: an agent still starting is stopped, and one that exits now was expected to. */
@@ -287,26 +287,5 @@ export class SessionOpener implements AgentSlot {
     this.ports.turn.halt();
     this.terminals?.dispose();
     this.link?.killNow();
-  }
-
-  /** An extension notification: only the turn signals the profile layer knows are this session's events. */
-  private onExtNotification(method: string, params: unknown): void {
-    if (!SIGNAL_NOTIFICATIONS.has(method)) return;
-    if (this.replayHold?.take(() => this.onExtNotification(method, params))) return;
-    const sid = this.ports.events.state.info?.sessionId;
-    const of = (params as { sessionId?: unknown } | undefined)?.sessionId;
-    if (sid && typeof of === "string" && of !== sid) return;
-    this.ports.events.dispatch({ type: "agent_signal", method, params });
-  }
-
-  private onUpdate(n: SessionNotification): void {
-    if (this.replayHold?.take(() => this.onUpdate(n))) return;
-    const { events } = this.ports;
-    const sid = events.state.info?.sessionId;
-    // Updates for another session on the same connection are not ours (sessions start with no id yet).
-    // A subagent's own session (ACP subagents draft) belongs to this one.
-    const ours = events.state.subagentSessions?.[n.sessionId] !== undefined;
-    if (sid && n.sessionId && n.sessionId !== sid && !ours && (this.openMode.kind === "new" || this.left.has(n.sessionId))) return;
-    events.dispatch({ type: "update", notification: n, history: events.state.replaying || undefined });
   }
 }
