@@ -11,8 +11,6 @@ import { SessionRecorder } from "../orchestrator/record/session-recorder.js";
 import type { TurnTiming } from "../session/quiet-period.js";
 import { RegistryTerminalService } from "../orchestrator/terminals/terminal-service.js";
 import { cardPaneSize } from "../ui/render/card-pane.js";
-import type { SessionEvent } from "../session/events.js";
-import { InterruptedRunsFold } from "../session/interrupted-runs.js";
 import { findSession, latestInCwd, type SessionRecord } from "../store/session-index.js";
 import { acquireSessionLock } from "../store/session-lock.js";
 import { PreImageStore } from "../store/pre-image-store.js";
@@ -20,19 +18,14 @@ import { RememberedRules } from "../store/remembered-rules.js";
 import { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
 import { realPathOf } from "../orchestrator/rules/call-facts.js";
 import { parseRuleEntries, RuleBook } from "../orchestrator/rules/rule-book.js";
-import { checkSessionLog, looksLikeEvent, readSessionLogInSteps } from "../store/session-log.js";
-import type { ResumedLog } from "../orchestrator/orchestrator-options.js";
+import { checkSessionLog } from "../store/session-log.js";
+import type { OrchestratorOptions } from "../orchestrator/orchestrator-options.js";
 import { agentLogPath, ensureStateDir, resolveStateDir, sessionLogPath } from "../store/state-dir.js";
 import type { SessionOptions } from "./parse-args.js";
 import { UsageError } from "./parse-args.js";
 import { registryAgents } from "./registry.js";
 import { afterInput } from "../ui/tty/after-input.js";
-
-/**
- * How much of a resumed log is read and folded in one go before keys get a turn: a step of 256 KB
- * took 20-70 ms on a loaded 2-core machine, one of 64 KB 1-15 ms.
- */
-const HISTORY_CHUNK_BYTES = 64 * 1024;
+import { readResumedLog } from "./resumed-log.js";
 
 /** A session that cannot be found: exit code 4. */
 export class SessionNotFoundError extends ConchError {
@@ -151,7 +144,7 @@ export async function prepareSession(
   const additionalDirectories = checkedDirectories([...(opts.addDirs ?? []), ...config.additionalDirectories], cwd);
   const root = ensureStateDir();
   let lock: { id: string; release: () => void } | undefined;
-  let loadHistory: (() => Promise<ResumedLog>) | undefined;
+  let loadHistory: OrchestratorOptions["loadHistory"];
   if (resumed) {
     // Before the agent starts: a second conch on one session would silently lose one side's turns.
     const taken = acquireSessionLock(resumed.id, root);
@@ -171,22 +164,11 @@ export async function prepareSession(
     }
     // Read and folded while the agent starts: a long log takes seconds, and the UI (`historyAfter`:
     // its first frame) is up and taking keys meanwhile.
-    loadHistory = async () => {
+    loadHistory = async (replayed) => {
       await historyAfter;
       // The App's first frame was drawn in this task: keys typed meanwhile are read before the first chunk.
       await afterInput();
-      // A chunk at a time, with a turn of the event loop between: keys typed meanwhile are not held up.
-      const fold = new InterruptedRunsFold();
-      const steps = readSessionLogInSteps<SessionEvent>(
-        file,
-        looksLikeEvent as (value: unknown) => value is SessionEvent,
-        HISTORY_CHUNK_BYTES,
-      );
-      for (let step = steps.next(); !step.done; step = steps.next()) {
-        fold.add(step.value);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return fold.finish();
+      return readResumedLog(file, replayed);
     };
   }
   const recorder = new SessionRecorder({

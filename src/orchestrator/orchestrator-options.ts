@@ -8,6 +8,12 @@ import type { SessionState } from "../session/state.js";
 export interface ResumedLog {
   events: SessionEvent[];
   state?: SessionState;
+  /**
+   * Set when the reader left out the text the agent's replay brings (`session/replayed-text.ts`):
+   * `events` and `state` then serve the load (what the replay lacks) but are not the transcript,
+   * and this reads the whole log again, for showing conch's own record of it.
+   */
+  whole?: () => Promise<ResumedLog>;
 }
 import type { PreImageStore } from "../store/pre-image-store.js";
 import type { WorkspaceCheckpoints } from "../store/checkpoint-store.js";
@@ -36,9 +42,11 @@ export interface OrchestratorOptions {
   history?: SessionEvent[];
   /**
    * The session log being resumed, read when the session opens rather than before: a long one takes
-   * seconds to read and fold, and the UI is up meanwhile. Instead of `history`.
+   * seconds to read and fold, and the UI is up meanwhile. Instead of `history`. `replayed` says,
+   * once the agent is up, whether it replays the session (`session/load`), so that the text its
+   * replay brings need not be read.
    */
-  loadHistory?: () => Promise<ResumedLog>;
+  loadHistory?: (replayed: () => boolean) => Promise<ResumedLog>;
   /** How long the agent may take to answer `initialize`. */
   startTimeoutMs?: number;
   /** Where what the agent's writes replaced is kept, for `/undo`; without it, writes are not tracked. */

@@ -94,7 +94,8 @@ class OrchestratorCore {
       },
       history: () => this.history(),
       showLocalHistory: async () => {
-        await events.foldQuietlyInSteps((await this.history()).events);
+        const log = await this.history();
+        await events.foldQuietlyInSteps((log.whole ? await log.whole() : log).events);
         this.turns.countTurnsFrom(events.state.turns.length);
       },
       turn: { halt: () => this.turns.halt() },
@@ -126,7 +127,7 @@ class OrchestratorCore {
   private history(): Promise<ResumedLog> {
     const { loadHistory, history } = this.opts;
     this.resumed ??= loadHistory
-      ? loadHistory().then((log) => {
+      ? loadHistory(() => this.opener.replays).then((log) => {
           this.turns.countHistory(log.events);
           return log;
         })

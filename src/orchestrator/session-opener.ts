@@ -144,6 +144,11 @@ export class SessionOpener implements AgentSlot {
     await this.openSession();
   }
 
+  /** Whether the session is opened by the agent's replay (`session/load`), as far as known yet. */
+  get replays(): boolean {
+    return this.openMode.kind === "load";
+  }
+
   /** The agent as named to the user: a raw command line or a URL by the name it gives itself, once it has. */
   private agentName(): string {
     const { agent } = this.ports.opts;

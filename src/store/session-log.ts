@@ -38,14 +38,22 @@ export function readSessionLog<T extends object>(
   }
 }
 
+/** Lines a reader leaves unparsed (`skips`), told of each event it reads (`read`). */
+export interface LineFilter<T> {
+  skips(line: string): boolean;
+  read(event: T): void;
+}
+
 /**
  * `readSessionLog` a chunk of `chunkBytes` at a time: each step yields the events of one chunk, so
- * a caller can let other work run between them; it returns what `readSessionLog` does.
+ * a caller can let other work run between them; it returns what `readSessionLog` does. Lines that
+ * `filter` skips are neither events nor counted as unusable.
  */
 export function* readSessionLogInSteps<T extends object>(
   path: string,
   isEvent: (value: unknown) => value is T = looksLikeEvent as (value: unknown) => value is T,
   chunkBytes = READ_CHUNK_BYTES,
+  filter?: LineFilter<T>,
 ): Generator<T[], SessionLogContents<T>> {
   const events: T[] = [];
   let skipped = 0;
@@ -61,10 +69,12 @@ export function* readSessionLogInSteps<T extends object>(
         version = header?.conch_log ?? 0;
         if (header) return;
       }
+      if (terminated && filter?.skips(line)) return;
       const value = parseLine(line);
       if (value !== undefined && isEvent(value)) {
         // An unterminated line that still parses was fully written but for its newline: keep it.
         events.push(value);
+        filter?.read(value);
         return;
       }
       skipped++;

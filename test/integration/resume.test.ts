@@ -78,7 +78,7 @@ describe("a resumed log is read when the session opens, after the UI's first fra
     await opening;
     // The loader prepareSession gave the orchestrator, read again now: the late event is in the file it reads.
     const { loadHistory } = (second.orchestrator as unknown as { opts: OrchestratorOptions }).opts;
-    const log = await loadHistory!();
+    const log = await loadHistory!(() => false);
     expect(log.events.some((ev) => ev.type === "notice" && ev.text === "appended late")).toBe(true);
     expect(second.orchestrator.state.items.some((i) => i.kind === "user" && i.text === "plan")).toBe(true);
     await second.orchestrator.shutdown();

@@ -144,4 +144,38 @@ describe("session/load sent while conch's own log is still read", () => {
     expect(r.orch.state.phase).toBe("failed");
     await r.orch.shutdown();
   });
+
+  it("the reader is told once the agent replays; an agent that cannot replay shows conch's log read whole", async () => {
+    const replays: boolean[] = [];
+    const own = (loadSession: boolean) => {
+      const agent = new FakeAgent();
+      agent.init = { protocolVersion: 1, agentCapabilities: { loadSession } };
+      return new Orchestrator({
+        agent: { name: "fake", command: { command: "fake", args: [] }, via: "command" },
+        cwd: "/tmp",
+        policy: "ask",
+        loadHistory: async (replayed) => {
+          replays.push(replayed());
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          replays.push(replayed());
+          // As a reader that left the text out: the answer is only in the whole log.
+          return { events: LOGGED.slice(0, 1), whole: async () => ({ events: LOGGED }) };
+        },
+        connect: async (hooks: ClientHooks) => {
+          agent.hooks = hooks;
+          return agent;
+        },
+      });
+    };
+    const loads = own(true);
+    await loads.start({ kind: "reopen", sessionId: "s1" });
+    expect(replays).toEqual([false, true]);
+    await loads.shutdown();
+    replays.length = 0;
+    const cannot = own(false);
+    await cannot.start({ kind: "reopen", sessionId: "s1" });
+    expect(replays).toEqual([false, false]);
+    expect(cannot.state.items.some((i) => i.kind === "agent" && i.text === "one")).toBe(true);
+    await cannot.shutdown();
+  });
 });
