@@ -94,8 +94,9 @@ class OrchestratorCore {
       },
       history: () => this.history(),
       showLocalHistory: async () => {
-        const log = await this.history();
-        await events.foldQuietlyInSteps((log.whole ? await log.whole() : log).events);
+        const read = await this.history();
+        const log = read.whole ? await read.whole() : read;
+        await events.foldLogQuietly(log.events, log.state);
         this.turns.countTurnsFrom(events.state.turns.length);
       },
       turn: { halt: () => this.turns.halt() },

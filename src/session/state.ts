@@ -273,6 +273,17 @@ export function initialSessionState(): SessionState {
   };
 }
 
+/**
+ * `state` as if `by` more events had been folded before the ones that made it: its event count
+ * (`seq`) and each call's `lastSeq` moved on by `by`, nothing else changed.
+ */
+export function seqMovedOn(state: SessionState, by: number): SessionState {
+  if (by === 0) return state;
+  const toolCalls: Record<string, ToolCallView> = {};
+  for (const [id, tool] of Object.entries(state.toolCalls)) toolCalls[id] = { ...tool, lastSeq: tool.lastSeq + by };
+  return { ...state, seq: state.seq + by, toolCalls };
+}
+
 /** Position of an item in this state's `items`, or undefined when this state does not have it. */
 export function itemPosition(state: SessionState, id: string): number | undefined {
   const idx = state.itemIndex.get(id);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SessionEventQueue } from "../../src/orchestrator/event-queue.js";
-import type { SessionEvent } from "../../src/session/events.js";
+import type { SessionEvent, SessionEventInput } from "../../src/session/events.js";
+import { foldInterruptedRuns } from "../../src/session/interrupted-runs.js";
 import type { SessionState } from "../../src/session/state.js";
+import { loggedTrace, longSession } from "../support/session-script.js";
+import { allTraces } from "../support/trace-events.js";
 import { flush, startWithFake } from "./fake-agent.js";
 
 /** A session's log as conch writes it: two turns, bursts of chunks and tool calls (several hundred events). */
@@ -70,5 +73,47 @@ describe("a resumed log folded quietly in steps", () => {
     once.dispatch({ type: "notice", level: "info", text: "typed while the log was read" });
     expect(comparable(stepped.state)).toEqual(comparable(once.state));
     expect(stepped.state.items.at(-1)).toMatchObject({ kind: "notice", text: "typed while the log was read" });
+  });
+});
+
+/** The whole state, its caches included, as text. */
+const whole = (state: SessionState) =>
+  JSON.stringify(state, (_key, value: unknown) => (value instanceof Map || value instanceof Set ? [...value] : value));
+
+describe("a resumed log its reader folded already", () => {
+  const ready: SessionEventInput = { type: "agent_ready", info: { name: "agent", version: "2" }, capabilities: { loadSession: false } };
+
+  it("is taken as folded when the session holds only its agent_ready: the same state, the same events observed", async () => {
+    const logs = [await recordedLog(), longSession().events, ...allTraces().map(loggedTrace)];
+    for (const [n, events] of logs.entries()) {
+      const { events: log, state: folded } = foldInterruptedRuns(events);
+      const seen: SessionEvent[][] = [[], []];
+      const here = queue(seen[0]);
+      here.dispatch(ready);
+      await here.foldQuietlyInSteps(log);
+      const taken = queue(seen[1]);
+      taken.dispatch(ready);
+      await taken.foldLogQuietly(log, folded);
+      // Not folded again: the reader's transcript itself.
+      expect(taken.state.items, `log ${n}`).toBe(folded.items);
+      expect(whole(taken.state), `log ${n}`).toBe(whole(here.state));
+      expect(seen[1]).toEqual(seen[0]);
+    }
+  });
+
+  it("is folded again when the session holds more: a prompt queued before the session opened", async () => {
+    const { events: log, state: folded } = foldInterruptedRuns(longSession().events);
+    const queued: SessionEventInput = { type: "queue_added", id: "q1", text: "typed early" };
+    const here = queue();
+    here.dispatch(ready);
+    here.dispatch(queued);
+    await here.foldQuietlyInSteps(log);
+    const taken = queue();
+    taken.dispatch(ready);
+    taken.dispatch(queued);
+    await taken.foldLogQuietly(log, folded);
+    expect(taken.state.items).not.toBe(folded.items);
+    expect(whole(taken.state)).toBe(whole(here.state));
+    expect(taken.state.queue).toHaveLength(1);
   });
 });
