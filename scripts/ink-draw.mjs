@@ -2,7 +2,8 @@
 // (src/ui/tty/ink-draw/): the same screen for the same tree, at a fraction of the cost per frame
 // while an agent streams. Ink's files import them by relative path, which esbuild resolves here
 // to conch's; imports from anywhere else are left alone. ink-testing-library's tests run Ink as
-// published; the e2e tests run the bundle.
+// published; the e2e tests run the bundle. Ink's own ink.js is edited in two places (INK_MAIN_EDITS).
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -18,6 +19,22 @@ const REPLACED = {
   "./sanitize-ansi.js": ["text-measure.ts", "sanitizeKept", "wraps"],
 };
 const INK_BUILD = /[\\/]node_modules[\\/]ink[\\/]build[\\/]/;
+const INK_MAIN = /[\\/]node_modules[\\/]ink[\\/]build[\\/]ink\.js$/;
+
+/**
+ * Ink's `onRender` as conch draws it: each frame cut to fit the screen (src/ui/tty/ink-draw/
+ * screen-fit.ts), and never the fullscreen path, which clears the whole terminal, scrollback and
+ * conch's transcript in it included, when the last frame reached the terminal's height (a frame
+ * cut to fit still did, after the terminal lost rows: the frame is then redrawn as any other).
+ * Each piece of Ink's code must be found exactly once, or the build fails.
+ */
+const INK_MAIN_EDITS = [
+  [
+    "const { output, outputHeight, staticOutput } = render(this.rootNode, this.isScreenReaderEnabled);",
+    "const { output, outputHeight, staticOutput } = conchFitScreen(render(this.rootNode, this.isScreenReaderEnabled), this.options.stdout.rows);",
+  ],
+  ["if (this.lastOutputHeight >= this.options.stdout.rows) {", "if (false) {"],
+];
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** The esbuild plugin that puts conch's modules in place of Ink's. */
@@ -30,6 +47,19 @@ export function inkDraw(root) {
       b.onResolve({ filter }, (args) =>
         INK_BUILD.test(args.importer) ? { path: args.path, namespace: "ink-draw", pluginData: path.dirname(args.importer) } : undefined,
       );
+      b.onLoad({ filter: INK_MAIN }, async (args) => {
+        let contents = await readFile(args.path, "utf8");
+        for (const [inks, ours] of INK_MAIN_EDITS) {
+          if (contents.split(inks).length !== 2) throw new Error(`ink-draw: ink/build/ink.js changed, not found once: ${inks}`);
+          contents = contents.replace(inks, ours);
+        }
+        const fit = JSON.stringify(path.join(dir, "screen-fit.ts"));
+        return {
+          contents: `import { fitScreen as conchFitScreen } from ${fit};\n${contents}`,
+          loader: "js",
+          resolveDir: path.dirname(args.path),
+        };
+      });
       b.onLoad({ filter: /.*/, namespace: "ink-draw" }, (args) => {
         const [file, name, wraps] = REPLACED[args.path];
         const ours = JSON.stringify(path.join(dir, file));
@@ -50,7 +80,7 @@ export function checkInkDraw(metafile) {
   const inputs = Object.keys(metafile.inputs).map((f) => f.replaceAll("\\", "/"));
   const kept = inputs.filter((f) => /node_modules\/(ink\/build\/(output|log-update|measure-text|wrap-text)\.js|widest-line\/)/.test(f));
   if (!inputs.some((f) => f.startsWith("ink-draw:./sanitize-ansi.js"))) kept.push("ink/build/sanitize-ansi.js unwrapped");
-  const ours = new Set(Object.values(REPLACED).map(([file]) => file));
+  const ours = new Set([...Object.values(REPLACED).map(([file]) => file), "screen-fit.ts"]);
   const missing = [...ours].filter((file) => !inputs.some((f) => f.endsWith(`src/ui/tty/ink-draw/${file}`)));
   if (kept.length || missing.length)
     throw new Error(

@@ -37,12 +37,13 @@ export async function loadSession(
   // Sent before conch's log is in: the agent replays while conch reads and folds it, held back until then.
   const hold = ctx.holdReplay();
   const loading = requests.run((ctl) => link.conn.loadSession(sessionId, base.cwd, setup, ctl), gaveUp);
+  // The agent may refuse before the log is in; its refusal is awaited below, not an unhandled rejection meanwhile.
+  loading.catch(() => undefined);
   let log: ResumedLog;
   try {
     log = await ctx.history();
   } catch (err) {
     hold.drop(loading);
-    loading.catch(() => undefined);
     throw err;
   }
   const { events: history, state: folded } = log;

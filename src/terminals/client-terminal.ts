@@ -84,7 +84,14 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exitDrain: PtyExitDrain;
   private readonly resizeListeners = new ListenerSet<{ cols: number; rows: number }>();
-  private readonly unsentOutput = new FrameOutput((data) => this.outputListeners.emit(data));
+  /**
+   * The output is joined once a frame, and that text goes to the log too: the log joining its own
+   * copy of every read was a second copy of a flood's whole text on the main thread.
+   */
+  private readonly unsentOutput = new FrameOutput((data) => {
+    if (!this.isReleased) this.log.append(data);
+    this.outputListeners.emit(data);
+  });
   /** The output's text, for the log and the session; the screen gets the bytes. */
   private readonly decoder = new StringDecoder("utf8");
   private screenGetsText = false;
@@ -159,6 +166,8 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
 
   /** The ACP `terminal/output` answer: retained output, whether some was dropped, and the exit status once exited. */
   output(): TerminalOutputResponse {
+    // What was read is in the answer, and told now rather than with the next frame.
+    this.unsentOutput.flush();
     const response: TerminalOutputResponse = { output: this.log.text, truncated: this.log.truncated };
     if (this.status) response.exitStatus = { ...this.status };
     return response;
@@ -244,11 +253,9 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     if (!this.paused && !this.exitDrain.draining && this.screen.pending > PAUSE_ABOVE_PENDING) this.pauseReading();
   }
 
-  /** The output's text, for `terminal/output` and the session. */
+  /** The output's text, for `terminal/output` and the session (both get it with the frame that shows it). */
   private keep(text: string): void {
-    if (text === "") return;
-    if (!this.isReleased) this.log.append(text);
-    this.unsentOutput.add(text);
+    if (text !== "") this.unsentOutput.add(text);
   }
 
   private pauseReading(): void {

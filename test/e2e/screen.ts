@@ -154,6 +154,12 @@ export class Screen {
     await this.type("\r");
   }
 
+  /** Resizes the terminal, as a person dragging its window does: the emulator first, then the PTY (the program's SIGWINCH). */
+  resize(cols: number, rows: number): void {
+    this.term.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
   /** Every process below ours, found through ps. */
   descendants(): number[] {
     const all = new Set<number>();

@@ -157,6 +157,9 @@ describe("an answer cut off by Esc says so", () => {
     screens.push(resumed);
     await resumed.waitForText("Type a keyword", 15_000);
     await resumed.waitForText("message the agent", 5_000, "visible");
+    // The history may still be going to the scrollback under a preview of its newest rows (a slow
+    // machine makes it a backlog): the test reads it once it is all there.
+    await resumed.waitForText(/⊘ interrupted[\s\S]*› hello/, 15_000);
     const lines = resumed.lines();
     const at = (text: string) => lines.findIndex((l) => l.includes(text));
     expect(lines.filter((l) => l.includes("⊘ interrupted"))).toHaveLength(1);

@@ -131,4 +131,17 @@ describe("session/load sent while conch's own log is still read", () => {
     expect(r.logged.some((ev) => ev.type === "update")).toBe(false);
     await r.orch.shutdown();
   });
+  it("an agent that refuses the load before the log is in fails the open with its message, and conch does not crash", async () => {
+    const r = resumeWithEagerReplay();
+    (r.agent.conn as unknown as { loadSession: () => Promise<unknown> }).loadSession = () =>
+      Promise.reject(Object.assign(new Error("Resource not found"), { code: -32002 }));
+    const opening = r.orch.start({ kind: "load", sessionId: "s1" });
+    // The refusal settles while the log is still read: nothing may be left unhandled meanwhile.
+    await flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    r.logRead({ events: LOGGED });
+    await expect(opening).rejects.toThrow(/Resource not found/);
+    expect(r.orch.state.phase).toBe("failed");
+    await r.orch.shutdown();
+  });
 });

@@ -32,6 +32,27 @@ describe("ClientTerminal", () => {
     expect(await terminal.screen.plainText()).toBe("hello world");
   });
 
+  it("answers terminal/output with every read so far, and the session is told the same text", async () => {
+    // Output waits for the frame that shows it; asking for it takes what waits, and tells it.
+    const terminal = run({
+      command: node,
+      args: ["-e", "let i = 0; const t = setInterval(() => { console.log(`line ${i}`); if (++i === 400) clearInterval(t); }, 1)"],
+    });
+    let told = "";
+    terminal.onOutput((data) => (told += data));
+    let asked = 0;
+    while (terminal.exitStatus === null) {
+      const { output } = terminal.output();
+      expect(output).toBe(told);
+      if (output !== "") asked++;
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    await terminal.waitForExit();
+    expect(asked).toBeGreaterThan(0);
+    expect(terminal.output().output).toBe(told);
+    expect(told).toContain("line 399\r\n");
+  });
+
   it("has no exit status while running", async () => {
     const terminal = run({ command: "sh", args: ["-c", "echo started; read x"] });
     await waitUntil(() => terminal.output().output.includes("started"), "the command printed");

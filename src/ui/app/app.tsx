@@ -105,7 +105,8 @@ function AppView(props: AppProps): React.ReactElement {
     running: (s) => (s.phase !== "idle" && s.phase !== "failed") || hasLiveBackground(s),
     drawn: quitting ? stateAtQuit : undefined,
   });
-  const { state, width, rows, write, libsReady, access, running, transcript, reprint, chromeRef, chromeHeight, liveMax, loose } = view;
+  const { state, width, rows, write, libsReady, access, running, transcript, reprint, frameRef, chromeRef, chromeHeight, liveMax, loose } =
+    view;
   useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
   const [promptRef, promptHeight] = useMeasuredHeight();
@@ -163,7 +164,7 @@ function AppView(props: AppProps): React.ReactElement {
   const panelPrinted = usePrintedPanel(shell.panel, panelLines, width, write);
 
   return (
-    <Box flexDirection="column" width={width}>
+    <Box ref={frameRef} flexDirection="column" width={width}>
       {shell.search && libsReady ? (
         <SearchView
           state={state}

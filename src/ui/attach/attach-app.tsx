@@ -55,7 +55,7 @@ export function AttachApp(props: AttachAppProps): React.ReactElement {
 function AttachView(props: AttachAppProps): React.ReactElement {
   const { session, sessionId, writer } = props;
   const { exit } = useApp();
-  const { state, width, access, transcript, chromeRef, liveMax, loose } = useSessionView(session, {
+  const { state, width, access, transcript, frameRef, chromeRef, liveMax, loose } = useSessionView(session, {
     frameMs: props.frameMs,
     features: props.features ?? NO_FEATURES,
     expanded: false,
@@ -76,7 +76,7 @@ function AttachView(props: AttachAppProps): React.ReactElement {
   // The keys a status names are the running conch's, not this view's.
   const view = status ? { ...status, hints: [] } : null;
   return (
-    <Box flexDirection="column" width={width}>
+    <Box ref={frameRef} flexDirection="column" width={width}>
       <LiveRegion
         state={state}
         items={transcript.plan.live}

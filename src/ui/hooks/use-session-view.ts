@@ -45,6 +45,8 @@ export interface SessionView {
   transcript: TranscriptView;
   /** Clears the screen and prints the whole transcript again. */
   reprint(): void;
+  /** The whole frame (the view's root): a terminal that loses rows it fills has the transcript printed again. */
+  frameRef: RefObject<DOMElement | null>;
   /** The chrome under the live region: its measured height leaves `liveMax` rows to the live region. */
   chromeRef: RefObject<DOMElement | null>;
   /** The chrome's measured height (a prompt in it takes what the rest leaves). */
@@ -127,7 +129,8 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     write(CLEAR_SCREEN);
     transcript.reprint();
   }, [write, transcript]);
-  useReprintOnResize(width, reprint);
+  const frameRef = useRef<DOMElement | null>(null);
+  useReprintOnResize(width, reprint, frameRef);
   const [chromeRef, chromeHeight, measureChrome] = useMeasuredHeight();
   const liveMax = Math.max(3, rows - chromeHeight - LIVE_MARGIN);
   const loose = libsReady ? loosePaneRows(state, access, width, ticker.now) : [];
@@ -142,6 +145,7 @@ export function useSessionView(session: SessionSource, opts: SessionViewOptions)
     ticker,
     transcript,
     reprint,
+    frameRef,
     chromeRef,
     chromeHeight,
     measureChrome,

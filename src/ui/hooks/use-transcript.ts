@@ -142,7 +142,9 @@ export function useTranscript(opts: TranscriptOptions): TranscriptView {
       if (!opts.ready) return NOTHING;
       const printing = printer.current!;
       const inBacklog = backlog.current || printing.waiting(state) > BACKLOG_ITEMS;
-      if (inBacklog && !primed.current) return PRIMING;
+      // Only a backlog's first frame: one that began in an earlier render (its slice ran out of
+      // time) showed its preview already, and a frame without it would take the newest rows off the screen.
+      if (inBacklog && !primed.current && !backlog.current) return PRIMING;
       leftLive.current = !inBacklog;
       const next = printing.plan(state, width, inBacklog ? 0 : SLICE_MS, opts.previewRows);
       backlog.current = next.more;
