@@ -4,6 +4,21 @@ import { StartupTerminal } from "../ui/app/startup-terminal.js";
 import { CONCH_VERSION } from "../conch-version.js";
 import { afterInput } from "../ui/tty/after-input.js";
 
+/**
+ * The interactive session's modules, in parts of ~40-120 KB of bundle each (zod, the SDK and
+ * execa are ~385, ~115 and ~240 KB): each is compiled and run in its own task. What is left after
+ * them (the orchestrator, the store, the terminals, ~300 KB) loads with `interactive-command`.
+ */
+const SESSION_PARTS: (() => Promise<unknown>)[] = [
+  () => import("zod"),
+  () => import("@agentclientprotocol/sdk"),
+  () => import("execa"),
+  () => import("../session/reduce.js"),
+  () => import("../agents/config-file.js"),
+  () => import("../orchestrator/agent/connect-agent.js"),
+  () => import("../orchestrator/terminals/terminal-service.js"),
+];
+
 /** conch's entry point: argv in, exit code out. A failure a user can meet ends with its message and its exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -40,18 +55,15 @@ async function run(argv: string[]): Promise<number> {
       // Before anything loads: the terminal goes raw (every key typed from now on is kept for the
       // editor) and a prompt shows; the agent and the UI start behind it.
       const terminal = process.stdin.isTTY && process.stdout.isTTY ? StartupTerminal.open(cmd.agent, cmd.cwd) : undefined;
-      // The session's modules take one long task to load, a key typed meanwhile waits for all of
-      // it; the protocol's (zod, then the SDK, about half of it) and execa (the agent's spawn,
-      // ~230 KB) load first, each in its own task, and keys are read between.
+      // The session's modules (~1.2 MB) would load in one long task, and a key typed meanwhile
+      // would wait for all of it: they load a part a task (SESSION_PARTS), and keys are read between.
       if (terminal) {
         // A key typed while node started is read in the event loop's next turn: before zod's compile, not after.
         await afterInput();
-        await import("zod");
-        await afterInput();
-        await import("@agentclientprotocol/sdk");
-        await afterInput();
-        await import("execa");
-        await afterInput();
+        for (const part of SESSION_PARTS) {
+          await part();
+          await afterInput();
+        }
       }
       const { runInteractiveCommand } = await import("./interactive-command.js");
       return runInteractiveCommand(cmd, terminal);

@@ -2,32 +2,19 @@ import { randomUUID } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 import type { IDisposable, IPty } from "@lydell/node-pty";
 import type { TerminalOutputResponse } from "@agentclientprotocol/sdk";
-import { commandEnvironment, findExecutable, planCommand } from "./command-line.js";
 import { TerminalEvents } from "./terminal-events.js";
 import { ListenerSet, type Unsubscribe } from "./listener-set.js";
 import { OutputLog } from "./output-log.js";
 import { watchChildExit } from "./child-exit-watch.js";
 import { PtyExitDrain } from "./pty-exit-drain.js";
 import { signalName } from "./process-group.js";
-import {
-  newProcessTag,
-  processRoot,
-  processTreeAlive,
-  signalProcessTree,
-  trackProcessTree,
-  type ProcessRoot,
-  type TreeMember,
-} from "./process-tree.js";
+import { processRoot } from "./process-tree.js";
 import type { ExitStatus, Terminal } from "./terminal.js";
 import { ScreenMirror } from "./screen-mirror.js";
 import { FrameOutput } from "./frame-output.js";
-import { ptyModule, type PtyModule } from "./pty-module.js";
-import { endsMidCharacter, readAsBytes } from "./pty-bytes.js";
-
-/** node-pty is native and needed only once a command runs: loaded then, from node_modules. */
-function nodePty(): PtyModule {
-  return ptyModule().module;
-}
+import { endsMidCharacter } from "./pty-bytes.js";
+import { prepareCommand, ptsNameOf, spawnInPty } from "./command-spawn.js";
+import { CommandKill } from "./command-kill.js";
 
 /** Pause reading the PTY when this much output (UTF-16 units) waits for the emulator... */
 const PAUSE_ABOVE_PENDING = 1024 * 1024;
@@ -67,12 +54,8 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
 
   private readonly pty: IPty;
   private readonly log: OutputLog;
-  private readonly killGraceMs: number;
   private readonly ptySubscriptions: IDisposable[] = [];
-  private readonly root: ProcessRoot;
-  /** Every process of the command's tree signalled so far, to escalate to SIGKILL. */
-  private signalled: TreeMember[] = [];
-  private readonly forgetTree: () => void;
+  private readonly tree: CommandKill;
   private readonly exitPromise: Promise<ExitStatus>;
   private resolveExit!: (status: ExitStatus) => void;
   private status: ExitStatus | null = null;
@@ -81,7 +64,6 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
   private alive = true;
   private isReleased = false;
   private paused = false;
-  private killTimer: NodeJS.Timeout | undefined;
   private readonly exitDrain: PtyExitDrain;
   private readonly resizeListeners = new ListenerSet<{ cols: number; rows: number }>();
   /**
@@ -103,36 +85,21 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     this.id = options.id ?? `term-${randomUUID()}`;
     this.cwd = options.cwd ?? process.cwd();
     this.log = new OutputLog(options.outputByteLimit);
-    this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.commandLine = [options.command, ...(options.args ?? [])].join(" ");
     this.exitPromise = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
 
-    const planned = planCommand(options.command, options.args);
-    const tag = newProcessTag();
-    const env = commandEnvironment(options.env, tag);
-    if (findExecutable(planned.file, env.PATH, this.cwd) === null) {
-      throw new Error(`Command not found: ${planned.file}`);
-    }
+    const command = prepareCommand(options.command, options.args, options.env, this.cwd);
     this.screen = new ScreenMirror({ cols: options.cols, rows: options.rows, scrollback: options.scrollback });
     try {
-      this.pty = nodePty().spawn(planned.file, planned.args, {
-        name: env.TERM,
-        cols: this.screen.cols,
-        rows: this.screen.rows,
-        cwd: this.cwd,
-        env,
-        encoding: "utf8",
-      });
+      this.pty = spawnInPty(command, this.screen.cols, this.screen.rows);
     } catch (error) {
       this.screen.dispose();
-      throw new Error(`Could not start ${planned.file}: ${(error as Error).message}`);
+      throw error;
     }
-    readAsBytes(this.pty);
     this.pid = this.pty.pid;
-    this.root = processRoot(this.pid, tag);
-    this.forgetTree = trackProcessTree(this.root);
+    this.tree = new CommandKill(processRoot(this.pid, command.tag), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
     this.exitDrain = new PtyExitDrain(ptsNameOf(this.pty));
     this.stopExitWatch = watchChildExit(this.pid, () => this.handleCommandGone());
     this.ptySubscriptions.push(
@@ -184,13 +151,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
    * there. The terminal stays readable (ACP `terminal/kill`).
    */
   kill(signal: NodeJS.Signals = "SIGTERM"): void {
-    this.signalled = signalProcessTree(this.root, signal, this.signalled);
-    if (signal === "SIGKILL" || this.killTimer) return;
-    this.killTimer = setTimeout(() => {
-      if (processTreeAlive(this.root, this.signalled)) this.signalled = signalProcessTree(this.root, "SIGKILL", this.signalled);
-    }, this.killGraceMs);
-    // A pending escalation must not keep conch alive; the exit hook covers that case.
-    this.killTimer.unref();
+    this.tree.kill(signal);
   }
 
   /**
@@ -203,7 +164,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     this.unsentOutput.flush(); // what was read is told now: a session that ends releases every terminal
     this.log.clear();
     this.kill();
-    if (!this.alive) this.forgetTreeAfterGrace();
+    if (!this.alive) this.tree.forgetAfterGrace();
   }
 
   /** Types into the command (the user focused its pane). Ignored once it has exited. */
@@ -287,7 +248,7 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
     const name = signalName(signal);
     const status: ExitStatus = name ? { exitCode: null, signal: name } : { exitCode, signal: null };
     for (const subscription of this.ptySubscriptions) subscription.dispose();
-    if (this.isReleased) this.forgetTreeAfterGrace();
+    if (this.isReleased) this.tree.forgetAfterGrace();
     this.status = status;
     this.finishing = true;
     void this.screen.keepFinalRows().then(() => {
@@ -297,19 +258,4 @@ export class ClientTerminal extends TerminalEvents implements Terminal {
       this.resolveExit(status);
     });
   }
-
-  /**
-   * Once released and exited, the tree leaves the exit-kill list, but only after the SIGKILL
-   * escalation has had its chance at what the command left running.
-   */
-  private forgetTreeAfterGrace(): void {
-    const timer = setTimeout(() => this.forgetTree(), this.killGraceMs + 100);
-    timer.unref();
-  }
-}
-
-/** The PTY's slave device; node-pty's Unix terminal has it, though its typings do not say so. */
-function ptsNameOf(pty: IPty): string | undefined {
-  const name: unknown = (pty as IPty & { ptsName?: unknown }).ptsName;
-  return typeof name === "string" && name !== "" ? name : undefined;
 }
