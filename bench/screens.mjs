@@ -7,8 +7,9 @@
 //   diff -r /tmp/a /tmp/b
 // Runs (`--runs demo-flood,flood-max`): the demo's `flood`, its `markdown` and `thoughts` streamed
 // at a model's pace, lib/flood-agent.mjs at 100 and 1,000 chunks/s and at full speed, and
-// lib/pane-flood-agent.mjs running 4 MiB of coloured lines in a pane. Each run
-// types its prompt, waits for the turn to end and 1.5 s more, and writes `<out>/<run>.txt`: one
+// lib/pane-flood-agent.mjs running 4 MiB of coloured lines in a pane. Each run types its prompt,
+// waits for the turn to start (its busy status line) and to end (that line gone, the idle editor
+// back), then 1.5 s more and until conch writes nothing for 0.5 s, and writes `<out>/<run>.txt`: one
 // line per terminal row, a `{...}` before each change of style, and the cursor at the end. The
 // bottom of a run can differ in how many blank rows lie under the last frame: where the terminal
 // scrolled to depends on how tall the frame was when the last rows were printed above it, which
@@ -16,7 +17,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BENCH, log, parseArgs, projectRun, sleep, tempDir } from "./lib/common.mjs";
-import { isReady, TuiRun } from "./lib/tui.mjs";
+import { isBusy, isReady, TuiRun } from "./lib/tui.mjs";
 
 const args = parseArgs();
 const out = path.resolve(String(args.opts.out ?? "screens"));
@@ -61,6 +62,12 @@ function cells(run, cwd) {
   return `${text}\ncursor ${buf.cursorX},${buf.cursorY}; ${buf.length} rows\n`;
 }
 
+/** Waits until conch has written nothing for `ms` (what it prints once a turn settles is in), at most `limit`. */
+async function quiet(run, ms, limit) {
+  const end = run.now() + limit;
+  while (run.now() < end && run.now() - (run.writes.at(-1) ?? 0) < ms) await sleep(50);
+}
+
 for (const name of names) {
   const spec = RUNS[name];
   if (!spec) throw new Error(`no run ${name}: ${Object.keys(RUNS).join(", ")}`);
@@ -78,9 +85,13 @@ for (const name of names) {
     await run.waitFor((lines) => lines.some((l) => l.includes(`› ${spec.prompt}`)), 5000, "the typed prompt");
     await sleep(100);
     run.write("\r");
-    await run.waitFor((lines) => !isReady(lines), 10_000, "the turn to start");
-    await run.waitFor(isReady, 300_000, "the turn to end");
+    // Not "the idle placeholder gone, then back": the typed prompt hides it already, and the editor
+    // Enter empties shows it again before the turn begins. A turn is its busy status line, seen and
+    // then gone with the idle editor back.
+    await run.waitFor(isBusy, 30_000, "the turn to start");
+    await run.waitFor((lines) => isReady(lines) && !isBusy(lines), 300_000, "the turn to end");
     await sleep(1500);
+    await quiet(run, 500, 15_000);
     await new Promise((resolve) => run.term.write("", resolve));
     writeFileSync(path.join(out, `${name}.txt`), cells(run, cwd));
     log(`screens: ${name}: ${run.term.buffer.active.length} rows`);

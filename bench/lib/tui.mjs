@@ -25,6 +25,8 @@ export const SCREEN = {
   instantStatus: / · starting… · /,
   appStarting: /type away: messages wait/,
   readyPlaceholder: /›\s+message the agent/,
+  /** A turn is on: its status line offers to cancel it, and the editor's placeholder queues. */
+  busy: /\besc to cancel\b|›\s+queue a message/,
 };
 
 const any = (lines, re) => lines.some((l) => re.test(l));
@@ -34,6 +36,8 @@ export const hasPrompt = (lines) => any(lines, SCREEN.prompt);
 export const hasAppFrame = (lines) => hasPrompt(lines) && !any(lines, SCREEN.instantStatus);
 /** The session is open and idle: the App's placeholder invites a message. */
 export const isReady = (lines) => any(lines, SCREEN.readyPlaceholder) && !any(lines, SCREEN.instantStatus);
+/** A turn is running (or waits for the user): its busy status line or placeholder is on screen. */
+export const isBusy = (lines) => any(lines, SCREEN.busy);
 
 export class TuiRun {
   constructor({ args, env, cwd, cols = 100, rows = 30, scrollback = 1000, command = process.execPath, commandArgs }) {

@@ -211,7 +211,8 @@ function AppView(props: AppProps): React.ReactElement {
               state={state}
               width={width}
               rows={rows}
-              rest={Math.max(0, chromeHeight - promptHeight) + ASKING_LIVE_ROWS}
+              rest={Math.max(0, chromeHeight - promptHeight)}
+              live={ASKING_LIVE_ROWS}
               isActive={shell.focus === "permission"}
               onAnswer={shell.answerPermission}
               blockRef={promptRef}

@@ -1,11 +1,11 @@
+import type { PermissionOption } from "@agentclientprotocol/sdk";
 import React, { useMemo, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useAnswerOnce } from "../hooks/use-answer-once.js";
 import { useKeypress } from "../hooks/use-keypress.js";
 import { commandFor, footer } from "../shell/key-bindings.js";
-import { safeLine } from "../../text/terminal-safe.js";
-import { clipRequestRows, requestRows } from "../render/request-rows.js";
 import type { RequestView } from "../render/request-view.js";
+import { inlineOptionRows, optionNameRows, permissionLayout } from "../render/permission-layout.js";
 import { wrapRows } from "../render/text.js";
 import { defaultOption, optionForKey, optionKeys } from "../decisions/permission-options.js";
 import { color } from "../render/theme.js";
@@ -19,12 +19,19 @@ export interface PermissionPromptProps {
   isActive: boolean;
   /** The user's choice for request `key`; null is never sent by keys (Esc belongs to the shell). */
   onAnswer(key: string, optionId: string | null): void;
-  /** Rows the whole prompt may take: the request is cut so the options stay on screen. */
+  /**
+   * Rows the whole prompt (and `below`) may take: the request is cut, then the border and hints
+   * left out, so the question, the command and the options stay on screen. Within `preferRows`
+   * when the prompt fits there with its request cut, so the screen keeps some room above it.
+   */
   maxRows?: number;
+  preferRows?: number;
+  /** Dim text under the prompt (the shell's keys): left out first on a small screen, unless `keepBelow`. */
+  below?: string;
+  keepBelow?: boolean;
 }
 
-/** Cells of an option row before its name: the cursor and the keys. */
-const OPTION_GUTTER = 7;
+const NO_OPTIONS: PermissionOption[] = [];
 
 /** Shows the first pending permission request in full and answers it with a key or ↑/↓ + Enter. */
 export function PermissionPrompt(props: PermissionPromptProps): React.ReactElement | null {
@@ -37,9 +44,9 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   const latest = useRef(cursor);
   const once = useAnswerOnce();
 
-  const options = first?.options ?? [];
-  const inner = Math.max(10, width - 4);
-  const keys = optionKeys(options);
+  const options = first?.options ?? NO_OPTIONS;
+  const keys = useMemo(() => optionKeys(options), [options]);
+  const labels = useMemo(() => keys.map((k) => [k.digit, k.letter].filter(Boolean).join(" ")), [keys]);
   const waiting = requests.length - 1;
   const letters = keys
     .map((k) => k.letter)
@@ -48,15 +55,14 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   const hint = `${footer([["move-selection", "select"], "confirm-option", ["answer-permission", letters || "1-9"]])}${
     waiting > 0 ? ` · ${waiting} more waiting` : ""
   }`;
-  // The border, the blank row above the options, the options and the hint are never cut.
-  // Wrapped here, not by Ink: Ink keeps the space it broke at, which starts the next row when the
-  // row before filled the width exactly.
-  const names = options.map((o) => wrapRows(safeLine(o.name), inner - OPTION_GUTTER));
-  const hintRows = wrapRows(hint, inner);
-  const fixed = 3 + names.reduce((n, rows) => n + rows.length, 0) + hintRows.length;
-  const room = (props.maxRows ?? Infinity) - fixed;
-  // Drawn again only when what the request shows changed, not on every frame of a spinner.
-  const request = useMemo(() => (view ? requestRows(view, inner, room) : []), [view, inner, room]);
+  const { maxRows, preferRows, below, keepBelow = false } = props;
+  const belowRows = below === undefined ? [] : wrapRows(below, width);
+  // Drawn again only when what the request shows or the room changed, not on every frame of a spinner.
+  const layout = useMemo(
+    () =>
+      view && permissionLayout({ view, options, labels, width, hint, waiting, below: belowRows.length, keepBelow, maxRows, preferRows }),
+    [view, options, labels, width, hint, waiting, belowRows.length, keepBelow, maxRows, preferRows],
+  );
   const index = first && cursor?.key === first.key ? cursor.index : defaultOption(options);
 
   useKeypress(
@@ -81,34 +87,51 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
     { isActive: isActive && first !== undefined },
   );
 
-  if (!first) return null;
-  const details = clipRequestRows(request, room);
-
-  return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor={color("warning")} paddingX={1}>
-      <Text>{details.join("\n")}</Text>
-      <Box flexDirection="column" marginTop={1}>
-        {options.map((option, i) => {
-          const selected = i === index;
-          const k = keys[i];
-          const label = [k?.digit, k?.letter].filter(Boolean).join(" ");
-          const role = option.kind.startsWith("allow") ? "success" : "error";
-          return (
-            <Box key={option.optionId} flexDirection="row">
-              <Box width={2} flexShrink={0}>
-                <Text color={color("accent")}>{selected ? "›" : " "}</Text>
-              </Box>
-              <Box width={5} flexShrink={0}>
-                <Text dimColor={!selected}>{label}</Text>
-              </Box>
-              <Text bold={selected} color={selected ? color(role) : undefined}>
-                {names[i].join("\n")}
-              </Text>
-            </Box>
-          );
-        })}
+  if (!first || !layout) return null;
+  const { inner } = layout;
+  // Wrapped here, not by Ink: Ink keeps the space it broke at, which starts the next row when the
+  // row before filled the width exactly.
+  const choices = layout.inline ? (
+    <Text>{inlineOptionRows(options, labels, index, inner).join("\n")}</Text>
+  ) : (
+    options.map((option, i) => {
+      const selected = i === index;
+      const label = labels[i];
+      const role = option.kind.startsWith("allow") ? "success" : "error";
+      return (
+        <Box key={option.optionId} flexDirection="row">
+          <Box width={2} flexShrink={0}>
+            <Text color={color("accent")}>{selected ? "›" : " "}</Text>
+          </Box>
+          <Box width={5} flexShrink={0}>
+            <Text dimColor={!selected}>{label}</Text>
+          </Box>
+          <Text bold={selected} color={selected ? color(role) : undefined}>
+            {optionNameRows(option, inner).join("\n")}
+          </Text>
+        </Box>
+      );
+    })
+  );
+  const prompt = (
+    <Box
+      flexDirection="column"
+      width={width}
+      paddingX={1}
+      {...(layout.framed ? { borderStyle: "round" as const, borderColor: color("warning") } : {})}
+    >
+      <Text>{layout.details.join("\n")}</Text>
+      <Box flexDirection="column" marginTop={layout.framed ? 1 : 0}>
+        {choices}
       </Box>
-      <Text dimColor>{hintRows.join("\n")}</Text>
+      {layout.hint.length > 0 ? <Text dimColor>{layout.hint.join("\n")}</Text> : null}
+    </Box>
+  );
+  if (!layout.below || belowRows.length === 0) return prompt;
+  return (
+    <Box flexDirection="column">
+      {prompt}
+      <Text dimColor>{belowRows.join("\n")}</Text>
     </Box>
   );
 }

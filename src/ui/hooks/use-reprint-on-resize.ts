@@ -32,13 +32,17 @@ export function useReprintOnResize(width: number, reprint: () => void, frameRef?
       stdout.off("resize", onResize);
     };
   }, [stdout, frameRef]);
+  // The latest `reprint`, read when the timer fires: a new one each render (a spinner's frame) must
+  // not start the wait again, or the reprint never comes while anything on screen moves.
+  const latest = useRef(reprint);
+  latest.current = reprint;
   useEffect(() => {
     if (width === firstWidth.current && pushed === reprinted.current) return;
     const timer = setTimeout(() => {
       firstWidth.current = width;
       reprinted.current = pushed;
-      reprint();
+      latest.current();
     }, REPRINT_AFTER_RESIZE_MS);
     return () => clearTimeout(timer);
-  }, [width, pushed, reprint]);
+  }, [width, pushed]);
 }

@@ -46,13 +46,41 @@ export function requestRows(view: RequestView, width: number, maxRows = Infinity
   return requestRowsAt(view, width, { ...last, diffLines: each });
 }
 
+/** The command an `execute` request would run, or undefined for any other kind. */
+function commandOf(view: RequestView): string | undefined {
+  return view.display.kind === "execute" ? (view.display.command ?? view.display.title) : undefined;
+}
+
+/** The request's question: "Permission", its kind and title. */
+function headRows(view: RequestView, width: number): string[] {
+  const kind: ToolKind = view.display.kind ?? "other";
+  const head =
+    paint("Permission ", { role: "warning", bold: true }) +
+    paint(`${KIND_ICONS[kind] ?? KIND_ICONS.other} ${kind} `, { dim: true }) +
+    paint(safeLine(view.display.title), { bold: true });
+  return wrapRows(head, width);
+}
+
+/** The command's rows, "$ " hanging before it. */
+function commandRows(command: string, width: number): string[] {
+  return hang(paint("$ ", { role: "accent" }), "  ", paint(safeText(command), { bold: true }), width);
+}
+
+/**
+ * How many of a tightly drawn request's first rows say what is asked (its question and the command
+ * it would run): a prompt that must be cut keeps these, and cuts what follows them.
+ */
+export function requestEssentials(view: RequestView, width: number): number {
+  const command = commandOf(view);
+  return headRows(view, width).length + (command === undefined ? 0 : commandRows(command, width).length);
+}
+
 function requestRowsAt(view: RequestView, width: number, fit: Fit): string[] {
   const { display, locations, rawInput, cwd } = view;
-  const kind: ToolKind = display.kind ?? "other";
   const gap = fit.tight ? [] : [""];
 
-  const command = kind === "execute" ? (display.command ?? display.title) : undefined;
-  const commandCwd = kind === "execute" ? (display.cwd ?? cwd) : undefined;
+  const command = commandOf(view);
+  const commandCwd = command !== undefined ? (display.cwd ?? cwd) : undefined;
   const diffs = display.blocks.flatMap((b) => (b.type === "diff" ? [b] : []));
   const texts = display.blocks.flatMap((b) =>
     (b.type === "prose" || b.type === "output") && b.text.trim() !== command?.trim() ? [b] : [],
@@ -60,13 +88,9 @@ function requestRowsAt(view: RequestView, width: number, fit: Fit): string[] {
   const diffPaths = new Set(diffs.map((d) => d.path));
   const paths = locations.filter((l) => !diffPaths.has(l.path));
 
-  const head =
-    paint("Permission ", { role: "warning", bold: true }) +
-    paint(`${KIND_ICONS[kind] ?? KIND_ICONS.other} ${kind} `, { dim: true }) +
-    paint(safeLine(display.title), { bold: true });
-  const rows = wrapRows(head, width);
+  const rows = headRows(view, width);
   if (command !== undefined) {
-    rows.push(...gap, ...hang(paint("$ ", { role: "accent" }), "  ", paint(safeText(command), { bold: true }), width));
+    rows.push(...gap, ...commandRows(command, width));
     if (commandCwd) rows.push(...wrapRows(paint(`in ${safeLine(commandCwd)}`, { dim: true }), width));
   }
   for (const d of diffs) {

@@ -1,3 +1,4 @@
+import React from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { renderKeyed as render } from "../render-keyed.js";
 import type { PendingPermission } from "../../../src/session/state.js";
@@ -21,6 +22,26 @@ const state = stateAt(CODEX_C2, (e) => e.type === "permission_asked");
 const codex = permissionFromTrace(CODEX_C2, 0);
 const claudeEdit = permissionFromTrace(CLAUDE_S3, 0);
 const queue = [codex, claudeEdit];
+
+// A new file of 200 lines: a diff taller than any screen.
+const big: PendingPermission = {
+  ...claudeEdit,
+  request: {
+    ...claudeEdit.request,
+    toolCall: {
+      ...claudeEdit.request.toolCall,
+      title: "Write big.txt",
+      content: [
+        {
+          type: "diff",
+          path: "/tmp/big.txt",
+          oldText: null,
+          newText: Array.from({ length: 200 }, (_, i) => `new line ${i + 1}`).join("\n"),
+        },
+      ],
+    },
+  },
+};
 
 function prompt(onAnswer = vi.fn(), permissions = queue, isActive = true) {
   const view = render(
@@ -149,18 +170,6 @@ describe("PermissionPrompt", () => {
   });
 
   it("a big diff is cut so the prompt fits its rows, its title and options still shown", () => {
-    const newText = Array.from({ length: 200 }, (_, i) => `new line ${i + 1}`).join("\n");
-    const big: PendingPermission = {
-      ...claudeEdit,
-      request: {
-        ...claudeEdit.request,
-        toolCall: {
-          ...claudeEdit.request.toolCall,
-          title: "Write big.txt",
-          content: [{ type: "diff", path: "/tmp/big.txt", oldText: null, newText }],
-        },
-      },
-    };
     const view = render(<PermissionPrompt requests={[requestViewOf(state, big)]} width={90} maxRows={20} isActive onAnswer={vi.fn()} />);
     const lines = (view.lastFrame() ?? "").split("\n");
     expect(lines.length).toBeLessThanOrEqual(20);
@@ -194,6 +203,82 @@ describe("PermissionPrompt", () => {
     expect(rows, rows.join("\n")).toContain("│   3 n  No, and tell Codex what to do │");
     expect(rows, rows.join("\n")).toContain(`${"│        differently".padEnd(39)}│`);
     view.unmount();
+  });
+
+  describe("on a small screen, the question, the command and the options first", () => {
+    const draw = (props: Partial<React.ComponentProps<typeof PermissionPrompt>> & { width: number; maxRows: number }, requests = [codex]) =>
+      render(<PermissionPrompt requests={requests.map((p) => requestViewOf(state, p))} isActive onAnswer={vi.fn()} {...props} />);
+    const rowsOf = (view: ReturnType<typeof draw>) => (view.lastFrame() ?? "").split("\n");
+    // The demo's four options, as most agents name theirs.
+    const short: PendingPermission = {
+      ...codex,
+      options: [
+        { optionId: "once", name: "Allow once", kind: "allow_once" },
+        { optionId: "always", name: "Always allow", kind: "allow_always" },
+        { optionId: "no", name: "Reject", kind: "reject_once" },
+        { optionId: "never", name: "Always reject", kind: "reject_always" },
+      ],
+    };
+
+    it("leaves out its border and hints before its question and command (40 columns, 8 rows)", () => {
+      const view = draw({ width: 40, maxRows: 8, below: "  esc cancels the turn · tab types a message instead" }, [short]);
+      const rows = rowsOf(view);
+      expect(rows.length, rows.join("\n")).toBeLessThanOrEqual(8);
+      expect(rows[0]).toContain("Permission");
+      expect(rows[0]).toContain("echo hello");
+      expect(rows.join("\n")).toContain("$ echo hello");
+      expect(rows.join("\n")).toMatch(/› 1 y\s+Allow once/);
+      expect(rows.join("\n")).toMatch(/4 r\s+Always reject/);
+      expect(rows.join("\n")).not.toContain("╭");
+      view.unmount();
+    });
+
+    it("cuts the rest of the request with a row saying so, and puts the options in a few rows (60 columns, 5 rows)", () => {
+      const view = draw({ width: 60, maxRows: 5 }, [short, claudeEdit]);
+      const rows = rowsOf(view);
+      expect(rows.length, rows.join("\n")).toBeLessThanOrEqual(5);
+      expect(rows[0]).toContain("Permission");
+      expect(rows[1]).toContain("$ echo hello");
+      expect(rows[2]).toMatch(/⋮ \d+ more lines? of the request/);
+      const options = rows.slice(3).join(" ");
+      expect(options).toMatch(/› 1 y Allow once +2 a Always allow +3 n Reject +4 r +Always reject/);
+      view.unmount();
+    });
+
+    it("says how many more requests wait while it has the row", () => {
+      const view = draw({ width: 60, maxRows: 9 }, [short, claudeEdit]);
+      expect(rowsOf(view).join("\n")).toContain("1 more waiting");
+      view.unmount();
+    });
+
+    it("a big diff gives way to the title and the options, with a row saying how much is cut", () => {
+      const view = draw({ width: 40, maxRows: 7 }, [big]);
+      const rows = rowsOf(view);
+      expect(rows.length, rows.join("\n")).toBeLessThanOrEqual(7);
+      expect(rows[0]).toContain("Write big.txt");
+      expect(rows.join("\n")).toMatch(/more lines? of the request|… \d+ more lines/);
+      expect(rows.join("\n")).toMatch(/› 2 y\s+Allow/);
+      view.unmount();
+    });
+
+    it("away from the prompt, keeps the words for getting back to it", () => {
+      const view = draw({ width: 60, maxRows: 6, below: "  tab back to the permission prompt", keepBelow: true, isActive: false }, [short]);
+      const rows = rowsOf(view);
+      expect(rows.length, rows.join("\n")).toBeLessThanOrEqual(6);
+      expect(rows[0]).toContain("Permission");
+      expect(rows.at(-1)).toContain("tab back to the permission prompt");
+      view.unmount();
+    });
+
+    it("with room, is drawn whole in its border, the rows under it included", () => {
+      const view = draw({ width: 90, maxRows: 40, preferRows: 30, below: "  esc cancels the turn" });
+      const rows = rowsOf(view);
+      expect(rows[0]).toContain("╭");
+      expect(rows.join("\n")).toContain("in ${PROJECT}");
+      expect(rows.at(-2)).toContain("╰");
+      expect(rows.at(-1)).toContain("esc cancels the turn");
+      view.unmount();
+    });
   });
 
   it("gives letters to the first option of each kind", () => {

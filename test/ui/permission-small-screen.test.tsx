@@ -1,0 +1,86 @@
+import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render } from "ink-testing-library";
+import { App } from "../../src/ui/app/app.js";
+import { FakeSession, plain, until } from "./fake-session.js";
+
+afterEach(() => cleanup());
+
+/** The demo agent's `permission` request: a command, why, and the four kinds of option. */
+function askToRun(session: FakeSession, key: string, command: string): void {
+  const request: RequestPermissionRequest = {
+    sessionId: "s1",
+    toolCall: {
+      toolCallId: `call-${key}`,
+      title: command,
+      kind: "execute",
+      status: "pending",
+      rawInput: { command },
+      content: [{ type: "content", content: { type: "text", text: "Deletes the build output folder." } }],
+    },
+    options: [
+      { optionId: "once", name: "Allow once", kind: "allow_once" },
+      { optionId: "always", name: "Always allow", kind: "allow_always" },
+      { optionId: "no", name: "Reject", kind: "reject_once" },
+      { optionId: "never", name: "Always reject", kind: "reject_always" },
+    ],
+  };
+  session.emit({ type: "permission_asked", key, request });
+}
+
+/** The App on a terminal of `columns` x `rows`; `screen` is what the terminal shows of its frame: its bottom `rows - 1` rows (ink-draw/screen-fit). */
+function renderAt(session: FakeSession, columns: number, rows: number) {
+  const view = render(<App session={session} agentName="fake" cwd="/tmp/project" frameMs={0} />);
+  Object.defineProperty(view.stdout, "columns", { value: columns, configurable: true });
+  Object.defineProperty(view.stdout, "rows", { value: rows, configurable: true });
+  view.stdout.emit("resize");
+  const screen = () =>
+    plain(view.lastFrame())
+      .split("\n")
+      .slice(-(rows - 1))
+      .join("\n");
+  return { ...view, screen };
+}
+
+// The frame is cut to the screen from its top: the prompt must fit the rows the rest of the chrome
+// leaves it, or its question (what the user approves) is what the cut takes.
+describe("a permission prompt on a small terminal", () => {
+  for (const [columns, rows] of [
+    [40, 14],
+    [60, 10],
+  ] as const) {
+    it(`shows its question, its command and its options at ${columns}x${rows}`, async () => {
+      const session = new FakeSession().open();
+      session.prompt("delete the build");
+      askToRun(session, "k1", "rm -rf build/");
+      const { screen } = renderAt(session, columns, rows);
+      await until(() => expect(screen()).toContain("waiting for permission (1)"));
+      await until(() => {
+        const shown = screen();
+        expect(shown).toContain("Permission");
+        expect(shown).toContain("rm -rf build/");
+        expect(shown).toContain("$ rm -rf build/");
+        expect(shown).toMatch(/1 y\s+Allow once/);
+        expect(shown).toMatch(/4 r\s+Always reject/);
+      });
+    });
+  }
+
+  it("with two requests pending, shows the first one's question and says two wait", async () => {
+    const session = new FakeSession().open();
+    session.prompt("clean up");
+    askToRun(session, "k1", "rm -rf build/");
+    askToRun(session, "k2", "git push --force");
+    const { screen } = renderAt(session, 40, 14);
+    await until(() => expect(screen()).toContain("waiting for permission (2)"));
+    await until(() => {
+      const shown = screen();
+      expect(shown).toContain("Permission");
+      expect(shown).toContain("rm -rf build/");
+      expect(shown).not.toContain("git push");
+      expect(shown).toContain("$ rm -rf build/");
+      expect(shown).toMatch(/1 y\s+Allow once/);
+      expect(shown).toMatch(/4 r\s+Always reject/);
+    });
+  });
+});
