@@ -186,7 +186,7 @@ export class SessionEventQueue implements SessionEvents {
    * holds only an `agent_ready` too, which the log's replaces). The reducer is pure, so the rest
    * of the log then folds here as it did there. Not in print mode, which changes states in place.
    */
-  async foldLogQuietly(events: readonly SessionEvent[], folded?: SessionState): Promise<void> {
+  async foldLogQuietly(events: readonly SessionEvent[], folded?: SessionState, budgetMs = FOLD_STEP_MS): Promise<void> {
     const first = events.slice(0, 1);
     // An agent_ready adds to neither of the caches every state shares (state.ts): folding it here is only a look.
     // The states differ in how many events made them (`seq`), which `seqMovedOn` makes up for.
@@ -197,9 +197,17 @@ export class SessionEventQueue implements SessionEvents {
       !this.opts.newestOnly &&
       first[0]?.type === "agent_ready" &&
       isDeepStrictEqual(counted(this.state), counted(initialSessionState()));
-    if (!same) return this.foldQuietlyInSteps(events);
+    if (!same) return this.foldQuietlyInSteps(events, budgetMs);
+    // Its events are observed a step at a time, as a fold in steps does; dispatched meanwhile, one waits and follows them.
+    this.running = true;
+    try {
+      await inSteps(events, budgetMs, (part) => {
+        for (const ev of part) this.opts.observe(ev, true);
+      });
+    } finally {
+      this.running = false;
+    }
     this.state = Object.freeze(seqMovedOn(folded, this.state.seq));
-    for (const ev of events) this.opts.observe(ev, true);
     for (const fn of this.listeners) fn(this.state);
     this.catchUp();
   }

@@ -61,23 +61,28 @@ describe("a resumed log folded quietly in steps", () => {
     expect(turns).toBeGreaterThan(0);
   });
 
-  it("tells observe of the log's events a step at a time, not all in the fold's last task", async () => {
-    const log = await recordedLog();
-    let turns = 0;
-    let folding = true;
-    const tick = () => {
-      turns++;
-      if (folding) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const seenAt: number[] = [];
-    const stepped = new SessionEventQueue({ now: () => 1, observe: () => seenAt.push(turns), decide: () => undefined });
-    await stepped.foldQuietlyInSteps(log, 0);
-    folding = false;
-    expect(seenAt).toHaveLength(log.length);
-    // One part of events a turn of the event loop: as many turns saw observations as there were parts.
-    expect(new Set(seenAt).size).toBeGreaterThanOrEqual(Math.floor(log.length / 256));
-  });
+  it.each(["folded in steps", "folded by its reader"])(
+    "tells observe of the log's events a step at a time, not all in one task: %s",
+    async (how) => {
+      const log = await recordedLog();
+      const once = queue();
+      once.foldQuietly(log);
+      let turns = 0;
+      let folding = true;
+      const tick = () => {
+        turns++;
+        if (folding) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const seenAt: number[] = [];
+      const stepped = new SessionEventQueue({ now: () => 1, observe: () => seenAt.push(turns), decide: () => undefined });
+      await (how === "folded in steps" ? stepped.foldQuietlyInSteps(log, 0) : stepped.foldLogQuietly(log, once.state, 0));
+      folding = false;
+      expect(seenAt).toHaveLength(log.length);
+      // One part of events a turn of the event loop: as many turns saw observations as there were parts.
+      expect(new Set(seenAt).size).toBeGreaterThanOrEqual(Math.floor(log.length / 256));
+    },
+  );
 
   it("handles what is dispatched meanwhile after the log, as a fold in one go would have", async () => {
     const log = await recordedLog();
