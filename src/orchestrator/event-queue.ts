@@ -30,6 +30,15 @@ async function inSteps(events: readonly SessionEvent[], budgetMs: number, each: 
   }
 }
 
+/**
+ * A log is the past: the agent that announced itself to this session (its process, its
+ * capabilities, whether it steers) is the one running now, not the last one the log saw.
+ */
+function withLiveAgent(after: SessionState, before: SessionState): SessionState {
+  if (!before.agent) return after;
+  return { ...after, agent: before.agent, agentStoppingAt: before.agentStoppingAt };
+}
+
 /** Called after every transition with the new state and the event that made it. */
 export type Listener = (state: SessionState, event?: SessionEvent) => void;
 
@@ -150,7 +159,7 @@ export class SessionEventQueue implements SessionEvents {
 
   /** Folds events read back from the local log without logging or deciding: to show its transcript. */
   foldQuietly(events: readonly SessionEvent[]): void {
-    this.state = Object.freeze(reduceBatch(this.state, events));
+    this.state = Object.freeze(withLiveAgent(reduceBatch(this.state, events), this.state));
     for (const ev of events) this.opts.observe(ev, true);
     for (const fn of this.listeners) fn(this.state);
   }
@@ -174,7 +183,7 @@ export class SessionEventQueue implements SessionEvents {
     } finally {
       this.running = false;
     }
-    this.state = Object.freeze(state);
+    this.state = Object.freeze(withLiveAgent(state, this.state));
     for (const fn of this.listeners) fn(this.state);
     this.catchUp();
   }
@@ -207,7 +216,7 @@ export class SessionEventQueue implements SessionEvents {
     } finally {
       this.running = false;
     }
-    this.state = Object.freeze(seqMovedOn(folded, this.state.seq));
+    this.state = Object.freeze(withLiveAgent(seqMovedOn(folded, this.state.seq), this.state));
     for (const fn of this.listeners) fn(this.state);
     this.catchUp();
   }

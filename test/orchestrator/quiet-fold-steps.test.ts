@@ -140,3 +140,32 @@ describe("a resumed log its reader folded already", () => {
     expect(taken.state.queue).toHaveLength(1);
   });
 });
+
+describe("the agent running now, after a resumed log is folded into its session", () => {
+  // The log's agent steered and was stopping when the log ended; the one running now does neither.
+  const old: SessionEvent = {
+    type: "agent_ready",
+    at: 1,
+    info: { name: "agent", version: "1" },
+    capabilities: { loadSession: true },
+    steering: true,
+  };
+  const now: SessionEventInput = { type: "agent_ready", info: { name: "agent", version: "2" }, capabilities: { loadSession: false } };
+  const log = (): SessionEvent[] => [old, ...longSession().events.slice(1), { type: "agent_stopping", at: 2 }];
+
+  it.each(["folded in one go", "folded in steps", "folded by its reader"])(
+    "is the session's agent, not the last one the log saw: %s",
+    async (how) => {
+      const events = log();
+      const q = queue();
+      q.dispatch(now);
+      if (how === "folded in one go") q.foldQuietly(events);
+      else if (how === "folded in steps") await q.foldQuietlyInSteps(events, 0);
+      else await q.foldLogQuietly(events, foldInterruptedRuns(events).state, 0);
+      expect(q.state.agent).toEqual({ info: { name: "agent", version: "2" }, capabilities: { loadSession: false } });
+      expect(q.state.agentStoppingAt).toBeUndefined();
+      // The log's transcript is there all the same.
+      expect(q.state.turns.length).toBeGreaterThan(0);
+    },
+  );
+});
