@@ -49,6 +49,7 @@ export function localHistoryOf(local: SessionState): LocalHistory {
       openAtEnd: !isFinalStatus(t) || t.localStatus === "interrupted" || (term !== undefined && !term.exited && !t.localStatus),
       interrupted: t.localStatus === "interrupted" || undefined,
       status: displayStatus(t),
+      ...(t.permission ? { permission: t.permission } : {}),
     };
   }
   const interrupted = interruptedPromptsOf(local);
@@ -77,8 +78,9 @@ function noteMissing(d: Draft, missing: LocalToolFacts[]): void {
 
 /**
  * Fills what the agent's replay lacks from conch's own log: the replay wins; the log adds kinds,
- * content, locations and terminal screens, and a command the log saw running that the replay calls
- * completed without any exit status is shown as "state unknown after resume", not a false completion.
+ * content, locations, terminal screens and permission answers (a replay never asks again), and a
+ * command the log saw running that the replay calls completed without any exit status is shown as
+ * "state unknown after resume", not a false completion.
  * A call the replay has not shown by its response may still come in its tail (gemini): its facts
  * wait for it (`fillFromTail`), and only what the tail never showed is named as left out.
  */
@@ -123,7 +125,7 @@ export function fillFromReplay(d: Draft, id: string): ToolCallView | undefined {
   return tool;
 }
 
-/** The call with what it lacks of the log's title, kind, content, locations and terminal, and the log's refusal. */
+/** The call with what it lacks of the log's title, kind, content, locations, terminal and permission answer, and the log's refusal. */
 function filledLooks(tool: ToolCallView, facts: LocalToolFacts): ToolCallView {
   const next = { ...tool };
   if (facts.title) next.title = facts.title;
@@ -131,6 +133,7 @@ function filledLooks(tool: ToolCallView, facts: LocalToolFacts): ToolCallView {
   if (next.content.length === 0 && facts.content.length) next.content = facts.content;
   if (next.locations.length === 0 && facts.locations.length) next.locations = facts.locations;
   if (!next.terminalId && facts.terminalId) next.terminalId = facts.terminalId;
+  if (!next.permission && facts.permission) next.permission = facts.permission;
   // Refused or cancelled before it ran: the replay's "failed" (claude: "Tool permission request failed") is that.
   if (next.status === "failed" && !next.localStatus && (facts.status === "cancelled" || facts.status === "rejected"))
     next.localStatus = facts.status;

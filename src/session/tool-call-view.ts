@@ -20,6 +20,8 @@ export interface LocalToolFacts {
   interrupted?: boolean;
   /** How it ended in the log, for a replay that leaves it out. */
   status?: ToolDisplayStatus;
+  /** The permission answer the log recorded: a replay never asks again, so it cannot say. */
+  permission?: ToolCallView["permission"];
 }
 
 /** One tool call, merged field by field from every message that mentioned it. */
