@@ -61,7 +61,7 @@ export const UI = {
     },
     {
       components:
-        "the Ink views around the transcript, one each: input, prompts (`permission-block.tsx` sizes the permission prompt to what the rest of the frame leaves), queue, search, status, `picker-view.tsx` (/model, /config)",
+        "the Ink views around the transcript, one each: input, prompts (`waiting-prompts.tsx` places the permission prompt and the question form, `permission-block.tsx` sizes the permission prompt to what the rest of the frame leaves), queue, search, status, `picker-view.tsx` (/model, /config)",
     },
     {
       hooks:
@@ -84,7 +84,7 @@ export const UI = {
     },
     {
       render:
-        "transcript content as styled rows of at most the width, no Ink: from view models derived once by selectors, `item-view.ts` (`itemViewOf`: an item, and for a tool call its card's call, display, terminals' views, waiting permission and folder; the same object while nothing it shows changed) and `request-view.ts` (`requestViewOf`, for the permission prompt); `item-rows.ts` per item, `markdown-rows.ts` + `markdown-inline.ts` + `markdown-table.ts` + `markdown-split.ts`, `diff-rows.ts`, `tool-card-rows.ts` (with `tool-call-fields.ts`), `pane-rows.ts` (with `screen-colors.ts`), `request-rows.ts` + `permission-layout.ts` (what a permission prompt keeps in the rows it has), `undo-rows.ts`; `theme.ts` the colour roles (the views use them too), `style.ts` ANSI by colour role, `text.ts` widths and wrapping (`ascii-wrap.ts`: wrap-ansi's own wrap for ASCII and SGR text, without its per-word grapheme measure); `render-libs.ts` markdown, highlighting, diff, loaded right after the App's first frame (`code-highlight.ts`: highlight.js's token tree styled with cli-highlight's theme, the bytes cli-highlight draws without its HTML round trip; `hljs-lazy.ts`: each grammar registered when first used, with what it embeds, resolved through the generated `hljs-aliases.ts`)",
+        "transcript content as styled rows of at most the width, no Ink: from view models derived once by selectors, `item-view.ts` (`itemViewOf`: an item, and for a tool call its card's call, display, terminals' views, waiting permission and folder; the same object while nothing it shows changed) and `request-view.ts` (`requestViewOf`, for the permission prompt); `item-rows.ts` per item, `markdown-rows.ts` + `markdown-inline.ts` + `markdown-table.ts` + `markdown-split.ts`, `diff-rows.ts`, `tool-card-rows.ts` (with `tool-call-fields.ts`), `pane-rows.ts` (with `screen-colors.ts`), `request-rows.ts` + `permission-layout.ts` (what a permission prompt keeps in the rows it has), `question-layout.ts` (the same for the question form), `undo-rows.ts`; `theme.ts` the colour roles (the views use them too), `style.ts` ANSI by colour role, `text.ts` widths and wrapping (`ascii-wrap.ts`: wrap-ansi's own wrap for ASCII and SGR text, without its per-word grapheme measure); `render-libs.ts` markdown, highlighting, diff, loaded right after the App's first frame (`code-highlight.ts`: highlight.js's token tree styled with cli-highlight's theme, the bytes cli-highlight draws without its HTML round trip; `hljs-lazy.ts`: each grammar registered when first used, with what it embeds, resolved through the generated `hljs-aliases.ts`)",
       editor: "the input editor: `editor-state.ts` (its reducer), `editor-keys.ts`",
       compose:
         "what a message is made of: `prompt-blocks.ts` (text, pasted images, @-mentions as blocks), `file-mentions.ts`, `clipboard-image.ts`, `external-editor.ts`",

@@ -83,4 +83,36 @@ describe("a permission prompt on a small terminal", () => {
       expect(shown).toMatch(/4 r\s+Always reject/);
     });
   });
+
+  // Below about 10 rows the rows under the prompt (the status line, the editor, the status bar) would
+  // leave it no room for what it asks: they give way while the prompt has the keys.
+  for (const [columns, rows] of [
+    [30, 10],
+    [30, 8],
+    [30, 7],
+  ] as const) {
+    it(`at ${columns}x${rows} the chrome under it gives way, and the question and command stay`, async () => {
+      const session = new FakeSession().open();
+      session.prompt("delete the build");
+      askToRun(session, "k1", "rm -rf build/");
+      const { screen } = renderAt(session, columns, rows);
+      await until(() => {
+        const shown = screen();
+        expect(shown).toContain("Permission $ execute rm -rf");
+        expect(shown).toContain("$ rm -rf build/");
+        expect(shown).toMatch(/1 y\s+Allow once/);
+        expect(shown).not.toContain("waiting for permission");
+      });
+    });
+  }
+
+  it("at 30x10, tab to type a message brings the editor back", async () => {
+    const session = new FakeSession().open();
+    session.prompt("delete the build");
+    askToRun(session, "k1", "rm -rf build/");
+    const view = renderAt(session, 30, 10);
+    await until(() => expect(view.screen()).toContain("$ rm -rf build/"));
+    view.stdin.write("\t");
+    await until(() => expect(view.screen()).toContain("waiting for permission"));
+  });
 });

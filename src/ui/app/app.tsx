@@ -3,9 +3,8 @@ import { Box, Text, useApp } from "ink";
 import { InputEditor } from "../components/input-editor.js";
 import { InputNotes } from "../components/input-notes.js";
 import { AuthPicker } from "../components/auth-picker.js";
-import { PermissionBlock } from "../components/permission-block.js";
 import { PickerView } from "../components/picker-view.js";
-import { QuestionForm } from "../components/question-form.js";
+import { WaitingPrompts } from "../components/waiting-prompts.js";
 import { QueueView } from "../components/queue-view.js";
 import { SearchView } from "../components/search-view.js";
 import { TasksView } from "../components/tasks-view.js";
@@ -15,7 +14,7 @@ import { StatusPanel } from "../components/status-panel.js";
 import { UndoPrompt } from "../components/undo-prompt.js";
 import { useAttention } from "../hooks/use-attention.js";
 import { KeypressProvider } from "../hooks/use-keypress.js";
-import { useMeasuredHeight } from "../hooks/use-measured-height.js";
+import { usePromptRoom } from "../hooks/use-prompt-room.js";
 import { usePrintedPanel } from "../hooks/use-printed-panel.js";
 import { CLEAR_SCREEN } from "../hooks/use-reprint-on-resize.js";
 import { useSessionView } from "../hooks/use-session-view.js";
@@ -109,7 +108,6 @@ function AppView(props: AppProps): React.ReactElement {
     view;
   useAttention(state, props.notify);
   useTerminalProgress(features.progress && libsReady ? running : false, write);
-  const [promptRef, promptHeight] = useMeasuredHeight();
 
   const clearScreen = useCallback(() => {
     write(CLEAR_SCREEN);
@@ -162,6 +160,8 @@ function AppView(props: AppProps): React.ReactElement {
   const opening = state.phase === "starting" || state.phase === "auth" || state.failure?.kind === "agent-start";
   const panelLines = Math.max(3, Math.floor(rows / 2));
   const panelPrinted = usePrintedPanel(shell.panel, panelLines, width, write);
+  const room = usePromptRoom({ state, width, rows, chromeHeight, libsReady, focus: shell.focus });
+  const { compact } = room;
 
   return (
     <Box ref={frameRef} flexDirection="column" width={width}>
@@ -205,22 +205,17 @@ function AppView(props: AppProps): React.ReactElement {
         />
       )}
       {quitting ? null : (
-        <Box ref={chromeRef} flexDirection="column" width={width} marginTop={1}>
-          {state.permissions.length > 0 && libsReady ? (
-            <PermissionBlock
-              state={state}
-              width={width}
-              rows={rows}
-              rest={Math.max(0, chromeHeight - promptHeight)}
-              live={ASKING_LIVE_ROWS}
-              isActive={shell.focus === "permission"}
-              onAnswer={shell.answerPermission}
-              blockRef={promptRef}
-            />
-          ) : null}
-          {state.questions.length > 0 ? (
-            <QuestionForm questions={state.questions} width={width} isActive={shell.focus === "question"} onAnswer={shell.answerQuestion} />
-          ) : null}
+        <Box ref={chromeRef} flexDirection="column" width={width} marginTop={compact ? 0 : 1}>
+          <WaitingPrompts
+            state={state}
+            width={width}
+            room={room}
+            live={ASKING_LIVE_ROWS}
+            libsReady={libsReady}
+            focus={shell.focus}
+            answerPermission={shell.answerPermission}
+            answerQuestion={shell.answerQuestion}
+          />
           {state.phase === "auth" && state.auth ? (
             <AuthPicker
               methods={state.auth.methods}
@@ -263,23 +258,29 @@ function AppView(props: AppProps): React.ReactElement {
           {shell.panel && !panelPrinted ? (
             <StatusPanel lines={shell.panel.lines} tone={shell.panel.tone} width={width} maxLines={panelLines} />
           ) : null}
-          <StatusLine view={status} width={width} />
-          <InputEditor
-            store={shell.editor}
-            isActive={shell.focus === "input"}
-            width={width}
-            maxLines={inputMaxLines(rows)}
-            commands={commands}
-            files={files}
-            bracketedPaste={props.bracketedPaste === true}
-            prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
-            placeholder={inputPlaceholder(state.phase, busy)}
-            onSubmit={shell.submit}
-            onKey={shell.onEditorKey}
-            onDrawn={view.measureChrome}
-          />
-          <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
-          <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+          {compact ? (
+            <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
+          ) : (
+            <Box ref={room.belowRef} flexDirection="column">
+              <StatusLine view={status} width={width} />
+              <InputEditor
+                store={shell.editor}
+                isActive={shell.focus === "input"}
+                width={width}
+                maxLines={inputMaxLines(rows)}
+                commands={commands}
+                files={files}
+                bracketedPaste={props.bracketedPaste === true}
+                prompt={shell.editingIndex >= 0 ? `edit ${shell.editingIndex + 1} ›` : "›"}
+                placeholder={inputPlaceholder(state.phase, busy)}
+                onSubmit={shell.submit}
+                onKey={shell.onEditorKey}
+                onDrawn={view.measureChrome}
+              />
+              <InputNotes notes={shell.notes} ctrlCArmed={shell.ctrlCArmed} editingIndex={shell.editingIndex} width={width} />
+              <StatusBar state={state} agentName={agentName} cwd={cwd} width={width} />
+            </Box>
+          )}
           {state.remoteWriter && !props.attachedTo ? (
             <Text dimColor wrap="truncate-end">
               {remoteWriterLine(state)}

@@ -3,13 +3,8 @@ import { Box, type DOMElement } from "ink";
 import type { SessionState } from "../../session/state.js";
 import { requestViewOf } from "../render/request-view.js";
 import { footer } from "../shell/key-bindings.js";
+import { SCREEN_SLACK } from "../render/permission-layout.js";
 import { PermissionPrompt } from "./permission-prompt.js";
-
-/**
- * Rows of the screen the block never takes: Ink's last line (a frame as tall as the screen makes
- * Ink clear the terminal, scrollback included) and the blank row above the chrome.
- */
-const SCREEN_SLACK = 2;
 
 /** Props of the permission block. */
 export interface PermissionBlockProps {

@@ -92,7 +92,7 @@ export function PermissionPrompt(props: PermissionPromptProps): React.ReactEleme
   // Wrapped here, not by Ink: Ink keeps the space it broke at, which starts the next row when the
   // row before filled the width exactly.
   const choices = layout.inline ? (
-    <Text>{inlineOptionRows(options, labels, index, inner).join("\n")}</Text>
+    <Text>{inlineOptionRows(options, labels, index, inner).slice(0, layout.optionRows).join("\n")}</Text>
   ) : (
     options.map((option, i) => {
       const selected = i === index;

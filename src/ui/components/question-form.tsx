@@ -6,6 +6,7 @@ import { commandFor, footer } from "../shell/key-bindings.js";
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { PendingQuestion } from "../../session/state.js";
 import { formContent, formReducer, initialForm, type FormField, type FormState } from "../decisions/question-form-state.js";
+import { questionLayout } from "../render/question-layout.js";
 import { color } from "../render/theme.js";
 import { safeLine, safeText } from "../../text/terminal-safe.js";
 
@@ -16,6 +17,8 @@ export interface QuestionFormProps {
   width: number;
   isActive: boolean;
   onAnswer(key: string, response: CreateElicitationResponse): void;
+  /** Rows the form may take: on a small screen it gives up its border, its hint, then the fields away from the focused one, never its question. */
+  maxRows?: number;
 }
 
 function FieldRow({
@@ -23,11 +26,14 @@ function FieldRow({
   value,
   focused,
   choice,
+  maxChoices,
 }: {
   field: FormField;
   value: FormState["values"][string];
   focused: boolean;
   choice: number;
+  /** On a screen too small for the field: its choices around the chosen one, and no description. */
+  maxChoices?: number;
 }): React.ReactElement {
   const mark = focused ? "›" : " ";
   const label = `${safeLine(field.label)}${field.required ? " *" : ""}`;
@@ -37,7 +43,7 @@ function FieldRow({
     const picked = field.kind === "multi" ? (value as string[]) : [value as string];
     shown = (
       <Box flexDirection="column">
-        {field.choices.map((c, i) => (
+        {windowOf(field.choices, focused ? choice : 0, maxChoices).map(([c, i]) => (
           <Text key={c} color={focused && i === choice ? color("focus") : undefined}>
             {picked.includes(c) ? "(•)" : "( )"} {safeLine(c)}
           </Text>
@@ -60,16 +66,22 @@ function FieldRow({
         {field.kind === "choice" || field.kind === "multi" ? null : shown}
       </Box>
       {field.kind === "choice" || field.kind === "multi" ? <Box marginLeft={4}>{shown}</Box> : null}
-      {focused && field.description ? <Text dimColor> {safeLine(field.description)}</Text> : null}
+      {focused && field.description && maxChoices === undefined ? <Text dimColor> {safeLine(field.description)}</Text> : null}
     </Box>
   );
+}
+
+/** Up to `max` of the choices with their indexes, the one at `at` among them. */
+function windowOf(choices: string[], at: number, max = choices.length): [string, number][] {
+  const start = Math.max(0, Math.min(at - Math.floor((max - 1) / 2), choices.length - max));
+  return choices.slice(start, start + max).map((c, i) => [c, start + i]);
 }
 
 /**
  * A question from the agent (`elicitation/create`): a form built from its schema, or a link for
  * URL mode, answered with the question's keys in the key table.
  */
-export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionFormProps): React.ReactElement | null {
+export function QuestionForm({ questions, width, isActive, onAnswer, maxRows }: QuestionFormProps): React.ReactElement | null {
   const first = questions[0];
   const [form, setForm] = useState<FormState | undefined>(first ? initialForm(first.request) : undefined);
   const [formKey, setFormKey] = useState(first?.key);
@@ -120,9 +132,23 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
 
   if (!first || !form) return null;
   const url = (first.request as { url?: string }).url;
+  const hint = `${footer(["next-field", "move-selection", "toggle-choice", "submit-question", "decline-question"])}${
+    questions.length > 1 ? ` · ${questions.length - 1} more waiting` : ""
+  }`;
+  const layout = isUrl ? undefined : questionLayout({ message: first.request.message, form, width, hint, maxRows });
+  const framed = layout?.framed ?? true;
+  const from = layout?.from ?? 0;
+  const to = layout?.to ?? form.fields.length + 1;
+  const fieldsBelow = Math.max(0, form.fields.length - to);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={color("focus")} width={width} paddingX={1}>
-      <Text bold>? {safeText(first.request.message)}</Text>
+    <Box
+      flexDirection="column"
+      width={width}
+      paddingX={1}
+      {...(framed ? { borderStyle: "round" as const, borderColor: color("focus") } : {})}
+    >
+      {/* Cut rows only when the form does not fit: else Ink wraps the question as it always did. */}
+      <Text bold>{layout && !layout.framed ? layout.title.join("\n") : `? ${safeText(first.request.message)}`}</Text>
       {isUrl ? (
         <Box flexDirection="column">
           <Text color={color("link")}>{safeLine(url ?? "")}</Text>
@@ -130,17 +156,26 @@ export function QuestionForm({ questions, width, isActive, onAnswer }: QuestionF
         </Box>
       ) : (
         <Box flexDirection="column">
-          {form.fields.map((f, i) => (
-            <FieldRow key={f.name} field={f} value={form.values[f.name]} focused={form.focus === i} choice={form.choice} />
+          {from > 0 ? <Text dimColor>{`  ⋮ ${from} more above`}</Text> : null}
+          {form.fields.slice(from, to).map((f, i) => (
+            <FieldRow
+              key={f.name}
+              field={f}
+              value={form.values[f.name]}
+              focused={form.focus === from + i}
+              choice={form.choice}
+              maxChoices={form.focus === from + i ? layout?.choiceRows : undefined}
+            />
           ))}
-          <Text color={form.focus >= form.fields.length ? color("focus") : undefined}>
-            {form.focus >= form.fields.length ? "›" : " "} [ submit ]
-          </Text>
-          {form.error ? <Text color={color("error")}>{form.error}</Text> : null}
-          <Text dimColor>
-            {footer(["next-field", "move-selection", "toggle-choice", "submit-question", "decline-question"])}
-            {questions.length > 1 ? ` · ${questions.length - 1} more waiting` : ""}
-          </Text>
+          {to > form.fields.length ? (
+            <Text color={form.focus >= form.fields.length ? color("focus") : undefined}>
+              {form.focus >= form.fields.length ? "›" : " "} [ submit ]
+            </Text>
+          ) : (
+            <Text dimColor>{`  ⋮ ${fieldsBelow ? `${fieldsBelow} more below` : "[ submit ] below"}`}</Text>
+          )}
+          {form.error && to > form.fields.length ? <Text color={color("error")}>{form.error}</Text> : null}
+          {layout?.hint !== false ? <Text dimColor>{hint}</Text> : null}
         </Box>
       )}
     </Box>

@@ -5,6 +5,12 @@ import type { RequestView } from "./request-view.js";
 import { paint } from "./style.js";
 import { wrapRows } from "./text.js";
 
+/**
+ * Rows of the screen a prompt never takes: Ink's last line (a frame as tall as the screen makes
+ * Ink clear the terminal, scrollback included) and the blank row above the chrome.
+ */
+export const SCREEN_SLACK = 2;
+
 /** Cells of an option row before its name: the cursor and the keys. */
 const OPTION_GUTTER = 7;
 
@@ -22,6 +28,8 @@ export interface PermissionLayout {
   hint: string[];
   /** The rows under the prompt (the shell's keys) are shown. */
   below: boolean;
+  /** On a screen too small for all of them: how many of the options' rows are shown. */
+  optionRows?: number;
 }
 
 /** What the prompt is laid out from. */
@@ -68,8 +76,8 @@ export function inlineOptionRows(options: PermissionOption[], labels: string[], 
  * command, then the options, then the rest of the request (cut, with a row saying how much), then
  * the border, the hints and the rows under the prompt. Each step gives up more of the latter: the
  * full prompt with its request cut; no border and no hints, one option per row; the options in a
- * few rows; how many more requests wait. A screen too small even for that keeps the question's
- * first row and the options.
+ * few rows; how many more requests wait. A screen too small even for that keeps the question and
+ * the command (what is approved) and as many of the options' rows as fit, one at least.
  */
 export function permissionLayout(input: PermissionLayoutInput): PermissionLayout {
   const { view, options, width, waiting } = input;
@@ -86,11 +94,24 @@ export function permissionLayout(input: PermissionLayoutInput): PermissionLayout
   };
   if (input.maxRows === undefined) return full(undefined) as PermissionLayout;
   const below = input.keepBelow ? input.below : 0;
-  const bare = (inline: boolean, hint: string[], force = false): PermissionLayout | undefined => {
+  const bare = (inline: boolean, hint: string[]): PermissionLayout | undefined => {
     const shown = inline ? inlineOptionRows(options, input.labels, 0, bareInner).length : optionRows(bareInner);
     const room = (input.maxRows as number) - shown - hint.length - below;
-    const details = fitDetails(view, bareInner, room) ?? (force ? squeezed(requestRows(view, bareInner, room), room) : undefined);
+    const details = fitDetails(view, bareInner, room);
     return details && { framed: false, inner: bareInner, details, inline, hint, below: input.keepBelow };
+  };
+  const squeezed = (): PermissionLayout => {
+    const room = (input.maxRows as number) - below;
+    const details = requestRows(view, bareInner, room).slice(0, Math.max(1, Math.min(requestEssentials(view, bareInner), room - 1)));
+    return {
+      framed: false,
+      inner: bareInner,
+      details,
+      inline: true,
+      hint: [],
+      below: input.keepBelow,
+      optionRows: Math.max(1, room - details.length),
+    };
   };
   // The status line counts the requests too: how many more wait is given up before the command.
   return (
@@ -98,8 +119,16 @@ export function permissionLayout(input: PermissionLayoutInput): PermissionLayout
     full(input.maxRows) ??
     bare(false, waitingRows) ??
     bare(true, waitingRows) ??
-    (bare(true, [], true) as PermissionLayout)
+    bare(true, []) ??
+    squeezed()
   );
+}
+
+/** The fewest rows the prompt takes with its question, its command and its options shown (the options in a few rows). */
+export function permissionNeed(view: RequestView, options: PermissionOption[], labels: string[], width: number): number {
+  const inner = Math.max(10, width - 2);
+  const details = Math.min(requestRows(view, inner, Infinity).length, requestEssentials(view, inner) + 1);
+  return details + inlineOptionRows(options, labels, 0, inner).length;
 }
 
 /** The request's rows in `room` rows: whole, or cut after its question and command; undefined when even those do not fit. */
@@ -107,10 +136,5 @@ function fitDetails(view: RequestView, inner: number, room: number): string[] | 
   const rows = requestRows(view, inner, room);
   if (rows.length <= room) return rows;
   // The cut rows are drawn tightly (requestRows' last fit), their essentials first; one more row says what was cut.
-  return room >= requestEssentials(view, inner) + 1 ? clipRequestRows(rows, room) : undefined;
-}
-
-/** The request's first rows when not even its question and command fit: its first row at least. */
-function squeezed(rows: string[], room: number): string[] {
-  return room <= 1 ? rows.slice(0, 1) : clipRequestRows(rows, room);
+  return room >= requestEssentials(view, inner) + 1 ? clipRequestRows(rows, room, inner) : undefined;
 }

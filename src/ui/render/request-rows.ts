@@ -132,9 +132,13 @@ function requestRowsAt(view: RequestView, width: number, fit: Fit): string[] {
  * The first rows of a request that fit in `max` rows, the last of them saying how many more there
  * are: a big diff must not push the prompt's options off the screen.
  */
-export function clipRequestRows(rows: string[], max: number): string[] {
+export function clipRequestRows(rows: string[], max: number, width = Infinity): string[] {
   const limit = Math.max(2, max);
   if (rows.length <= limit) return rows;
   const hidden = rows.length - (limit - 1);
-  return [...rows.slice(0, limit - 1), paint(`⋮ ${hidden} more line${hidden === 1 ? "" : "s"} of the request`, { dim: true })];
+  // One row, however narrow the screen: the words that do not fit go, never onto a second row.
+  const lines = `⋮ ${hidden} more line${hidden === 1 ? "" : "s"}`;
+  const words = [`${lines} of the request`, lines, `⋮ ${hidden} more`];
+  const said = words.find((w) => w.length <= width) ?? "⋮";
+  return [...rows.slice(0, limit - 1), paint(said, { dim: true })];
 }
