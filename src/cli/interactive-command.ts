@@ -45,6 +45,7 @@ export async function runInteractiveCommand(cmd: Extract<Command, { kind: "inter
       notify: cmd.notify,
       listSessions: () => sessionTable(cwd),
       shown,
+      resuming: prepared.resumed !== undefined,
     },
     terminal,
   );

@@ -46,6 +46,8 @@ export interface InteractiveSession {
   listSessions(): Promise<string>;
   /** The App's first frame is drawn (a resumed log waits for it). */
   shown?(): void;
+  /** A stored session is resumed: its history is read once the App is drawn. */
+  resuming?: boolean;
 }
 
 /**
@@ -53,12 +55,66 @@ export interface InteractiveSession {
  * reconciler and yoga) and the App's own modules each take a long task to compile and run: keys
  * typed meanwhile are read between the two.
  */
-async function loadUi() {
-  const [react, { render }] = await Promise.all([import("react"), import("ink")]);
+async function loadUi(warm: boolean) {
+  const [react, ink] = await Promise.all([import("react"), import("ink")]);
   await afterInput();
+  if (warm) {
+    warmUp(react.default, ink);
+    await afterInput();
+  }
   const { App } = await import("./app.js");
   // React is CommonJS: bundled, a dynamic import gives only its default export.
-  return { createElement: react.default.createElement, render, App };
+  return { createElement: react.default.createElement, render: ink.render, App };
+}
+
+/**
+ * A first render runs React's reconciler, Ink's layout (yoga, WebAssembly compiled at first call)
+ * and its output code for the first time: ~80-170 ms in one task on a loaded machine, the longest
+ * of a start. A small tree drawn to a string in a task of its own first (no terminal is touched)
+ * takes that first run, so the App's first render is shorter and a key typed meanwhile waits less.
+ * Its rows and effects are thrown away; nothing it touches outlives it. Only on a resume, whose
+ * history waits for the App's first frame anyway: in a new session it put the App's first frame
+ * later, and a first reply waits for the App (first-prompt.mjs, 16 pairs: 11 slower).
+ */
+function warmUp(react: typeof import("react"), { renderToString, Box, Text }: typeof import("ink")): void {
+  const h = react.createElement;
+  // The hooks the App's components mount with, once each.
+  const Hooks = ({ label }: { label: string }) => {
+    const [count] = react.useState(1);
+    const seen = react.useRef(0);
+    const text = react.useMemo(() => label.repeat(count), [label, count]);
+    const mark = react.useCallback(() => (seen.current += 1), []);
+    react.useLayoutEffect(() => void mark(), [mark]);
+    react.useEffect(() => void mark(), [mark]);
+    return h(Text, { wrap: "wrap" }, text);
+  };
+  const row = (label: string) =>
+    h(
+      Box,
+      { flexDirection: "row", width: "100%", marginTop: 1 },
+      h(Box, { flexShrink: 0, width: 2 }, h(Text, { color: "cyan" }, "›")),
+      h(Box, { flexGrow: 1, flexShrink: 1, flexDirection: "column" }, h(Hooks, { label })),
+    );
+  renderToString(
+    h(
+      Box,
+      { flexDirection: "column", width: 80 },
+      h(
+        Box,
+        { borderStyle: "round", borderColor: "yellow", paddingX: 1, flexDirection: "column" },
+        h(Text, { bold: true, wrap: "truncate-end" }, "conch"),
+      ),
+      row("a row that is long enough to wrap at the width it is given, as a transcript's text does"),
+      row("…"),
+      h(
+        Box,
+        { flexDirection: "row", marginLeft: 1 },
+        h(Text, { dimColor: true, wrap: "truncate-end" }, "ready"),
+        h(Text, { inverse: true }, " "),
+      ),
+    ),
+    { columns: 80 },
+  );
 }
 
 /**
@@ -106,7 +162,7 @@ export async function runInteractive(run: InteractiveSession, terminal: StartupT
     else input.interrupt();
   });
 
-  const loaded = await Promise.race([loadUi(), interrupted]);
+  const loaded = await Promise.race([loadUi(run.resuming === true), interrupted]);
   // Loading the UI's modules took a long task, and so does the App's first render: keys typed
   // meanwhile are read (and drawn by the instant prompt) between the two.
   if (loaded) await afterInput();
