@@ -1,8 +1,8 @@
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
-import { App } from "../../src/ui/app/app.js";
-import { FakeSession, plain, until } from "./fake-session.js";
+import { cleanup } from "ink-testing-library";
+import { FakeSession, until } from "./fake-session.js";
+import { renderAt } from "./render-at.js";
 
 afterEach(() => cleanup());
 
@@ -26,20 +26,6 @@ function askToRun(session: FakeSession, key: string, command: string): void {
     ],
   };
   session.emit({ type: "permission_asked", key, request });
-}
-
-/** The App on a terminal of `columns` x `rows`; `screen` is what the terminal shows of its frame: its bottom `rows - 1` rows (ink-draw/screen-fit). */
-function renderAt(session: FakeSession, columns: number, rows: number) {
-  const view = render(<App session={session} agentName="fake" cwd="/tmp/project" frameMs={0} />);
-  Object.defineProperty(view.stdout, "columns", { value: columns, configurable: true });
-  Object.defineProperty(view.stdout, "rows", { value: rows, configurable: true });
-  view.stdout.emit("resize");
-  const screen = () =>
-    plain(view.lastFrame())
-      .split("\n")
-      .slice(-(rows - 1))
-      .join("\n");
-  return { ...view, screen };
 }
 
 // The frame is cut to the screen from its top: the prompt must fit the rows the rest of the chrome
