@@ -83,4 +83,35 @@ describe("a permission prompt on a small terminal shows what it asks", () => {
     await screen.type("y");
     await screen.waitForText("you chose Allow once", 10_000);
   });
+
+  it("30x10: the status line and the editor give way while the prompt waits; the question and the command stay", async () => {
+    const screen = await demoAt(30, 10);
+    await screen.submit("permission");
+    await screen.waitForText("Allow once", 10_000, "visible");
+    await screen.settle();
+    const shown = screen.visible();
+    expect(shown, shown).toContain("Permission $ execute rm -rf");
+    expect(shown, shown).toContain("$ rm -rf build/");
+    expect(shown, shown).toContain("Always reject");
+    await screen.type("y");
+    // Wrapped at 30 columns: the words may be on two rows.
+    await screen.waitForText(/you chose\s+Allow\s+once/, 10_000);
+    await screen.waitForText("message the agent", 5_000, "visible");
+  });
+});
+
+describe("the agent's question on a small terminal shows what it asks", () => {
+  it("40x14: the question and the focused field, then the next after tab", async () => {
+    const screen = await demoAt(40, 14);
+    await screen.submit("question");
+    await screen.waitForText("Project name", 10_000, "visible");
+    await screen.settle();
+    let shown = screen.visible();
+    expect(shown, shown).toContain("? How should I set up the project?");
+    expect(shown, shown).toContain("› Project name *:");
+    await screen.type("demo\t");
+    await screen.waitForText("› Language *:", 10_000, "visible");
+    shown = screen.visible();
+    expect(shown, shown).toContain("? How should I set up the project?");
+  });
 });
