@@ -123,7 +123,7 @@ else if (await waitForBuild(["dist/bundle/conch.js"], 0)) {
       const r = await paneThroughputInTui(i);
       if (i > 0) uiRuns.push(r);
       log(
-        `pty: TUI pane run ${i}${i ? "" : " (warm-up)"}: ${(UI_BYTES / 1e6).toFixed(0)} MB in ${r.ms.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s (first byte → conch answered the exit); conch CPU ${r.cpuPct.toFixed(0)} %, ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB of which the main thread ${r.mainMsPerMB.toFixed(0)}`,
+        `pty: TUI pane run ${i}${i ? "" : " (warm-up)"}: ${(UI_BYTES / 1e6).toFixed(0)} MB in ${r.ms.toFixed(0)} ms → ${r.mbps.toFixed(1)} MB/s (first byte → conch answered the exit); conch CPU ${r.cpuPct.toFixed(0)} %, ${r.cpuMsPerMB.toFixed(0)} CPU-ms/MB of which the main thread ${r.mainMsPerMB.toFixed(0)}; over the flood alone ${r.floodMsPerMB.toFixed(0)}, main ${r.floodMainMsPerMB.toFixed(0)}`,
       );
     } catch (err) {
       uiNote = `the TUI pane throughput run failed: ${err.message.split("\n")[0]}`;
@@ -172,6 +172,17 @@ report(args, {
       ? [
           metric({ name: "TUI pane flood: conch CPU per MB (all threads)", unit: "ms/MB", values: uiRuns.map((r) => r.cpuMsPerMB) }),
           metric({ name: "TUI pane flood: main-thread CPU per MB", unit: "ms/MB", values: uiRuns.map((r) => r.mainMsPerMB) }),
+          metric({
+            name: "TUI pane flood: conch CPU per MB over the flood alone (all threads)",
+            unit: "ms/MB",
+            values: uiRuns.map((r) => r.floodMsPerMB),
+            note: "first byte → conch answered the exit; the figures above run from Enter to the turn's end and include the turn around the flood",
+          }),
+          metric({
+            name: "TUI pane flood: main-thread CPU per MB over the flood alone",
+            unit: "ms/MB",
+            values: uiRuns.map((r) => r.floodMainMsPerMB),
+          }),
         ]
       : []),
     metric({ name: "source alone (flood → /dev/null)", unit: "MB/s", values: source }),
@@ -304,6 +315,15 @@ async function keysDuringFlood(i) {
   }
 }
 
+/** CPU seconds (`key`: all threads or the main one) at epoch ms `at`, between the two samples around it. */
+function cpuAt(samples, at, key) {
+  const after = samples.findIndex((s) => s.at >= at);
+  if (after <= 0) return samples[after < 0 ? samples.length - 1 : 0][key];
+  const a = samples[after - 1];
+  const b = samples[after];
+  return a[key] + ((b[key] - a[key]) * (at - a.at)) / Math.max(1e-9, b.at - a.at);
+}
+
 async function paneThroughputInTui(i) {
   const { isReady, TuiRun } = await import("./lib/tui.mjs");
   const { cpuSeconds, mainThreadCpuSeconds } = await import("./lib/proc.mjs");
@@ -323,15 +343,30 @@ async function paneThroughputInTui(i) {
     const c0 = cpuSeconds(run.pid);
     const m0 = mainThreadCpuSeconds(run.pid);
     const t0 = run.now();
+    // conch's CPU now and then (epoch ms, as the stamp and the exit are), to take it over the flood alone.
+    const samples = [];
+    const sample = () =>
+      samples.push({ at: performance.timeOrigin + performance.now(), all: cpuSeconds(run.pid), main: mainThreadCpuSeconds(run.pid) });
+    sample();
+    const sampler = setInterval(sample, 10);
     run.write("\r");
-    await run.waitFor((lines) => lines.some((l) => / (INFO| WARN|ERROR|DEBUG) /.test(l)), 30_000, "the flood in the pane");
-    await run.waitFor(isReady, 120_000, "the turn to end");
+    try {
+      await run.waitFor((lines) => lines.some((l) => / (INFO| WARN|ERROR|DEBUG) /.test(l)), 30_000, "the flood in the pane");
+      await run.waitFor(isReady, 120_000, "the turn to end");
+    } finally {
+      clearInterval(sampler);
+    }
+    sample();
     const cpuS = cpuSeconds(run.pid) - c0;
     const mainS = mainThreadCpuSeconds(run.pid) - m0;
     const cpuPct = (cpuS / ((run.now() - t0) / 1000)) * 100;
     const first = Number(readFileSync(stamp, "utf8"));
     const { exitedAt } = JSON.parse(readFileSync(stats, "utf8"));
     const ms = exitedAt - first;
+    const flood = {
+      all: cpuAt(samples, exitedAt, "all") - cpuAt(samples, first, "all"),
+      main: cpuAt(samples, exitedAt, "main") - cpuAt(samples, first, "main"),
+    };
     // CPU per MB does not depend on what else the machine runs, unlike MB/s.
     return {
       ms,
@@ -339,6 +374,8 @@ async function paneThroughputInTui(i) {
       cpuPct,
       mainMsPerMB: (mainS * 1000) / (UI_BYTES / 1e6),
       cpuMsPerMB: (cpuS * 1000) / (UI_BYTES / 1e6),
+      floodMsPerMB: (flood.all * 1000) / (UI_BYTES / 1e6),
+      floodMainMsPerMB: (flood.main * 1000) / (UI_BYTES / 1e6),
     };
   } finally {
     await run.stop();
