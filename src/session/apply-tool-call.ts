@@ -104,12 +104,24 @@ export function upsertToolCall(
   }
   d.setTool(tool);
   applyTerminalMeta(d, tmeta, id, history);
+  if (old && tool.title !== old.title) retitleDisplayTerminal(d, tool, old.title);
   if (tool.pollOf) resolveFromPoll(d, tool, profile.hasExitStatus(tool));
   // The agent reports the end of a call its turn left running: its card said "running".
   if (old?.detached && !tool.detached && !history) noteDetachedEnd(d, tool, endWords(d, tool));
   // A call the person stopped, in its turn: the agent may call it completed.
   else if (old && !isFinalStatus(old) && isFinalStatus(tool) && !history) noteStoppedCall(d, tool, endWords(d, tool));
   return tool;
+}
+
+/**
+ * A display terminal named after its call's first title follows the call's later title: claude
+ * opens it as the generic "Terminal" and names the command in the next update, and a pane left
+ * saying "Terminal" disagrees with its own card (and with the same session resumed).
+ */
+function retitleDisplayTerminal(d: Draft, tool: ToolCallView, oldTitle: string): void {
+  const term = tool.terminalId ? d.s.terminals[tool.terminalId] : undefined;
+  if (!term || term.source !== "display" || term.toolCallId !== tool.toolCallId || term.command !== oldTitle || !tool.title) return;
+  d.terminals()[term.terminalId] = { ...term, command: tool.title };
 }
 
 /**

@@ -58,6 +58,21 @@ describe("the session reducer over real agents' traces", () => {
     expect(term.exitCode).toBe(0);
   });
 
+  it("claude s2 and s4 with terminal_output: the display terminal is named by the command, not the call's first title 'Terminal'", () => {
+    for (const rel of [
+      "claude-agent-acp-0.23.1/s2-bash-permission.terminal_output.jsonl",
+      "claude-agent-acp-0.100.0/s4-background-bash.terminal_output.jsonl",
+    ]) {
+      const s = fold(rel);
+      const display = Object.values(s.terminals).filter((t) => t.source === "display");
+      expect(display.length).toBeGreaterThan(0);
+      for (const term of display) {
+        expect(term.command).not.toBe("Terminal");
+        expect(term.command).toBe(s.toolCalls[term.toolCallId!].title);
+      }
+    }
+  });
+
   it("claude s3: edit diffs carry old and new text, the new file's diff has no old text", () => {
     const s = fold("claude-agent-acp-0.23.1/s3-edit-diff.jsonl");
     const diffs = tools(s).flatMap((t) => t.content.filter((c) => c.type === "diff"));
