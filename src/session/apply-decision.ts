@@ -66,6 +66,7 @@ export function applyQuestionAsked(d: Draft, ev: EventOf<"question_asked">): voi
     turnId: s.currentTurnId,
     level: "info",
     text: `${s.info?.agentName ?? "the agent"} asks: ${ev.request.message}`,
+    question: true,
   });
   s.lastAgentActivityAt = ev.at;
 }
@@ -76,5 +77,12 @@ export function applyQuestionAnswered(d: Draft, ev: EventOf<"question_answered">
   const idx = qs.findIndex((q) => q.key === ev.key);
   if (idx < 0) return;
   qs.splice(idx, 1);
-  d.addItem({ kind: "notice", id: d.nextId("i"), turnId: d.s.currentTurnId, level: "info", text: `answered: ${ev.response.action}` });
+  d.addItem({
+    kind: "notice",
+    id: d.nextId("i"),
+    turnId: d.s.currentTurnId,
+    level: "info",
+    text: `answered: ${ev.response.action}`,
+    question: true,
+  });
 }

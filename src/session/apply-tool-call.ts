@@ -5,6 +5,7 @@ import { isFinalStatus, type ToolCallView } from "./state.js";
 import { noteStoppedCall } from "./stop-notes.js";
 import { metaWithoutTerminalStreams, readTerminalMeta } from "./terminal-meta.js";
 import { profileOf } from "./profiles/select-profile.js";
+import { placeBeforeCall } from "./replayed-notices.js";
 import { endWords, noteDetachedEnd } from "./apply-command.js";
 
 type ToolCallFields = ToolCall | ToolCallUpdate;
@@ -72,6 +73,7 @@ export function upsertToolCall(
       tool.pollOf = parent.toolCallId;
     } else if (!groupUnderSubagent(d, tool, subagentCall ?? profile.subagentParent(fields, d.s.toolCalls))) {
       tool.turnId = turnId();
+      if (history) placeBeforeCall(d, tool.turnId);
       d.addItem({ kind: "tool", id: d.nextId("i"), turnId: tool.turnId, toolCallId: id, history });
     }
   } else {

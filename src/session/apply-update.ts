@@ -11,6 +11,7 @@ import { endReplayedTurn } from "./interrupted-marks.js";
 import { endReplayTail, fillFromReplay, fillFromTail } from "./local-history.js";
 import type { AgentProfile, NormalizeContext } from "./profiles/profile.js";
 import { profileOf } from "./profiles/select-profile.js";
+import { putAroundNotices } from "./replayed-notices.js";
 import { deriveModes } from "./session-modes.js";
 import { isFinalStatus, type TranscriptItem } from "./state.js";
 
@@ -68,21 +69,29 @@ function appendChunk(
     text = profile.readInternal(text);
     if (text === "") return;
   }
-  // Replayed internal context is its own message, never glued to the prompt.
-  const separate = kind === "user" && last?.kind === "user" && (last.internal === true || internal);
-  if (last && !separate && !blockBreak && sameMessage(last) && last.turnId === turnId) {
-    d.appendText(last.id, text);
-    return;
-  }
-  // Agents open blocks with filler (blank lines): not content.
-  if (text.trim() === "") return;
-  text = text.replace(/^\n+/, "");
-  const id = d.nextId("i");
-  if (kind === "user") {
-    d.addItem({ kind, id, turnId, text, blocks: [block], history: hist, messageId, internal });
-  } else {
-    d.addItem({ kind, id, turnId, text, history: hist, messageId });
-  }
+  // A chunk is put in parts when a replayed question notice goes inside it: a part after one follows the notice.
+  let first = true;
+  const put = (text: string): void => {
+    const prev = first ? last : d.s.items[d.s.items.length - 1];
+    first = false;
+    // Replayed internal context is its own message, never glued to the prompt.
+    const separate = kind === "user" && prev?.kind === "user" && (prev.internal === true || internal);
+    if (prev && !separate && !blockBreak && sameMessage(prev) && prev.turnId === turnId) {
+      d.appendText(prev.id, text);
+      return;
+    }
+    // Agents open blocks with filler (blank lines): not content.
+    if (text.trim() === "") return;
+    text = text.replace(/^\n+/, "");
+    const id = d.nextId("i");
+    if (kind === "user") {
+      d.addItem({ kind, id, turnId, text, blocks: [block], history: hist, messageId, internal });
+    } else {
+      d.addItem({ kind, id, turnId, text, history: hist, messageId });
+    }
+  };
+  if (kind === "agent" && hist) putAroundNotices(d, turnId, text, put);
+  else put(text);
 }
 
 /** The plan shown in this turn (the one with `planId`, for identified plans) is replaced; else a new one is shown. */

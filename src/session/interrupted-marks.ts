@@ -1,4 +1,6 @@
 import type { Draft } from "./draft.js";
+import { promptOf, promptTurnsOf } from "./prompt-turns.js";
+import { placeLeftoverNotices } from "./replayed-notices.js";
 import type { SessionState, TranscriptItem } from "./state.js";
 import type { InterruptedPrompt } from "./transcript-item.js";
 
@@ -33,34 +35,13 @@ export function markEmptyReply(d: Draft, turnId: string): void {
 /** The prompts of the interrupted turns in a session folded from conch's own log, in order. */
 export function interruptedPromptsOf(local: SessionState): InterruptedPrompt[] {
   const cut = new Set(local.turns.filter((t) => t.origin === "user" && t.stopReason === "cancelled").map((t) => t.id));
-  const seen = new Map<string, number>();
-  const out: InterruptedPrompt[] = [];
-  const counted = new Set<string>();
-  for (const item of local.items) {
-    if (item.kind !== "user" || item.internal || item.steered || counted.has(item.turnId)) continue;
-    counted.add(item.turnId);
-    const prompt = item.text.trim();
-    const nth = seen.get(prompt) ?? 0;
-    seen.set(prompt, nth + 1);
-    if (cut.has(item.turnId)) out.push({ prompt, nth });
-  }
-  return out;
-}
-
-/** The prompt that opened a turn: its first user message that is not agent context. */
-function promptOf(items: readonly TranscriptItem[], turnId: string): string | undefined {
-  let found: string | undefined;
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i];
-    if (item.turnId !== turnId) break;
-    if (item.kind === "user" && !item.internal) found = item.text.trim();
-  }
-  return found;
+  return [...promptTurnsOf(local)].flatMap(([turnId, turn]) => (cut.has(turnId) ? [turn] : []));
 }
 
 /**
  * A replayed turn is over (the next one opens, or the replay ends): when conch's log saw it
- * interrupted, it ends with the same mark it had live. Turns are matched by prompt text and order.
+ * interrupted, it ends with the same mark it had live, after any question notice its text never
+ * reached. Turns are matched by prompt text and order.
  */
 export function endReplayedTurn(d: Draft): void {
   const marks = d.s.replayMarks;
@@ -68,7 +49,8 @@ export function endReplayedTurn(d: Draft): void {
   if (!marks || !turn || turn.origin !== "history") return;
   const prompt = promptOf(d.s.items, turn.id);
   if (prompt === undefined) return;
+  placeLeftoverNotices(d, turn.id);
   const nth = marks.seen[prompt] ?? 0;
-  d.s.replayMarks = { ...marks, seen: { ...marks.seen, [prompt]: nth + 1 } };
+  d.s.replayMarks = { ...d.s.replayMarks!, seen: { ...marks.seen, [prompt]: nth + 1 } };
   if (marks.interrupted.some((p) => p.prompt === prompt && p.nth === nth)) addInterruptedMark(d, turn.id, true);
 }

@@ -1,6 +1,7 @@
 import type { Draft } from "./draft.js";
 import { interruptedPromptsOf } from "./interrupted-marks.js";
-import type { InterruptedPrompt } from "./transcript-item.js";
+import { questionNoticesOf } from "./replayed-notices.js";
+import type { InterruptedPrompt, PromptNotices } from "./transcript-item.js";
 
 import type { LocalToolFacts } from "./tool-call-view.js";
 
@@ -32,6 +33,8 @@ export interface LocalHistory {
   cwd?: string;
   /** The prompts the person interrupted, which the replay does not say. */
   interrupted?: InterruptedPrompt[];
+  /** The notices of the questions the agent asked the person, which went through conch and not the agent's transcript. */
+  notices?: PromptNotices[];
 }
 
 /** Extracts the local facts from the state folded from a session's own log. */
@@ -53,10 +56,12 @@ export function localHistoryOf(local: SessionState): LocalHistory {
     };
   }
   const interrupted = interruptedPromptsOf(local);
+  const notices = questionNoticesOf(local);
   return {
     tools,
     terminals: local.terminals,
     ...(interrupted.length ? { interrupted } : {}),
+    ...(notices.length ? { notices } : {}),
     ...(local.writes || local.checkpoints ? { writes: local.writes ?? [], undone: local.undone ?? {} } : {}),
     ...(local.checkpoints ? { checkpoints: local.checkpoints } : {}),
     ...(local.info?.cwd ? { cwd: local.info.cwd } : {}),

@@ -150,7 +150,8 @@ function applyEvent(d: Draft, ev: SessionEvent): void {
       s.replaying = true;
       s.phase = "replaying";
       s.replayLocal = ev.local;
-      if (ev.local?.interrupted?.length) s.replayMarks = { interrupted: ev.local.interrupted, seen: {} };
+      if (ev.local?.interrupted?.length || ev.local?.notices?.length)
+        s.replayMarks = { interrupted: ev.local.interrupted ?? [], ...(ev.local.notices ? { notices: ev.local.notices } : {}), seen: {} };
       break;
     case "replay_ended":
       endReplayedTurn(d);

@@ -22,6 +22,9 @@ const ENDS_PROMPTS: ReadonlySet<SessionEvent["type"]> = new Set([
 /** Updates folded against the transcript's last item, which a chunk left out would have been. */
 const NEXT_TO_TEXT: ReadonlySet<string> = new Set(["user_message_chunk", "compaction_summary_chunk"]);
 
+/** Events whose place in their turn is told by how much of the agent's text came before them (`questionNoticesOf`). */
+const AFTER_TEXT: ReadonlySet<SessionEvent["type"]> = new Set(["question_asked", "question_answered"]);
+
 /** Events that name a turn the fold looks up by its id, which a chunk left out would have moved. */
 const NAMES_TURN: ReadonlySet<SessionEvent["type"]> = new Set(["file_written", "checkpoint"]);
 
@@ -37,11 +40,14 @@ const NAMES_TURN: ReadonlySet<SessionEvent["type"]> = new Set(["file_written", "
  * still change what the load path gets, the reading is not `exact` and the caller reads the log
  * whole: a user or summary chunk folded next to where the left-out text was, and a write or
  * checkpoint of a turn other than a prompt's (the agent's own turns are named by a count of the
- * transcript's items, which the left-out chunks are part of).
+ * transcript's items, which the left-out chunks are part of), and a question asked or answered
+ * after text left out in the prompts now in flight (its notice is placed by that text).
  */
 export class ReplayedTextSkip {
   /** How many lines were left out. */
   skipped = 0;
+  /** How many of them since no prompt was in flight. */
+  private skippedInFlight = 0;
   /** False once a line was read whose fold a chunk left out may have changed. */
   exact = true;
   private session?: string;
@@ -57,6 +63,7 @@ export class ReplayedTextSkip {
     const chunk = TEXT_CHUNK.exec(line);
     if (!chunk || chunk[1] !== this.session) return false;
     this.skipped++;
+    this.skippedInFlight++;
     return true;
   }
 
@@ -67,8 +74,10 @@ export class ReplayedTextSkip {
       this.prompts.add(ev.turnId);
     } else if (ev.type === "prompt_response") this.inFlight.delete(ev.turnId);
     else if (ENDS_PROMPTS.has(ev.type)) this.inFlight.clear();
+    if (this.inFlight.size === 0) this.skippedInFlight = 0;
     if (ev.type === "session_started") this.session = ev.info.sessionId;
     if (this.skipped === 0) return;
+    if (AFTER_TEXT.has(ev.type) && this.skippedInFlight > 0) this.exact = false;
     if (NAMES_TURN.has(ev.type) && "turnId" in ev && ev.turnId !== "" && !this.prompts.has(ev.turnId)) this.exact = false;
     if (ev.type === "update" && ev.notification.sessionId === this.session) {
       const kind = (ev.notification.update as { sessionUpdate?: unknown }).sessionUpdate;

@@ -29,20 +29,55 @@ export type TranscriptItem =
   | { kind: "interrupted"; id: string; turnId: string; history: boolean }
   /** The agent answered the prompt with nothing at all (no text, thought or call): the prompt did not lose its answer. */
   | { kind: "no_reply"; id: string; turnId: string; history: boolean }
-  /** `failure`: it says why the session failed (the agent exited), which print mode reports once at the end. */
-  | { kind: "notice"; id: string; turnId?: string; level: "info" | "warning" | "error"; text: string; failure?: boolean }
+  /**
+   * `failure`: it says why the session failed (the agent exited), which print mode reports once at the end.
+   * `question`: it says what the agent asked the person or how it was answered, which a replay does not bring back.
+   */
+  | {
+      kind: "notice";
+      id: string;
+      turnId?: string;
+      level: "info" | "warning" | "error";
+      text: string;
+      failure?: boolean;
+      question?: boolean;
+    }
   | { kind: "unknown"; id: string; turnId?: string; updateKind: string; raw: unknown; history: boolean };
 
 export type TurnOrigin = "user" | "agent" | "history";
 
-/** A prompt whose turn the person interrupted (Esc), as conch's log knew it: its text, and which of the prompts with that text it was. */
-export interface InterruptedPrompt {
+/** A prompt's turn as an agent's replay finds it again: the prompt's text, and which of the prompts with that text it was. */
+export interface PromptTurn {
   prompt: string;
   nth: number;
 }
 
-/** While an agent replays a session: the prompts conch's log saw interrupted, and how often each prompt text was replayed so far. */
+/** A prompt whose turn the person interrupted (Esc), as conch's log knew it. */
+export type InterruptedPrompt = PromptTurn;
+
+/**
+ * A question notice ("asks", "answered") in a prompt's turn, where it was: after how many non-blank
+ * characters of the agent's text, and after which of the turn's tool calls (the last one before it).
+ */
+export interface QuestionNotice {
+  text: string;
+  after: number;
+  afterTool?: string;
+}
+
+/** The question notices conch's log showed in one prompt's turn, found again by prompt text and order. */
+export interface PromptNotices extends PromptTurn {
+  notices: QuestionNotice[];
+}
+
+/**
+ * While an agent replays a session: the prompts conch's log saw interrupted and the question
+ * notices it showed, how often each prompt text was replayed so far, and how many of the current
+ * turn's notices are back in place.
+ */
 export interface ReplayMarks {
   interrupted: InterruptedPrompt[];
+  notices?: PromptNotices[];
   seen: Record<string, number>;
+  placed?: { turnId: string; count: number };
 }

@@ -1,21 +1,15 @@
-import { copyFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../src/cli/session-setup.js";
 import type { SessionState } from "../../src/session/state.js";
-import { sessionLogPath } from "../../src/store/state-dir.js";
 import { permissionLabel } from "../../src/ui/render/tool-call-fields.js";
 import { tempDir } from "../support/run-conch.js";
 import { useDemoEnv } from "../support/demo-env.js";
+import { noLoadAgent, resumeDemo } from "../support/resume-demo.js";
 import { untilState } from "../support/until-state.js";
 
 useDemoEnv();
 
 const base = { agent: "demo", continue: false } as const;
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** The demo agent with `loadSession` and `resume` taken out of its capabilities: conch shows its own log. */
-const noLoadAgent = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.resolve(here, "../../bench/lib/no-load-agent.mjs"))}`;
 
 /** Each call's card line for its permission answer, in the transcript's order: what a person reads. */
 function answers(s: SessionState): (string | undefined)[] {
@@ -26,18 +20,9 @@ let sessionId = "";
 let cwd = "";
 let original: SessionState;
 
-/** Resumes the session with `agent`, from a copy of its log so each resume reads the same one. */
-async function resumed(agent: string): Promise<SessionState> {
-  const log = sessionLogPath(sessionId);
-  const kept = `${tempDir("conch-log-copy-")}/log.jsonl`;
-  copyFileSync(log, kept);
-  const run = await prepareSession({ ...base, agent, cwd, resume: sessionId }, "ask");
-  await run.orchestrator.start(run.mode);
-  const state = await untilState(run.orchestrator, (s) => s.phase === "idle" && !s.replaying && answers(s).length >= 3);
-  await run.orchestrator.shutdown();
-  await run.recorder.close();
-  copyFileSync(kept, log);
-  return state;
+/** Resumes the session with `agent`; its state once the replay is over and the three cards are back. */
+function resumed(agent: string): Promise<SessionState> {
+  return resumeDemo({ sessionId, cwd, agent, until: (s) => s.phase === "idle" && !s.replaying && answers(s).length >= 3 });
 }
 
 describe("a resumed session's permission cards keep the person's answers", () => {
