@@ -114,9 +114,14 @@ export function formReducer(state: FormState, key: FormKey): FormState {
       }
       return field.kind === "text" ? set(`${state.values[field.name]} `) : state;
     }
-    case "type":
+    case "type": {
       if (!field || field.kind === "boolean" || field.kind === "choice" || field.kind === "multi") return state;
-      return set(`${state.values[field.name]}${key.text}`);
+      // Typed fast, or pasted, text comes with its Enter in one read: the Enter moves on, as it would alone,
+      // and no control character goes into what the agent gets.
+      const text = key.text.replace(/[\u0000-\u001f\u007f]/g, "");
+      const typed = text ? set(`${state.values[field.name]}${text}`) : state;
+      return /[\r\n]$/.test(key.text) ? formReducer(typed, { type: "next" }) : typed;
+    }
     case "backspace":
       if (!field || typeof state.values[field.name] !== "string") return state;
       return set((state.values[field.name] as string).slice(0, -1));

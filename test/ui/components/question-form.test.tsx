@@ -65,6 +65,19 @@ describe("the question form (elicitation/create)", () => {
     expect(onAnswer).toHaveBeenCalledWith("agent:1", { action: "accept", content: { name: "demo", language: "typescript", tests: true } });
   });
 
+  it("text that arrives with its Enter in one read (fast typing, a paste) keeps no control character, and the Enter moves on", async () => {
+    const onAnswer = vi.fn();
+    const { stdin } = render(<QuestionForm questions={[question]} width={80} isActive onAnswer={onAnswer} />);
+    stdin.write("demo\r");
+    await tick();
+    // The Enter went to the next field: three more take the focus to submit, and the last sends.
+    for (let i = 0; i < 4; i++) {
+      stdin.write("\r");
+      await tick();
+    }
+    expect(onAnswer).toHaveBeenCalledWith("agent:1", { action: "accept", content: { name: "demo", language: "typescript", tests: true } });
+  });
+
   it("ctrl-d declines", async () => {
     const onAnswer = vi.fn();
     const { stdin } = render(<QuestionForm questions={[question]} width={80} isActive onAnswer={onAnswer} />);
